@@ -1,0 +1,109 @@
+/* Tessera: dense BLAS on every device of a server, from host memory.
+ *
+ * Every *_async call cuts its operation into tile tasks and returns at once.
+ * Calls are ordered as submitted.  Outputs are read on the host only after
+ * tess_memory_coherent_async() on them and a following tess_sync().
+ *
+ * Return values: 0 on success; -i when argument i (1-based, reference-BLAS
+ * order) is invalid, and then nothing is submitted; a positive TESS_E* code
+ * for a runtime error.  An error inside a task is returned by the next
+ * tess_sync(). */
+#ifndef TESSERA_H
+#define TESSERA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <complex.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define TESS_API __attribute__((visibility("default")))
+#else
+#define TESS_API
+#endif
+
+/* The enums carry CBLAS's numeric values, so CBLAS constants can be passed. */
+typedef enum { TessNoTrans = 111, TessTrans = 112, TessConjTrans = 113 } tess_trans_t;
+typedef enum { TessUpper = 121, TessLower = 122 } tess_uplo_t;
+typedef enum { TessNonUnit = 131, TessUnit = 132 } tess_diag_t;
+typedef enum { TessLeft = 141, TessRight = 142 } tess_side_t;
+typedef enum { TessAll = 0, TessUpperPart = 121, TessLowerPart = 122 } tess_part_t;
+
+enum {
+    TESS_SUCCESS = 0,
+    TESS_ENOTINIT = 1,  /* tess_init has not been called, or tess_finalize has */
+    TESS_EINIT = 2,     /* tess_init called twice */
+    TESS_ENOMEM = 3,    /* out of memory that eviction cannot cure */
+    TESS_EDEVICE = 4,   /* a device or its library reported a failure */
+    TESS_ECONFIG = 5,   /* invalid configuration (tess_config_t or TESS_* variable) */
+    TESS_ENODEV = 6,    /* the requested devices do not exist or are not built in */
+    TESS_ENOTREG = 7,   /* tess_memory_unregister of memory that was not registered */
+    TESS_EINTERNAL = 8  /* an internal invariant failed: a bug, please report it */
+};
+
+#define TESS_MAX_DEVICES 16
+
+/* Zero or NULL fields take the TESS_* environment variable, then the default. */
+typedef struct {
+    const char *devices;        /* TESS_DEVICES: "auto", "cuda", "cuda:0,2", "host:N" */
+    int64_t nb;                 /* TESS_NB: tile size */
+    double cache_fraction;      /* TESS_CACHE_FRACTION: share of free GPU memory for the cache */
+    size_t host_device_mem;     /* TESS_HOST_DEVICE_MEM: bytes per simulated host device */
+    double threshold;           /* TESS_THRESHOLD: legacy calls below it stay on the host BLAS */
+    const char *trace;          /* TESS_TRACE: Chrome trace written at tess_finalize */
+    int verbose;                /* TESS_VERBOSE: statistics printed at tess_finalize */
+} tess_config_t;
+
+typedef struct {
+    int ndevices;
+    uint64_t bytes_h2d, bytes_d2h, bytes_d2d;
+    uint64_t tasks[TESS_MAX_DEVICES];      /* tasks run per device */
+    uint64_t steals[TESS_MAX_DEVICES];     /* tasks taken from another device's queue */
+    double busy_s[TESS_MAX_DEVICES];       /* seconds spent in kernels per device */
+    uint64_t cache_hits, cache_misses;     /* per tile access on a device */
+    uint64_t evictions, writebacks;        /* writebacks: dirty tiles copied to the host */
+} tess_stats_t;
+
+TESS_API int tess_init(const tess_config_t *cfg);
+TESS_API int tess_finalize(void);
+TESS_API int tess_sync(void);
+TESS_API const char *tess_strerror(int err);
+
+/* C = alpha op(A) op(B) + beta C, column-major, host pointers. */
+TESS_API int tess_sgemm_async(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,
+                     float alpha, const float *A, int64_t lda, const float *B, int64_t ldb,
+                     float beta, float *C, int64_t ldc);
+TESS_API int tess_dgemm_async(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,
+                     double alpha, const double *A, int64_t lda, const double *B, int64_t ldb,
+                     double beta, double *C, int64_t ldc);
+TESS_API int tess_cgemm_async(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,
+                     float _Complex alpha, const float _Complex *A, int64_t lda,
+                     const float _Complex *B, int64_t ldb, float _Complex beta,
+                     float _Complex *C, int64_t ldc);
+TESS_API int tess_zgemm_async(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,
+                     double _Complex alpha, const double _Complex *A, int64_t lda,
+                     const double _Complex *B, int64_t ldb, double _Complex beta,
+                     double _Complex *C, int64_t ldc);
+
+/* The host copy of the m x n matrix at A (or its upper/lower part) is valid
+ * after the next tess_sync(); device copies stay valid for later calls. */
+TESS_API int tess_memory_coherent_async(tess_part_t part, int64_t m, int64_t n, const void *A,
+                               int64_t lda, size_t elsize);
+/* The host copy of the region becomes the only valid one: call it before the
+ * host writes there.  Waits for the tasks submitted so far; dirty tiles that
+ * lie wholly inside the region are discarded, tiles that straddle its border
+ * are written back first so that nothing outside the region is lost. */
+TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t lda, size_t elsize);
+/* The host wrote behind the runtime's back: every device copy is dropped. */
+TESS_API int tess_memory_invalidate_all(void);
+TESS_API int tess_memory_register_async(void *p, size_t bytes);
+TESS_API int tess_memory_unregister(void *p);
+TESS_API int tess_get_stats(tess_stats_t *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

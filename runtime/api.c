@@ -1,0 +1,175 @@
+/* tess_init, tess_finalize, tess_sync and the error and statistics calls. */
+#include <cblas.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rt.h"
+
+rt_t rt;
+
+/* tess_init and tess_finalize against each other, from any thread. */
+static pthread_mutex_t life_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int rt_check_ready(void)
+{
+    return atomic_load(&rt.initialized) ? 0 : TESS_ENOTINIT;
+}
+
+static void device_grid(int n, int *p, int *q)
+{
+    *p = 1;
+    for (int i = 1; i * i <= n; i++)
+        if (n % i == 0)
+            *p = i;
+    *q = n / *p;
+}
+
+static void release_all(void)
+{
+    block_dir_free();
+    for (int i = 0; i < rt.ndev; i++) {
+        rt_device_t *d = rt.dev[i];
+        if (!d)
+            continue;
+        cache_pool_free(d);
+        if (d->pool_base)
+            d->be->close(d);
+        free(d->trace);
+        free(d);
+        rt.dev[i] = NULL;
+    }
+    free(rt.cfg.trace);
+    rt.cfg.trace = NULL;
+    pthread_mutex_destroy(&rt.submit_lock);
+    pthread_mutex_destroy(&rt.sched_lock);
+    pthread_mutex_destroy(&rt.cache_lock);
+    pthread_mutex_destroy(&rt.done_lock);
+    pthread_cond_destroy(&rt.sched_cond);
+    pthread_cond_destroy(&rt.done_cond);
+}
+
+static int start(const tess_config_t *cfg)
+{
+    int err = config_resolve(cfg, &rt.cfg);
+    if (err)
+        return err;
+    rt.ndev = rt.cfg.ndev;
+    device_grid(rt.ndev, &rt.grid_p, &rt.grid_q);
+    pthread_mutex_init(&rt.submit_lock, NULL);
+    pthread_mutex_init(&rt.sched_lock, NULL);
+    pthread_mutex_init(&rt.cache_lock, NULL);
+    pthread_mutex_init(&rt.done_lock, NULL);
+    pthread_cond_init(&rt.sched_cond, NULL);
+    pthread_cond_init(&rt.done_cond, NULL);
+    block_dir_init();
+    trace_start();
+    for (int i = 0; i < rt.ndev; i++) {
+        rt_device_t *d = calloc(1, sizeof *d);
+        if (!d)
+            return TESS_ENOMEM;
+        rt.dev[i] = d;
+        d->id = i;
+        d->be = &rt_backend_host;
+        if ((err = d->be->open(d)) || (err = cache_pool_init(d)))
+            return err;
+    }
+    if ((err = sched_init()))
+        return err;
+    /* each host device drives the host BLAS on its share of the cores */
+    rt.blas_threads_saved = openblas_get_num_threads();
+    openblas_set_num_threads(sched_cores_per_device());
+    if ((err = sched_start())) {
+        sched_fini();
+        openblas_set_num_threads(rt.blas_threads_saved);
+    }
+    return err;
+}
+
+TESS_API int tess_init(const tess_config_t *cfg)
+{
+    pthread_mutex_lock(&life_lock);
+    int err = TESS_EINIT;
+    if (!atomic_load(&rt.initialized)) {
+        memset(&rt, 0, sizeof rt);
+        err = start(cfg);
+        if (err)
+            release_all();
+        else
+            atomic_store(&rt.initialized, true);
+    }
+    pthread_mutex_unlock(&life_lock);
+    return err;
+}
+
+TESS_API int tess_sync(void)
+{
+    int err = rt_check_ready();
+    if (err)
+        return err;
+    task_wait_all();
+    return atomic_exchange(&rt.error, 0);
+}
+
+TESS_API int tess_finalize(void)
+{
+    pthread_mutex_lock(&life_lock);
+    int err = rt_check_ready();
+    if (!err) {
+        task_wait_all();
+        err = atomic_exchange(&rt.error, 0);
+        sched_fini();
+        openblas_set_num_threads(rt.blas_threads_saved);
+        if (rt.cfg.trace) {
+            int terr = trace_write(rt.cfg.trace);
+            err = err ? err : terr;
+        }
+        if (rt.cfg.verbose)
+            stats_print();
+        atomic_store(&rt.initialized, false);
+        memory_registry_free();
+        release_all();
+    }
+    pthread_mutex_unlock(&life_lock);
+    return err;
+}
+
+TESS_API const char *tess_strerror(int err)
+{
+    if (err < 0)
+        return "invalid argument (the negated value is its position, 1-based, as in reference BLAS)";
+    switch (err) {
+    case TESS_SUCCESS: return "success";
+    case TESS_ENOTINIT: return "the runtime is not initialised (tess_init not called, or finalized)";
+    case TESS_EINIT: return "the runtime is already initialised";
+    case TESS_ENOMEM: return "out of memory that eviction cannot cure";
+    case TESS_EDEVICE: return "a device or its library reported a failure";
+    case TESS_ECONFIG: return "invalid configuration (tess_config_t field or TESS_* variable)";
+    case TESS_ENODEV: return "the requested devices do not exist or are not built in";
+    case TESS_ENOTREG: return "the memory was not registered with tess_memory_register_async";
+    case TESS_EINTERNAL: return "internal error (a bug in Tessera)";
+    default: return "unknown error code";
+    }
+}
+
+TESS_API int tess_get_stats(tess_stats_t *s)
+{
+    int err = rt_check_ready();
+    if (err)
+        return err;
+    if (!s)
+        return -1;
+    memset(s, 0, sizeof *s);
+    s->ndevices = rt.ndev;
+    s->bytes_h2d = atomic_load(&rt.bytes_h2d);
+    s->bytes_d2h = atomic_load(&rt.bytes_d2h);
+    s->bytes_d2d = atomic_load(&rt.bytes_d2d);
+    s->cache_hits = atomic_load(&rt.hits);
+    s->cache_misses = atomic_load(&rt.misses);
+    s->evictions = atomic_load(&rt.evictions);
+    s->writebacks = atomic_load(&rt.writebacks);
+    for (int i = 0; i < rt.ndev; i++) {
+        s->tasks[i] = atomic_load(&rt.dev[i]->ntasks);
+        s->steals[i] = atomic_load(&rt.dev[i]->nsteals);
+        s->busy_s[i] = (double)atomic_load(&rt.dev[i]->busy_ns) * 1e-9;
+    }
+    return 0;
+}

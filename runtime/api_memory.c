@@ -1,0 +1,163 @@
+/* Coherence, invalidation and registration of host memory. */
+#include <stdlib.h>
+#include "rt.h"
+
+static bool valid_elsize(size_t es)
+{
+    return es == 4 || es == 8 || es == 16;
+}
+
+/* The checks shared by the region calls; first is the position of m. */
+static int check_region(int first, int64_t m, int64_t n, const void *A, int64_t lda, size_t es)
+{
+    if (m < 0)
+        return -first;
+    if (n < 0)
+        return -(first + 1);
+    if (!A && m > 0 && n > 0)
+        return -(first + 2);
+    if (lda < (m > 1 ? m : 1))
+        return -(first + 3);
+    if (!valid_elsize(es))
+        return -(first + 4);
+    return rt_check_ready();
+}
+
+static void submit_writeback(rt_block_t *b, bool inside, void *arg)
+{
+    (void)inside;
+    int *err = arg;
+    if (!b->coh_dirty)
+        return;
+    rt_task_t *t = task_new(TASK_WRITEBACK, "writeback");
+    if (!t) {
+        *err = TESS_ENOMEM;
+        return;
+    }
+    t->priority = true;
+    task_access(t, b, RT_R);
+    task_submit(t);
+    b->coh_dirty = false;
+}
+
+TESS_API int tess_memory_coherent_async(tess_part_t part, int64_t m, int64_t n, const void *A,
+                                        int64_t lda, size_t elsize)
+{
+    if (part != TessAll && part != TessUpperPart && part != TessLowerPart)
+        return -1;
+    int err = check_region(2, m, n, A, lda, elsize);
+    if (err)
+        return err;
+    pthread_mutex_lock(&rt.submit_lock);
+    int task_err = 0;
+    err = block_foreach_in(part, A, m, n, lda, elsize, submit_writeback, &task_err);
+    pthread_mutex_unlock(&rt.submit_lock);
+    return err ? err : task_err;
+}
+
+/* Blocks wholly inside the region are dropped: the host copy is the one that
+ * counts now.  Blocks that straddle its border keep data outside it, so they
+ * are written back first. */
+static void invalidate_block(rt_block_t *b, bool inside, void *arg)
+{
+    int *err = arg;
+    int e = cache_flush_invalidate(NULL, b, !inside);
+    if (e) {
+        *err = e;
+        return;
+    }
+    block_remove(b);
+}
+
+TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t lda,
+                                    size_t elsize)
+{
+    int err = check_region(1, m, n, A, lda, elsize);
+    if (err)
+        return err;
+    pthread_mutex_lock(&rt.submit_lock);
+    task_wait_all();
+    int blk_err = 0;
+    err = block_foreach_in(TessAll, A, m, n, lda, elsize, invalidate_block, &blk_err);
+    pthread_mutex_unlock(&rt.submit_lock);
+    return err ? err : blk_err;
+}
+
+TESS_API int tess_memory_invalidate_all(void)
+{
+    int err = rt_check_ready();
+    if (err)
+        return err;
+    pthread_mutex_lock(&rt.submit_lock);
+    task_wait_all();
+    block_dir_free();
+    block_dir_init();
+    pthread_mutex_unlock(&rt.submit_lock);
+    return 0;
+}
+
+/* Registered ranges.  The host backend has nothing to pin; the list is what
+ * the CUDA backend pins from, and what unregister checks against. */
+typedef struct reg {
+    void *p;
+    size_t bytes;
+    struct reg *next;
+} reg_t;
+
+TESS_API int tess_memory_register_async(void *p, size_t bytes)
+{
+    if (!p)
+        return -1;
+    if (!bytes)
+        return -2;
+    int err = rt_check_ready();
+    if (err)
+        return err;
+    pthread_mutex_lock(&rt.submit_lock);
+    for (reg_t *r = rt.registered; r; r = r->next) {
+        if (r->p == p) {
+            if (bytes > r->bytes)
+                r->bytes = bytes;
+            pthread_mutex_unlock(&rt.submit_lock);
+            return 0;
+        }
+    }
+    reg_t *r = malloc(sizeof *r);
+    if (r) {
+        *r = (reg_t){ p, bytes, rt.registered };
+        rt.registered = r;
+    }
+    pthread_mutex_unlock(&rt.submit_lock);
+    return r ? 0 : TESS_ENOMEM;
+}
+
+TESS_API int tess_memory_unregister(void *p)
+{
+    if (!p)
+        return -1;
+    int err = rt_check_ready();
+    if (err)
+        return err;
+    err = TESS_ENOTREG;
+    pthread_mutex_lock(&rt.submit_lock);
+    for (reg_t **pr = (reg_t **)&rt.registered; *pr; pr = &(*pr)->next) {
+        if ((*pr)->p == p) {
+            reg_t *r = *pr;
+            *pr = r->next;
+            free(r);
+            err = 0;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&rt.submit_lock);
+    return err;
+}
+
+void memory_registry_free(void)
+{
+    for (reg_t *r = rt.registered, *n; r; r = n) {
+        n = r->next;
+        free(r);
+    }
+    rt.registered = NULL;
+}

@@ -1,0 +1,70 @@
+/* The host backend: simulated devices, each with its own memory region and
+ * worker, so that every copy the cache makes is a real copy and every path of
+ * the runtime (placement, coherence, eviction) runs without a GPU.  Kernels
+ * are the host BLAS's. */
+#include <string.h>
+#include <sys/mman.h>
+#include "rt.h"
+
+/* A device's memory is an anonymous mapping: pages are committed as tiles
+ * land in them, as on a device whose pool is carved out once. */
+static int host_open(rt_device_t *d)
+{
+    d->pool_size = rt.cfg.host_device_mem;
+    void *p = mmap(NULL, d->pool_size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return TESS_ENOMEM;
+    d->pool_base = p;
+    return 0;
+}
+
+static void host_close(rt_device_t *d)
+{
+    munmap(d->pool_base, d->pool_size);
+    d->pool_base = NULL;
+}
+
+static kern_ctx_t *host_ctx(rt_device_t *d)
+{
+    (void)d;
+    return NULL;
+}
+
+static int host_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
+{
+    (void)d;
+    size_t col = (size_t)b->m * b->elsize;
+    for (int64_t j = 0; j < b->n; j++)
+        memcpy((char *)dst + (size_t)j * col, b->ptr + (size_t)j * (size_t)b->ld * b->elsize, col);
+    return 0;
+}
+
+static int host_d2h(rt_device_t *d, const rt_block_t *b, const void *src)
+{
+    (void)d;
+    size_t col = (size_t)b->m * b->elsize;
+    for (int64_t j = 0; j < b->n; j++)
+        memcpy(b->ptr + (size_t)j * (size_t)b->ld * b->elsize, (const char *)src + (size_t)j * col, col);
+    return 0;
+}
+
+static int host_d2d(rt_device_t *dst_dev, void *dst, rt_device_t *src_dev, const void *src,
+                    size_t bytes)
+{
+    (void)dst_dev;
+    (void)src_dev;
+    memcpy(dst, src, bytes);
+    return 0;
+}
+
+const rt_backend_t rt_backend_host = {
+    .name = "host",
+    .kern = kern_host_table,
+    .open = host_open,
+    .close = host_close,
+    .ctx = host_ctx,
+    .h2d = host_h2d,
+    .d2h = host_d2h,
+    .d2d = host_d2d,
+};

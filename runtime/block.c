@@ -1,0 +1,299 @@
+/* The block directory: every tile view the runtime has seen, found exactly
+ * by (pointer, shape, ld, element size) through a hash table, and by address
+ * range through an array sorted by start address, which is how views that
+ * share memory without being the same tile are found. */
+#include <stdlib.h>
+#include <string.h>
+#include "rt.h"
+
+static struct {
+    rt_block_t **hash;
+    size_t nhash;                       /* power of two */
+    rt_block_t **sorted;                /* by ptr */
+    size_t n, cap;
+    size_t max_span;                    /* largest byte span of any block */
+} dir;
+
+static size_t span_bytes(int64_t m, int64_t n, int64_t ld, size_t es)
+{
+    return ((size_t)(n - 1) * (size_t)ld + (size_t)m) * es;
+}
+
+static size_t hash_of(const char *p, int64_t m, int64_t n, int64_t ld)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull;
+    h ^= ((uint64_t)m * 31 + (uint64_t)n) * 0xC2B2AE3D27D4EB4Full + (uint64_t)ld;
+    return (size_t)(h ^ (h >> 29));
+}
+
+void block_dir_init(void)
+{
+    memset(&dir, 0, sizeof dir);
+    dir.nhash = 1024;
+    dir.hash = calloc(dir.nhash, sizeof *dir.hash);
+}
+
+void block_dir_free(void)
+{
+    while (dir.n)
+        block_remove(dir.sorted[dir.n - 1]);
+    free(dir.hash);
+    free(dir.sorted);
+    memset(&dir, 0, sizeof dir);
+}
+
+static void rehash(void)
+{
+    size_t nh = dir.nhash * 2;
+    rt_block_t **h = calloc(nh, sizeof *h);
+    if (!h)
+        return;                         /* longer chains, still correct */
+    for (size_t i = 0; i < dir.nhash; i++) {
+        for (rt_block_t *b = dir.hash[i], *next; b; b = next) {
+            next = b->hnext;
+            size_t k = hash_of(b->ptr, b->m, b->n, b->ld) & (nh - 1);
+            b->hnext = h[k];
+            h[k] = b;
+        }
+    }
+    free(dir.hash);
+    dir.hash = h;
+    dir.nhash = nh;
+}
+
+/* First index whose block starts at or after p. */
+static size_t lower_bound(const char *p)
+{
+    size_t lo = 0, hi = dir.n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (dir.sorted[mid]->ptr < p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Exact test for two views of one element size and ld: rows and columns are
+ * compared.  Otherwise only the address ranges are, which may order two
+ * disjoint views but never misses a shared element. */
+bool block_views_overlap(const char *p1, int64_t m1, int64_t n1, int64_t ld1, size_t es1,
+                         const char *p2, int64_t m2, int64_t n2, int64_t ld2, size_t es2)
+{
+    if (m1 <= 0 || n1 <= 0 || m2 <= 0 || n2 <= 0)
+        return false;
+    const char *e1 = p1 + span_bytes(m1, n1, ld1, es1), *e2 = p2 + span_bytes(m2, n2, ld2, es2);
+    if (e1 <= p2 || e2 <= p1)
+        return false;
+    if (ld1 != ld2 || es1 != es2)
+        return true;
+    size_t es = es1;
+    int64_t col = (int64_t)ld1 * (int64_t)es;
+    int64_t d = p2 - p1;
+    int64_t c0 = d >= 0 ? d / col : -((-d + col - 1) / col);
+    int64_t r0 = d - c0 * col;          /* byte row offset of view 2 in view 1, in [0, col) */
+    int64_t rows1 = m1 * (int64_t)es, rows2 = m2 * (int64_t)es;
+    /* view 2's columns sit at view-1 columns c0.. and rows [r0, r0 + rows2), which may
+     * run past the column end into the next column, at rows [0, r0 + rows2 - col). */
+    bool cols_a = c0 < n1 && c0 + n2 > 0;
+    if (cols_a && r0 < rows1)
+        return true;
+    if (r0 + rows2 > col) {
+        bool cols_b = c0 + 1 < n1 && c0 + 1 + n2 > 0;
+        if (cols_b && r0 + rows2 - col > 0)
+            return true;
+    }
+    return false;
+}
+
+static bool add_overlap(rt_block_t *a, rt_block_t *b)
+{
+    if (a->noverlaps == a->capoverlaps) {
+        int cap = a->capoverlaps ? 2 * a->capoverlaps : 4;
+        rt_block_t **o = realloc(a->overlaps, (size_t)cap * sizeof *o);
+        if (!o)
+            return false;
+        a->overlaps = o;
+        a->capoverlaps = cap;
+    }
+    a->overlaps[a->noverlaps++] = b;
+    return true;
+}
+
+static void drop_overlap(rt_block_t *a, const rt_block_t *b)
+{
+    for (int i = 0; i < a->noverlaps; i++) {
+        if (a->overlaps[i] == b) {
+            a->overlaps[i] = a->overlaps[--a->noverlaps];
+            return;
+        }
+    }
+}
+
+/* Index of the first block that may reach into memory at p: no block spans
+ * more than max_span bytes, so none starting earlier than that does. */
+static size_t first_near(const char *p)
+{
+    uintptr_t a = (uintptr_t)p, back = dir.max_span < a ? dir.max_span : a;
+    size_t lo = 0, hi = dir.n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if ((uintptr_t)dir.sorted[mid]->ptr < a - back)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static bool link_overlaps(rt_block_t *nb)
+{
+    size_t span = span_bytes(nb->m, nb->n, nb->ld, nb->elsize);
+    for (size_t i = first_near(nb->ptr); i < dir.n && dir.sorted[i]->ptr < nb->ptr + span; i++) {
+        rt_block_t *b = dir.sorted[i];
+        if (b == nb || !block_views_overlap(nb->ptr, nb->m, nb->n, nb->ld, nb->elsize, b->ptr,
+                                            b->m, b->n, b->ld, b->elsize))
+            continue;
+        if (!add_overlap(nb, b))
+            return false;
+        if (!add_overlap(b, nb)) {
+            nb->noverlaps--;
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool insert_sorted(rt_block_t *b)
+{
+    if (dir.n == dir.cap) {
+        size_t cap = dir.cap ? 2 * dir.cap : 1024;
+        rt_block_t **s = realloc(dir.sorted, cap * sizeof *s);
+        if (!s)
+            return false;
+        dir.sorted = s;
+        dir.cap = cap;
+    }
+    size_t i = lower_bound(b->ptr);
+    memmove(dir.sorted + i + 1, dir.sorted + i, (dir.n - i) * sizeof *dir.sorted);
+    dir.sorted[i] = b;
+    dir.n++;
+    return true;
+}
+
+rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, int64_t ti,
+                      int64_t tj)
+{
+    size_t k = hash_of(ptr, m, n, ld) & (dir.nhash - 1);
+    for (rt_block_t *b = dir.hash[k]; b; b = b->hnext)
+        if (b->ptr == ptr && b->m == m && b->n == n && b->ld == ld && b->elsize == es)
+            return b;
+
+    rt_block_t *b = calloc(1, sizeof *b + (size_t)rt.ndev * sizeof(rt_copy_t));
+    if (!b)
+        return NULL;
+    *b = (rt_block_t){ .ptr = ptr, .m = m, .n = n, .ld = ld, .elsize = es, .ti = ti, .tj = tj,
+                       .host_valid = true };
+    size_t span = span_bytes(m, n, ld, es);
+    if (span > dir.max_span)
+        dir.max_span = span;
+    if (!link_overlaps(b) || !insert_sorted(b)) {
+        for (int i = 0; i < b->noverlaps; i++)
+            drop_overlap(b->overlaps[i], b);
+        free(b->overlaps);
+        free(b);
+        return NULL;
+    }
+    b->hnext = dir.hash[k];
+    dir.hash[k] = b;
+    if (dir.n > 2 * dir.nhash)
+        rehash();
+    return b;
+}
+
+/* Whether the part of the region [0,m) x [0,n) that view b covers meets the
+ * requested triangle.  With another ld the rows are unknown: say yes. */
+static bool meets_part(tess_part_t part, const char *p, int64_t m, int64_t n, int64_t ld,
+                       size_t es, const rt_block_t *b)
+{
+    if (part == TessAll || b->ld != ld || b->elsize != es)
+        return true;
+    int64_t d = (b->ptr - p) / (int64_t)es;
+    int64_t c0 = d >= 0 ? d / ld : -((-d + ld - 1) / ld), r0 = d - c0 * ld;
+    int64_t ra = r0 > 0 ? r0 : 0, rb = r0 + b->m < m ? r0 + b->m : m;
+    int64_t ca = c0 > 0 ? c0 : 0, cb = c0 + b->n < n ? c0 + b->n : n;
+    if (ra >= rb || ca >= cb)
+        return r0 + b->m > ld;          /* wraps into the next column: be conservative */
+    return part == TessUpperPart ? ra <= cb - 1 : rb - 1 >= ca;
+}
+
+static bool inside(const char *p, int64_t m, int64_t n, int64_t ld, size_t es,
+                   const rt_block_t *b)
+{
+    if (b->ld != ld || b->elsize != es || b->ptr < p)
+        return false;
+    int64_t d = (b->ptr - p) / (int64_t)es;
+    int64_t c0 = d / ld, r0 = d - c0 * ld;
+    return r0 + b->m <= m && c0 + b->n <= n;
+}
+
+int block_foreach_in(tess_part_t part, const char *p, int64_t m, int64_t n, int64_t ld,
+                     size_t es, void (*fn)(rt_block_t *, bool inside, void *), void *arg)
+{
+    if (m <= 0 || n <= 0)
+        return 0;
+    size_t span = span_bytes(m, n, ld, es);
+    /* fn may remove the block it is given: collect first */
+    size_t cap = 0, cnt = 0;
+    rt_block_t **hits = NULL;
+    for (size_t i = first_near(p); i < dir.n && dir.sorted[i]->ptr < p + span; i++) {
+        rt_block_t *b = dir.sorted[i];
+        if (!block_views_overlap(p, m, n, ld, es, b->ptr, b->m, b->n, b->ld, b->elsize) ||
+            !meets_part(part, p, m, n, ld, es, b))
+            continue;
+        if (cnt == cap) {
+            size_t nc = cap ? 2 * cap : 64;
+            rt_block_t **h = realloc(hits, nc * sizeof *h);
+            if (!h) {
+                free(hits);
+                return TESS_ENOMEM;
+            }
+            hits = h;
+            cap = nc;
+        }
+        hits[cnt++] = b;
+    }
+    for (size_t i = 0; i < cnt; i++)
+        fn(hits[i], inside(p, m, n, ld, es, hits[i]), arg);
+    free(hits);
+    return 0;
+}
+
+void block_remove(rt_block_t *b)
+{
+    size_t k = hash_of(b->ptr, b->m, b->n, b->ld) & (dir.nhash - 1);
+    for (rt_block_t **pp = &dir.hash[k]; *pp; pp = &(*pp)->hnext) {
+        if (*pp == b) {
+            *pp = b->hnext;
+            break;
+        }
+    }
+    for (size_t i = lower_bound(b->ptr); i < dir.n && dir.sorted[i]->ptr == b->ptr; i++) {
+        if (dir.sorted[i] == b) {
+            memmove(dir.sorted + i, dir.sorted + i + 1, (dir.n - i - 1) * sizeof *dir.sorted);
+            dir.n--;
+            break;
+        }
+    }
+    for (int i = 0; i < b->noverlaps; i++)
+        drop_overlap(b->overlaps[i], b);
+    if (b->last_writer)
+        task_unref(b->last_writer);
+    for (int i = 0; i < b->nreaders; i++)
+        task_unref(b->readers[i]);
+    cache_drop(b);
+    free(b->readers);
+    free(b->overlaps);
+    free(b);
+}

@@ -1,0 +1,296 @@
+/* The software cache: each block's copies in each device's pool, kept
+ * coherent with MOSI, the host being memory space 0 (b->host_valid).
+ *
+ * Invariant: either the host copy is valid and every device copy is S, or
+ * exactly one device copy is M (alone) or O (with S copies beside it).
+ *
+ * Copies are moved outside rt.cache_lock: the destination and the source are
+ * pinned meanwhile, and the task graph guarantees that no writer of the block
+ * runs at the same time.  A copy is only ever filled by its own device's
+ * worker, so no block is fetched twice into one device. */
+#include <stdlib.h>
+#include "pool.h"
+#include "rt.h"
+
+struct cache_dev {
+    pool_t *pool;
+    rt_block_t **res;                   /* blocks with memory on this device */
+    size_t nres, capres;
+};
+
+static size_t tile_bytes(const rt_block_t *b)
+{
+    return (size_t)b->m * (size_t)b->n * b->elsize;
+}
+
+static uint8_t state(const rt_copy_t *c)
+{
+    return atomic_load_explicit(&c->state, memory_order_relaxed);
+}
+
+static void set_state(rt_copy_t *c, copy_state_t s)
+{
+    atomic_store_explicit(&c->state, (uint8_t)s, memory_order_relaxed);
+}
+
+int cache_pool_init(rt_device_t *d)
+{
+    d->cache = calloc(1, sizeof *d->cache);
+    if (!d->cache)
+        return TESS_ENOMEM;
+    d->cache->pool = pool_new(d->pool_size);
+    return d->cache->pool ? 0 : TESS_ENOMEM;
+}
+
+void cache_pool_free(rt_device_t *d)
+{
+    if (!d->cache)
+        return;
+    pool_delete(d->cache->pool);
+    free(d->cache->res);
+    free(d->cache);
+    d->cache = NULL;
+}
+
+/* ---- memory of one copy (under rt.cache_lock) ----------------------------- */
+
+static void free_copy(int dev, rt_block_t *b)
+{
+    struct cache_dev *cd = rt.dev[dev]->cache;
+    rt_copy_t *c = &b->copies[dev];
+    set_state(c, COPY_I);
+    if (!c->ptr)
+        return;
+    pool_free(cd->pool, (size_t)((char *)c->ptr - rt.dev[dev]->pool_base), c->bytes);
+    rt_block_t *last = cd->res[--cd->nres];
+    cd->res[c->slot] = last;
+    last->copies[dev].slot = c->slot;
+    c->ptr = NULL;
+}
+
+static int writeback_locked(rt_device_t *runner, rt_block_t *b);
+
+/* Evicts the least recently used unpinned copy, clean ones first; a dirty one
+ * is written back first.  False when every copy is in use. */
+static bool evict_one(rt_device_t *d, int *err)
+{
+    struct cache_dev *cd = d->cache;
+    rt_block_t *victim = NULL;
+    bool victim_clean = false;
+    for (size_t i = 0; i < cd->nres; i++) {
+        rt_block_t *b = cd->res[i];
+        rt_copy_t *c = &b->copies[d->id];
+        if (c->pins)
+            continue;
+        bool clean = state(c) != COPY_M && state(c) != COPY_O;
+        if (!victim || (clean && !victim_clean) ||
+            (clean == victim_clean && c->lru_tick < victim->copies[d->id].lru_tick)) {
+            victim = b;
+            victim_clean = clean;
+        }
+    }
+    if (!victim)
+        return false;
+    rt_copy_t *vc = &victim->copies[d->id];
+    if (!victim_clean) {
+        /* written back unlocked: pinned meanwhile, and left alone if a peer
+         * started reading it in that window (the next round evicts it clean) */
+        vc->pins++;
+        *err = writeback_locked(d, victim);
+        vc->pins--;
+        if (*err)
+            return false;
+        if (vc->pins)
+            return true;
+    }
+    free_copy(d->id, victim);
+    atomic_fetch_add(&rt.evictions, 1);
+    return true;
+}
+
+static int alloc_copy(rt_device_t *d, rt_block_t *b)
+{
+    struct cache_dev *cd = d->cache;
+    rt_copy_t *c = &b->copies[d->id];
+    size_t bytes = tile_bytes(b), off;
+    if (cd->nres == cd->capres) {
+        size_t cap = cd->capres ? 2 * cd->capres : 256;
+        rt_block_t **r = realloc(cd->res, cap * sizeof *r);
+        if (!r)
+            return TESS_ENOMEM;
+        cd->res = r;
+        cd->capres = cap;
+    }
+    while (!pool_alloc(cd->pool, bytes, &off)) {
+        int err = 0;
+        if (!evict_one(d, &err))
+            return err ? err : TESS_ENOMEM;
+    }
+    c->ptr = d->pool_base + off;
+    c->bytes = bytes;
+    c->slot = (int)cd->nres;
+    cd->res[cd->nres++] = b;
+    return 0;
+}
+
+/* ---- sources and owners (under rt.cache_lock) ----------------------------- */
+
+int cache_owner(const rt_block_t *b)
+{
+    int shared = -1;
+    for (int i = 0; i < rt.ndev; i++) {
+        uint8_t s = state(&b->copies[i]);
+        if (s == COPY_M || s == COPY_O)
+            return i;
+        if (s == COPY_S && shared < 0)
+            shared = i;
+    }
+    return shared;
+}
+
+int cache_resident(const rt_block_t *b, int dev)
+{
+    return state(&b->copies[dev]) != COPY_I;
+}
+
+/* The nearest valid copy for device d: another device's (a peer copy beats a
+ * host transfer on every machine this runtime targets), else the host (-1). */
+static int nearest_source(const rt_block_t *b, int d)
+{
+    int src = cache_owner(b);
+    return src == d ? -1 : src;
+}
+
+/* ---- the task-facing operations ------------------------------------------- */
+
+static int fetch(rt_device_t *d, rt_block_t *b, rt_copy_t *c)
+{
+    int src = nearest_source(b, d->id);
+    size_t bytes = tile_bytes(b);
+    int64_t t0 = rt_now_ns();
+    int err;
+    if (src >= 0) {
+        rt_copy_t *sc = &b->copies[src];
+        sc->pins++;
+        pthread_mutex_unlock(&rt.cache_lock);
+        err = d->be->d2d(d, c->ptr, rt.dev[src], sc->ptr, bytes);
+        pthread_mutex_lock(&rt.cache_lock);
+        sc->pins--;
+        if (!err) {
+            atomic_fetch_add(&rt.bytes_d2d, bytes);
+            if (state(sc) == COPY_M)
+                set_state(sc, COPY_O);
+        }
+        trace_event(d, 1, "d2d", t0);
+    } else {
+        if (!b->host_valid)
+            return TESS_EINTERNAL;
+        pthread_mutex_unlock(&rt.cache_lock);
+        err = d->be->h2d(d, c->ptr, b);
+        pthread_mutex_lock(&rt.cache_lock);
+        if (!err)
+            atomic_fetch_add(&rt.bytes_h2d, bytes);
+        trace_event(d, 1, "h2d", t0);
+    }
+    if (!err)
+        set_state(c, COPY_S);
+    return err;
+}
+
+/* A write leaves this copy the only valid one. */
+static void take_ownership(rt_device_t *d, rt_block_t *b)
+{
+    for (int i = 0; i < rt.ndev; i++)
+        if (i != d->id && b->copies[i].ptr)
+            free_copy(i, b);
+    set_state(&b->copies[d->id], COPY_M);
+    b->host_valid = false;
+}
+
+int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, void **ptr)
+{
+    rt_copy_t *c = &b->copies[d->id];
+    int err = 0;
+    pthread_mutex_lock(&rt.cache_lock);
+    if (state(c) != COPY_I) {
+        atomic_fetch_add(&rt.hits, 1);
+    } else {
+        if (!c->ptr)
+            err = alloc_copy(d, b);
+        if (!err && (mode & RT_R)) {
+            atomic_fetch_add(&rt.misses, 1);
+            c->pins++;
+            err = fetch(d, b, c);
+            c->pins--;
+        }
+    }
+    if (!err) {
+        c->pins++;
+        c->lru_tick = ++rt.lru_clock;
+        if (mode & RT_W)
+            take_ownership(d, b);
+        *ptr = c->ptr;
+    }
+    pthread_mutex_unlock(&rt.cache_lock);
+    return err;
+}
+
+void cache_release(rt_device_t *d, rt_block_t *b)
+{
+    pthread_mutex_lock(&rt.cache_lock);
+    b->copies[d->id].pins--;
+    b->copies[d->id].lru_tick = ++rt.lru_clock;
+    pthread_mutex_unlock(&rt.cache_lock);
+}
+
+/* Copies the newest version to the host; device copies stay valid. */
+static int writeback_locked(rt_device_t *runner, rt_block_t *b)
+{
+    if (b->host_valid)
+        return 0;
+    int o = cache_owner(b);
+    if (o < 0)
+        return TESS_EINTERNAL;
+    rt_copy_t *oc = &b->copies[o];
+    int64_t t0 = rt_now_ns();
+    oc->pins++;
+    pthread_mutex_unlock(&rt.cache_lock);
+    int err = rt.dev[o]->be->d2h(rt.dev[o], b, oc->ptr);
+    pthread_mutex_lock(&rt.cache_lock);
+    oc->pins--;
+    if (!err) {
+        atomic_fetch_add(&rt.bytes_d2h, tile_bytes(b));
+        atomic_fetch_add(&rt.writebacks, 1);
+        b->host_valid = true;
+        set_state(oc, COPY_S);
+    }
+    if (runner)
+        trace_event(runner, 1, "d2h", t0);
+    return err;
+}
+
+int cache_writeback(rt_device_t *runner, rt_block_t *b)
+{
+    pthread_mutex_lock(&rt.cache_lock);
+    int err = writeback_locked(runner, b);
+    pthread_mutex_unlock(&rt.cache_lock);
+    return err;
+}
+
+int cache_flush_invalidate(rt_device_t *runner, rt_block_t *b, bool keep_dirty)
+{
+    pthread_mutex_lock(&rt.cache_lock);
+    int err = keep_dirty ? writeback_locked(runner, b) : 0;
+    if (!err) {
+        for (int i = 0; i < rt.ndev; i++)
+            free_copy(i, b);
+        b->host_valid = true;
+    }
+    pthread_mutex_unlock(&rt.cache_lock);
+    return err;
+}
+
+void cache_drop(rt_block_t *b)
+{
+    cache_flush_invalidate(NULL, b, false);
+}

@@ -1,0 +1,151 @@
+/* Configuration: tess_config_t fields first, then TESS_* variables, then
+ * defaults.  Anything unparsable is TESS_ECONFIG, never silently replaced. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rt.h"
+
+#define DEFAULT_NB_HOST 256
+#define DEFAULT_NB_CUDA 2048
+#define DEFAULT_HOST_MEM ((size_t)1 << 30)
+#define DEFAULT_THRESHOLD 1e6
+
+static int parse_int(const char *s, int64_t *v)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (errno || end == s || *end)
+        return TESS_ECONFIG;
+    *v = x;
+    return 0;
+}
+
+static int parse_double(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (errno || end == s || *end)
+        return TESS_ECONFIG;
+    *v = x;
+    return 0;
+}
+
+/* Bytes, with an optional K, M or G suffix (powers of 1024). */
+static int parse_bytes(const char *s, size_t *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || end == s || s[0] == '-')
+        return TESS_ECONFIG;
+    int shift = 0;
+    if (*end == 'K' || *end == 'k') shift = 10;
+    else if (*end == 'M' || *end == 'm') shift = 20;
+    else if (*end == 'G' || *end == 'g') shift = 30;
+    if (shift)
+        end++;
+    if (*end)
+        return TESS_ECONFIG;
+    *v = (size_t)x << shift;
+    return 0;
+}
+
+/* "auto", "cuda", "cuda:0,2" or "host:N". */
+static int parse_devices(const char *s, rt_config_t *c)
+{
+    if (!strcmp(s, "auto")) {
+#ifdef TESS_CUDA_BACKEND
+        c->cuda = true;
+        c->ndev = 0;                    /* all GPUs; none found means host:2 */
+#else
+        c->ndev = 2;
+#endif
+        return 0;
+    }
+    if (!strncmp(s, "host:", 5)) {
+        int64_t n;
+        if (parse_int(s + 5, &n) || n < 1 || n > TESS_MAX_DEVICES)
+            return TESS_ECONFIG;
+        c->ndev = (int)n;
+        return 0;
+    }
+    if (!strcmp(s, "cuda") || !strncmp(s, "cuda:", 5)) {
+#ifndef TESS_CUDA_BACKEND
+        return TESS_ENODEV;
+#else
+        c->cuda = true;
+        c->ndev = 0;
+        for (const char *p = s[4] ? s + 5 : ""; *p;) {
+            char *end;
+            long id = strtol(p, &end, 10);
+            if (end == p || id < 0 || c->ndev == TESS_MAX_DEVICES || (*end && *end != ','))
+                return TESS_ECONFIG;
+            c->cuda_ids[c->ndev++] = (int)id;
+            p = *end ? end + 1 : end;
+        }
+        return 0;
+#endif
+    }
+    return TESS_ECONFIG;
+}
+
+static const char *pick(const char *field, const char *env)
+{
+    return field ? field : getenv(env);
+}
+
+int config_resolve(const tess_config_t *u, rt_config_t *c)
+{
+    tess_config_t none = { 0 };
+    if (!u)
+        u = &none;
+    memset(c, 0, sizeof *c);
+    const char *s;
+    int err = parse_devices((s = pick(u->devices, "TESS_DEVICES")) ? s : "auto", c);
+    if (err)
+        return err;
+
+    c->nb = u->nb;
+    if (!c->nb && (s = getenv("TESS_NB")) && (err = parse_int(s, &c->nb)))
+        return err;
+    if (!c->nb)
+        c->nb = c->cuda ? DEFAULT_NB_CUDA : DEFAULT_NB_HOST;
+    if (c->nb < 1)
+        return TESS_ECONFIG;
+
+    c->cache_fraction = u->cache_fraction;
+    if (!c->cache_fraction && (s = getenv("TESS_CACHE_FRACTION")) &&
+        (err = parse_double(s, &c->cache_fraction)))
+        return err;
+    if (!c->cache_fraction)
+        c->cache_fraction = 0.9;
+    if (!(c->cache_fraction > 0 && c->cache_fraction <= 1))
+        return TESS_ECONFIG;
+
+    c->host_device_mem = u->host_device_mem;
+    if (!c->host_device_mem && (s = getenv("TESS_HOST_DEVICE_MEM")) &&
+        (err = parse_bytes(s, &c->host_device_mem)))
+        return err;
+    if (!c->host_device_mem)
+        c->host_device_mem = DEFAULT_HOST_MEM;
+
+    c->threshold = u->threshold;
+    if (!c->threshold && (s = getenv("TESS_THRESHOLD")) && (err = parse_double(s, &c->threshold)))
+        return err;
+    if (!c->threshold)
+        c->threshold = DEFAULT_THRESHOLD;
+
+    if ((s = pick(u->trace, "TESS_TRACE")) && *s && !(c->trace = strdup(s)))
+        return TESS_ENOMEM;
+
+    c->verbose = u->verbose;
+    int64_t v = 0;
+    if (!c->verbose && (s = getenv("TESS_VERBOSE")) && *s) {
+        if ((err = parse_int(s, &v)))
+            return err;
+        c->verbose = (int)v;
+    }
+    return 0;
+}

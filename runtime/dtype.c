@@ -1,0 +1,39 @@
+/* Element types: what the precision-generic algorithms need to know. */
+#include "rt.h"
+
+const rt_dtype_t rt_dtypes[KERN_NTYPES] = {
+    [KERN_S] = { KERN_S, sizeof(float), false },
+    [KERN_D] = { KERN_D, sizeof(double), false },
+    [KERN_C] = { KERN_C, sizeof(float _Complex), true },
+    [KERN_Z] = { KERN_Z, sizeof(double _Complex), true },
+};
+
+bool rt_scalar_is_zero(kern_type_t t, const void *s)
+{
+    switch (t) {
+    case KERN_S: return *(const float *)s == 0.0f;
+    case KERN_D: return *(const double *)s == 0.0;
+    case KERN_C: return *(const float _Complex *)s == 0.0f;
+    default: return *(const double _Complex *)s == 0.0;
+    }
+}
+
+bool rt_scalar_is_one(kern_type_t t, const void *s)
+{
+    switch (t) {
+    case KERN_S: return *(const float *)s == 1.0f;
+    case KERN_D: return *(const double *)s == 1.0;
+    case KERN_C: return *(const float _Complex *)s == 1.0f;
+    default: return *(const double _Complex *)s == 1.0;
+    }
+}
+
+void rt_dtype_one(kern_type_t t, void *s)
+{
+    switch (t) {
+    case KERN_S: *(float *)s = 1.0f; break;
+    case KERN_D: *(double *)s = 1.0; break;
+    case KERN_C: *(float _Complex *)s = 1.0f; break;
+    default: *(double _Complex *)s = 1.0; break;
+    }
+}

@@ -1,0 +1,221 @@
+/* The runtime's shared state and internal interfaces.
+ *
+ * Locks, always taken in this order when nested:
+ *   rt.submit_lock  the block directory and each block's submission-side
+ *                   dependency state; held for the whole of one API call, so
+ *                   each call's tasks are submitted atomically.
+ *   rt.sched_lock   the per-device ready queues.
+ *   rt.cache_lock   every block's copies (MOSI state) and every device pool.
+ *   task->lock      one task's successor list and done flag. */
+#ifndef RT_H
+#define RT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "tessera.h"
+#include "kern.h"
+
+#define RT_MAX_ACCESS 4
+#define RT_ARGS_BYTES 96
+
+typedef enum { RT_R = 1, RT_W = 2, RT_RW = 3 } rt_mode_t;
+
+/* ---- element types ------------------------------------------------------ */
+typedef struct {
+    kern_type_t id;
+    size_t size;
+    bool is_complex;
+} rt_dtype_t;
+extern const rt_dtype_t rt_dtypes[KERN_NTYPES];
+bool rt_scalar_is_zero(kern_type_t t, const void *s);
+bool rt_scalar_is_one(kern_type_t t, const void *s);
+void rt_dtype_one(kern_type_t t, void *s);           /* writes 1 of type t */
+
+/* ---- blocks and their copies (cache.c owns the copy fields) -------------- */
+/* MOSI, per memory space.  The host is memory space 0, kept as host_valid. */
+typedef enum { COPY_I, COPY_S, COPY_O, COPY_M } copy_state_t;
+
+typedef struct rt_copy {
+    void *ptr;                          /* packed, leading dimension = block m */
+    size_t bytes;
+    _Atomic uint8_t state;              /* copy_state_t; read unlocked by the stealer */
+    int pins;                           /* tasks using it: never evicted while > 0 */
+    uint64_t lru_tick;                  /* last use, for eviction order */
+    int slot;                           /* index in its device's resident set, when ptr */
+} rt_copy_t;
+
+typedef struct rt_block {
+    /* the view: an m x n tile of column-major memory */
+    char *ptr;
+    int64_t m, n, ld;
+    size_t elsize;
+    int64_t ti, tj;                     /* tile coordinates, for the block-cyclic map */
+    /* submission side, under rt.submit_lock */
+    struct rt_task *last_writer;
+    struct rt_task **readers;
+    int nreaders, capreaders;
+    bool ovl_touched, ovl_dirty;        /* since the last flush-invalidate */
+    bool coh_dirty;                     /* written since the last coherent request */
+    struct rt_block **overlaps;         /* other blocks sharing memory with this one */
+    int noverlaps, capoverlaps;
+    struct rt_block *hnext;
+    /* cache side, under rt.cache_lock */
+    bool host_valid;
+    rt_copy_t copies[];                 /* one per device */
+} rt_block_t;
+
+rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t elsize, int64_t ti,
+                      int64_t tj);
+bool block_views_overlap(const char *p1, int64_t m1, int64_t n1, int64_t ld1, size_t es1,
+                         const char *p2, int64_t m2, int64_t n2, int64_t ld2, size_t es2);
+/* Calls fn on every block sharing memory with the region (and, for a triangular
+ * part, with that triangle of it); inside says the block lies wholly in it.
+ * Returns TESS_ENOMEM, having called fn on none, when it cannot list them. */
+int block_foreach_in(tess_part_t part, const char *p, int64_t m, int64_t n, int64_t ld,
+                     size_t elsize, void (*fn)(rt_block_t *, bool inside, void *), void *arg);
+void block_remove(rt_block_t *b);
+void block_dir_init(void);
+void block_dir_free(void);
+
+/* ---- tasks --------------------------------------------------------------- */
+typedef enum { TASK_KERNEL, TASK_WRITEBACK, TASK_FLUSH_INVALIDATE } rt_task_kind_t;
+
+typedef struct rt_exec {
+    const kern_table_t *kern;           /* the device's table for the task's type */
+    kern_ctx_t *ctx;
+    const void *args;
+    void *ptr[RT_MAX_ACCESS];           /* device copies, in access order */
+    int64_t ld[RT_MAX_ACCESS];
+} rt_exec_t;
+
+typedef int (*rt_task_fn)(const rt_exec_t *x);
+
+typedef struct rt_task {
+    rt_task_kind_t kind;
+    rt_task_fn fn;
+    const char *name;
+    kern_type_t type;
+    int naccess;
+    struct { rt_block_t *blk; rt_mode_t mode; } acc[RT_MAX_ACCESS];
+    _Alignas(16) unsigned char args[RT_ARGS_BYTES];
+    atomic_int ndeps;
+    atomic_int refs;
+    pthread_mutex_t lock;
+    bool done;
+    struct rt_task **succ;
+    int nsucc, capsucc;
+    bool priority;                      /* goes to the front of its queue */
+    struct rt_task *qnext, *qprev;
+} rt_task_t;
+
+rt_task_t *task_new(rt_task_kind_t kind, const char *name);
+void task_set_kernel(rt_task_t *t, rt_task_fn fn, kern_type_t type, const void *args,
+                     size_t size);
+/* Returns the access's slot in rt_exec_t: a block used twice is one slot. */
+int task_access(rt_task_t *t, rt_block_t *b, rt_mode_t mode);
+void task_submit(rt_task_t *t);      /* under rt.submit_lock */
+void task_complete(rt_task_t *t, int err);
+void task_unref(rt_task_t *t);
+void task_wait_all(void);
+
+/* ---- devices, backends, scheduling --------------------------------------- */
+struct rt_device;
+
+typedef struct {
+    const char *name;
+    const kern_table_t *kern;           /* indexed by kern_type_t */
+    int (*open)(struct rt_device *d);   /* sets d->pool_base and d->pool_size */
+    void (*close)(struct rt_device *d);
+    kern_ctx_t *(*ctx)(struct rt_device *d);
+    /* host view (ld in elements of elsize) <-> packed device tile */
+    int (*h2d)(struct rt_device *d, void *dst, const rt_block_t *b);
+    int (*d2h)(struct rt_device *d, const rt_block_t *b, const void *src);
+    int (*d2d)(struct rt_device *dst_dev, void *dst, struct rt_device *src_dev, const void *src,
+               size_t bytes);
+} rt_backend_t;
+
+extern const rt_backend_t rt_backend_host;
+
+typedef struct { int64_t ts_ns, dur_ns; const char *name; int track; } rt_trace_ev_t;
+
+typedef struct rt_device {
+    int id;
+    const rt_backend_t *be;
+    void *be_data;
+    char *pool_base;
+    size_t pool_size;
+    struct cache_dev *cache;            /* cache.c's pool and resident set */
+    pthread_t worker;
+    rt_task_t *qhead, *qtail;           /* ready queue, under rt.sched_lock */
+    int qlen;
+    atomic_uint_fast64_t ntasks, nsteals, busy_ns;
+    rt_trace_ev_t *trace;               /* written by this device's worker only */
+    size_t ntrace, captrace;
+} rt_device_t;
+
+int sched_init(void);                   /* loads the topology */
+int sched_cores_per_device(void);
+int sched_start(void);                  /* one worker per device */
+void sched_push(rt_task_t *t);
+void sched_fini(void);
+
+/* ---- cache --------------------------------------------------------------- */
+int cache_pool_init(rt_device_t *d);
+void cache_pool_free(rt_device_t *d);
+int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, void **ptr);
+void cache_release(rt_device_t *d, rt_block_t *b);
+int cache_writeback(rt_device_t *d, rt_block_t *b);
+int cache_flush_invalidate(rt_device_t *d, rt_block_t *b, bool keep_dirty);
+void cache_drop(rt_block_t *b);                   /* frees every device copy, dirty or not */
+int cache_owner(const rt_block_t *b);            /* device with the newest copy, or -1 */
+int cache_resident(const rt_block_t *b, int dev);
+
+/* ---- configuration, statistics, tracing ---------------------------------- */
+typedef struct {
+    int ndev;
+    bool cuda;
+    int cuda_ids[TESS_MAX_DEVICES];
+    int64_t nb;
+    double cache_fraction;
+    size_t host_device_mem;
+    double threshold;
+    char *trace;
+    int verbose;
+} rt_config_t;
+int config_resolve(const tess_config_t *user, rt_config_t *out);
+
+int64_t rt_now_ns(void);
+void trace_start(void);
+void trace_event(rt_device_t *d, int track, const char *name, int64_t t0);
+int trace_write(const char *path);
+void stats_print(void);
+
+/* ---- the runtime --------------------------------------------------------- */
+typedef struct {
+    atomic_bool initialized;
+    rt_config_t cfg;
+    int ndev;
+    rt_device_t *dev[TESS_MAX_DEVICES];
+    int grid_p, grid_q;                 /* block-cyclic device grid, p * q = ndev */
+    pthread_mutex_t submit_lock, sched_lock, cache_lock, done_lock;
+    pthread_cond_t sched_cond, done_cond;
+    int nsleeping;
+    bool stopping;
+    atomic_long pending;                /* submitted, not yet completed */
+    atomic_int error;                   /* first error inside a task since the last sync */
+    atomic_uint_fast64_t bytes_h2d, bytes_d2h, bytes_d2d;
+    atomic_uint_fast64_t hits, misses, evictions, writebacks;
+    uint64_t lru_clock;                 /* under cache_lock */
+    int blas_threads_saved;
+    void *registered;                   /* api_memory.c's list */
+} rt_t;
+extern rt_t rt;
+
+/* 0 when the runtime can take calls, else TESS_ENOTINIT. */
+int rt_check_ready(void);
+void memory_registry_free(void);
+
+#endif

@@ -1,0 +1,238 @@
+/* Per-device ready queues and workers.
+ *
+ * Owner computes: a ready task goes to the device holding the newest copy of
+ * the block it writes; a block with no copy yet goes to its home on a 2-D
+ * block-cyclic map of the devices.  A worker with an empty queue steals from
+ * the longest queue, preferring the task whose blocks it already holds. */
+#include <hwloc.h>
+#include <stdlib.h>
+#include "rt.h"
+
+#define STEAL_SCAN 8
+
+static hwloc_topology_t topo;
+static int nstarted;                    /* workers running */
+
+static int home_device(const rt_block_t *b)
+{
+    int p = (int)(b->ti % rt.grid_p), q = (int)(b->tj % rt.grid_q);
+    return p * rt.grid_q + q;
+}
+
+static int place(const rt_task_t *t)
+{
+    const rt_block_t *b = t->acc[0].blk;
+    for (int i = 0; i < t->naccess; i++) {
+        if (t->acc[i].mode & RT_W) {
+            b = t->acc[i].blk;
+            break;
+        }
+    }
+    pthread_mutex_lock(&rt.cache_lock);
+    int d = cache_owner(b);
+    pthread_mutex_unlock(&rt.cache_lock);
+    return d >= 0 ? d : home_device(b);
+}
+
+static void enqueue(rt_device_t *d, rt_task_t *t)
+{
+    t->qprev = t->qnext = NULL;
+    if (t->priority && d->qhead) {
+        t->qnext = d->qhead;
+        d->qhead->qprev = t;
+        d->qhead = t;
+    } else if (d->qtail) {
+        t->qprev = d->qtail;
+        d->qtail->qnext = t;
+        d->qtail = t;
+    } else {
+        d->qhead = d->qtail = t;
+    }
+    d->qlen++;
+}
+
+static void unlink_task(rt_device_t *d, rt_task_t *t)
+{
+    if (t->qprev)
+        t->qprev->qnext = t->qnext;
+    else
+        d->qhead = t->qnext;
+    if (t->qnext)
+        t->qnext->qprev = t->qprev;
+    else
+        d->qtail = t->qprev;
+    d->qlen--;
+}
+
+void sched_push(rt_task_t *t)
+{
+    rt_device_t *d = rt.dev[place(t)];
+    pthread_mutex_lock(&rt.sched_lock);
+    enqueue(d, t);
+    if (rt.nsleeping)
+        pthread_cond_broadcast(&rt.sched_cond);
+    pthread_mutex_unlock(&rt.sched_lock);
+}
+
+static int resident_inputs(const rt_task_t *t, int dev)
+{
+    int n = 0;
+    for (int i = 0; i < t->naccess; i++)
+        n += cache_resident(t->acc[i].blk, dev);
+    return n;
+}
+
+/* Under rt.sched_lock. */
+static rt_task_t *steal(rt_device_t *self)
+{
+    rt_device_t *victim = NULL;
+    for (int i = 0; i < rt.ndev; i++)
+        if (rt.dev[i] != self && rt.dev[i]->qlen > 0 && (!victim || rt.dev[i]->qlen > victim->qlen))
+            victim = rt.dev[i];
+    if (!victim)
+        return NULL;
+    rt_task_t *best = victim->qtail;
+    int best_score = -1, scanned = 0;
+    for (rt_task_t *t = victim->qtail; t && scanned < STEAL_SCAN; t = t->qprev, scanned++) {
+        int s = resident_inputs(t, self->id);
+        if (s > best_score) {
+            best = t;
+            best_score = s;
+        }
+    }
+    unlink_task(victim, best);
+    atomic_fetch_add(&self->nsteals, 1);
+    return best;
+}
+
+static int run_kernel(rt_device_t *d, rt_task_t *t)
+{
+    rt_exec_t x = { .kern = &d->be->kern[t->type], .ctx = d->be->ctx(d), .args = t->args };
+    int err = 0, got = 0;
+    for (; got < t->naccess; got++) {
+        rt_block_t *b = t->acc[got].blk;
+        err = cache_acquire(d, b, t->acc[got].mode, &x.ptr[got]);
+        if (err)
+            break;
+        x.ld[got] = b->m;
+    }
+    if (!err) {
+        int64_t t0 = rt_now_ns();
+        err = t->fn(&x);
+        atomic_fetch_add(&d->busy_ns, (uint64_t)(rt_now_ns() - t0));
+        trace_event(d, 0, t->name, t0);
+    }
+    for (int i = 0; i < got; i++)
+        cache_release(d, t->acc[i].blk);
+    return err;
+}
+
+static void run_task(rt_device_t *d, rt_task_t *t)
+{
+    int err;
+    switch (t->kind) {
+    case TASK_KERNEL:
+        err = run_kernel(d, t);
+        break;
+    case TASK_WRITEBACK:
+        err = cache_writeback(d, t->acc[0].blk);
+        break;
+    case TASK_FLUSH_INVALIDATE:
+        err = cache_flush_invalidate(d, t->acc[0].blk, true);
+        break;
+    default:
+        err = TESS_EINTERNAL;
+    }
+    atomic_fetch_add(&d->ntasks, 1);
+    task_complete(t, err);
+}
+
+/* A worker and the host BLAS threads it drives share the cores given to its
+ * device, so devices do not oversubscribe the machine.  Binding is a hint:
+ * where the system refuses it the worker runs unbound. */
+static void bind_worker(const rt_device_t *d)
+{
+    int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+    if (ncores <= 0)
+        return;
+    int per = ncores / rt.ndev > 0 ? ncores / rt.ndev : 1;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (!set)
+        return;
+    for (int c = 0; c < per; c++) {
+        hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (d->id * per + c) % ncores);
+        if (core && core->cpuset)
+            hwloc_bitmap_or(set, set, core->cpuset);
+    }
+    hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD);
+    hwloc_bitmap_free(set);
+}
+
+static void *worker_main(void *arg)
+{
+    rt_device_t *d = arg;
+    bind_worker(d);
+    pthread_mutex_lock(&rt.sched_lock);
+    for (;;) {
+        rt_task_t *t = d->qhead;
+        if (t)
+            unlink_task(d, t);
+        else
+            t = steal(d);
+        if (!t) {
+            if (rt.stopping)
+                break;
+            rt.nsleeping++;
+            pthread_cond_wait(&rt.sched_cond, &rt.sched_lock);
+            rt.nsleeping--;
+            continue;
+        }
+        pthread_mutex_unlock(&rt.sched_lock);
+        run_task(d, t);
+        pthread_mutex_lock(&rt.sched_lock);
+    }
+    pthread_mutex_unlock(&rt.sched_lock);
+    return NULL;
+}
+
+/* Cores per device, for the host BLAS each worker drives. */
+int sched_cores_per_device(void)
+{
+    int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+    return ncores / rt.ndev > 0 ? ncores / rt.ndev : 1;
+}
+
+int sched_init(void)
+{
+    if (hwloc_topology_init(&topo))
+        return TESS_EINTERNAL;
+    if (hwloc_topology_load(topo)) {
+        hwloc_topology_destroy(topo);
+        return TESS_EINTERNAL;
+    }
+    nstarted = 0;
+    rt.stopping = false;
+    return 0;
+}
+
+int sched_start(void)
+{
+    for (; nstarted < rt.ndev; nstarted++)
+        if (pthread_create(&rt.dev[nstarted]->worker, NULL, worker_main, rt.dev[nstarted]))
+            return TESS_EINTERNAL;
+    return 0;
+}
+
+/* Stops the workers that started (all of them once the queues are empty) and
+ * releases the topology. */
+void sched_fini(void)
+{
+    pthread_mutex_lock(&rt.sched_lock);
+    rt.stopping = true;
+    pthread_cond_broadcast(&rt.sched_cond);
+    pthread_mutex_unlock(&rt.sched_lock);
+    for (int i = 0; i < nstarted; i++)
+        pthread_join(rt.dev[i]->worker, NULL);
+    nstarted = 0;
+    hwloc_topology_destroy(topo);
+}

@@ -1,0 +1,196 @@
+/* Tasks and their dependencies.
+ *
+ * A task is submitted with one guard dependency; each access adds an edge
+ * from the block's last writer (RAW) and, for writes, from its readers since
+ * that write (WAR) and the last writer (WAW).  Dropping the guard at the end
+ * makes the task ready if every predecessor has already finished.
+ *
+ * Views that share memory without being the same block are ordered by
+ * flush-invalidate tasks: before a block is used, any overlapping block that
+ * was written (or, when this use writes, used at all) since its last flush is
+ * written back to the host and dropped from every device, and the new use
+ * waits for that. */
+#include <stdlib.h>
+#include <string.h>
+#include "rt.h"
+
+rt_task_t *task_new(rt_task_kind_t kind, const char *name)
+{
+    rt_task_t *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->kind = kind;
+    t->name = name;
+    atomic_init(&t->ndeps, 1);
+    atomic_init(&t->refs, 1);
+    pthread_mutex_init(&t->lock, NULL);
+    return t;
+}
+
+void task_set_kernel(rt_task_t *t, rt_task_fn fn, kern_type_t type, const void *args, size_t size)
+{
+    t->fn = fn;
+    t->type = type;
+    memcpy(t->args, args, size);
+}
+
+/* A block used twice by one task is one access with the union of the modes. */
+int task_access(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
+{
+    for (int i = 0; i < t->naccess; i++) {
+        if (t->acc[i].blk == b) {
+            t->acc[i].mode |= mode;
+            return i;
+        }
+    }
+    t->acc[t->naccess].blk = b;
+    t->acc[t->naccess].mode = mode;
+    return t->naccess++;
+}
+
+void task_unref(rt_task_t *t)
+{
+    if (atomic_fetch_sub(&t->refs, 1) == 1) {
+        pthread_mutex_destroy(&t->lock);
+        free(t->succ);
+        free(t);
+    }
+}
+
+/* Records that succ waits for pred, unless pred is already done. */
+static void add_dep(rt_task_t *pred, rt_task_t *succ)
+{
+    if (pred == succ)
+        return;
+    pthread_mutex_lock(&pred->lock);
+    if (!pred->done) {
+        if (pred->nsucc == pred->capsucc) {
+            int cap = pred->capsucc ? 2 * pred->capsucc : 4;
+            rt_task_t **s = realloc(pred->succ, (size_t)cap * sizeof *s);
+            if (!s) {
+                /* no memory for the edge: the order still holds if we wait here, and
+                 * the task being submitted is not pending yet, so this cannot wait
+                 * on itself */
+                pthread_mutex_unlock(&pred->lock);
+                task_wait_all();
+                return;
+            }
+            pred->succ = s;
+            pred->capsucc = cap;
+        }
+        pred->succ[pred->nsucc++] = succ;
+        atomic_fetch_add(&succ->ndeps, 1);
+    }
+    pthread_mutex_unlock(&pred->lock);
+}
+
+static bool uses_block(const rt_task_t *t, const rt_block_t *b)
+{
+    for (int i = 0; i < t->naccess; i++)
+        if (t->acc[i].blk == b)
+            return true;
+    return false;
+}
+
+static void add_reader(rt_block_t *b, rt_task_t *t)
+{
+    if (b->nreaders == b->capreaders) {
+        int cap = b->capreaders ? 2 * b->capreaders : 4;
+        rt_task_t **r = realloc(b->readers, (size_t)cap * sizeof *r);
+        if (!r) {
+            /* cannot remember the reader: a later writer must not overtake it */
+            task_wait_all();
+            return;
+        }
+        b->readers = r;
+        b->capreaders = cap;
+    }
+    atomic_fetch_add(&t->refs, 1);
+    b->readers[b->nreaders++] = t;
+}
+
+static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
+{
+    for (int i = 0; i < b->noverlaps; i++) {
+        rt_block_t *y = b->overlaps[i];
+        if (uses_block(t, y) || !(y->ovl_dirty || ((mode & RT_W) && y->ovl_touched)))
+            continue;
+        rt_task_t *f = task_new(TASK_FLUSH_INVALIDATE, "flush-invalidate");
+        if (!f) {
+            task_wait_all();            /* everything before is done: flush inline */
+            continue;
+        }
+        f->priority = true;
+        task_access(f, y, RT_RW);
+        task_submit(f);
+        add_dep(f, t);
+    }
+}
+
+void task_submit(rt_task_t *t)
+{
+    for (int i = 0; i < t->naccess; i++) {
+        rt_block_t *b = t->acc[i].blk;
+        rt_mode_t mode = t->acc[i].mode;
+        if (t->kind == TASK_KERNEL)
+            order_after_overlaps(t, b, mode);
+        if (b->last_writer)
+            add_dep(b->last_writer, t);
+        if (mode & RT_W) {
+            for (int r = 0; r < b->nreaders; r++) {
+                add_dep(b->readers[r], t);
+                task_unref(b->readers[r]);
+            }
+            b->nreaders = 0;
+            if (b->last_writer)
+                task_unref(b->last_writer);
+            atomic_fetch_add(&t->refs, 1);
+            b->last_writer = t;
+        } else {
+            add_reader(b, t);
+        }
+        if (t->kind == TASK_FLUSH_INVALIDATE) {
+            b->ovl_touched = b->ovl_dirty = b->coh_dirty = false;
+        } else {
+            b->ovl_touched = true;
+            if (mode & RT_W)
+                b->ovl_dirty = b->coh_dirty = true;
+        }
+    }
+    atomic_fetch_add(&rt.pending, 1);
+    if (atomic_fetch_sub(&t->ndeps, 1) == 1)
+        sched_push(t);
+}
+
+void task_complete(rt_task_t *t, int err)
+{
+    if (err) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&rt.error, &zero, err);
+    }
+    pthread_mutex_lock(&t->lock);
+    t->done = true;
+    rt_task_t **succ = t->succ;
+    int nsucc = t->nsucc;
+    t->succ = NULL;
+    t->nsucc = t->capsucc = 0;
+    pthread_mutex_unlock(&t->lock);
+    for (int i = 0; i < nsucc; i++)
+        if (atomic_fetch_sub(&succ[i]->ndeps, 1) == 1)
+            sched_push(succ[i]);
+    free(succ);
+    task_unref(t);
+    if (atomic_fetch_sub(&rt.pending, 1) == 1) {
+        pthread_mutex_lock(&rt.done_lock);
+        pthread_cond_broadcast(&rt.done_cond);
+        pthread_mutex_unlock(&rt.done_lock);
+    }
+}
+
+void task_wait_all(void)
+{
+    pthread_mutex_lock(&rt.done_lock);
+    while (atomic_load(&rt.pending) > 0)
+        pthread_cond_wait(&rt.done_cond, &rt.done_lock);
+    pthread_mutex_unlock(&rt.done_lock);
+}

@@ -1,0 +1,183 @@
+#include <cblas.h>
+#include <complex.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+
+const tu_type_t tu_types[4] = {
+    { "s", sizeof(float), false, FLT_EPSILON },
+    { "d", sizeof(double), false, DBL_EPSILON },
+    { "c", sizeof(float _Complex), true, FLT_EPSILON },
+    { "z", sizeof(double _Complex), true, DBL_EPSILON },
+};
+
+static int kind(const tu_type_t *t)
+{
+    return (int)(t - tu_types);
+}
+
+void tu_scalar(const tu_type_t *t, double _Complex v, void *out)
+{
+    switch (kind(t)) {
+    case 0: *(float *)out = (float)creal(v); break;
+    case 1: *(double *)out = creal(v); break;
+    case 2: *(float _Complex *)out = (float _Complex)v; break;
+    default: *(double _Complex *)out = v; break;
+    }
+}
+
+double _Complex tu_get(const tu_type_t *t, const void *A, int64_t i, int64_t j, int64_t ld)
+{
+    size_t k = (size_t)(i + j * ld);
+    switch (kind(t)) {
+    case 0: return ((const float *)A)[k];
+    case 1: return ((const double *)A)[k];
+    case 2: return ((const float _Complex *)A)[k];
+    default: return ((const double _Complex *)A)[k];
+    }
+}
+
+void tu_set(const tu_type_t *t, void *A, int64_t i, int64_t j, int64_t ld, double _Complex v)
+{
+    tu_scalar(t, v, (char *)A + (size_t)(i + j * ld) * t->es);
+}
+
+static double uniform(unsigned *state)
+{
+    *state = *state * 1103515245u + 12345u;
+    return ((*state >> 8) & 0xFFFF) / 32768.0 - 1.0;
+}
+
+void *tu_matrix(const tu_type_t *t, int64_t ld, int64_t n, unsigned seed)
+{
+    void *A = malloc((size_t)(ld * (n > 0 ? n : 1)) * t->es);
+    unsigned s = seed * 2654435761u + 1;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < ld; i++)
+            tu_set(t, A, i, j, ld, uniform(&s) + (t->is_complex ? uniform(&s) * I : 0));
+    return A;
+}
+
+void *tu_copy(const tu_type_t *t, const void *A, int64_t ld, int64_t n)
+{
+    size_t bytes = (size_t)(ld * (n > 0 ? n : 1)) * t->es;
+    void *B = malloc(bytes);
+    memcpy(B, A, bytes);
+    return B;
+}
+
+void tu_fill(const tu_type_t *t, void *A, int64_t m, int64_t n, int64_t ld, double _Complex v)
+{
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++)
+            tu_set(t, A, i, j, ld, v);
+}
+
+double tu_norm(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld)
+{
+    double s = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            double a = cabs(tu_get(t, A, i, j, ld));
+            s += a * a;
+        }
+    return sqrt(s);
+}
+
+double tu_diff(const tu_type_t *t, const void *A, const void *B, int64_t m, int64_t n, int64_t ld)
+{
+    double s = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            double a = cabs(tu_get(t, A, i, j, ld) - tu_get(t, B, i, j, ld));
+            s += a * a;
+        }
+    return sqrt(s);
+}
+
+bool tu_all_finite(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld)
+{
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            double _Complex v = tu_get(t, A, i, j, ld);
+            if (!isfinite(creal(v)) || !isfinite(cimag(v)))
+                return false;
+        }
+    return true;
+}
+
+int tu_gemm_async(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,
+                  int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                  int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    switch (kind(t)) {
+    case 0:
+        return tess_sgemm_async(ta, tb, m, n, k, (float)creal(alpha), A, lda, B, ldb,
+                                (float)creal(beta), C, ldc);
+    case 1:
+        return tess_dgemm_async(ta, tb, m, n, k, creal(alpha), A, lda, B, ldb, creal(beta), C,
+                                ldc);
+    case 2:
+        return tess_cgemm_async(ta, tb, m, n, k, (float _Complex)alpha, A, lda, B, ldb,
+                                (float _Complex)beta, C, ldc);
+    default:
+        return tess_zgemm_async(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    }
+}
+
+void tu_gemm_ref(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,
+                 int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                 int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    _Alignas(16) unsigned char a[16], b[16];
+    tu_scalar(t, alpha, a);
+    tu_scalar(t, beta, b);
+    CBLAS_TRANSPOSE cta = (CBLAS_TRANSPOSE)ta, ctb = (CBLAS_TRANSPOSE)tb;
+    switch (kind(t)) {
+    case 0:
+        cblas_sgemm(CblasColMajor, cta, ctb, (int)m, (int)n, (int)k, *(float *)a, A, (int)lda, B,
+                    (int)ldb, *(float *)b, C, (int)ldc);
+        break;
+    case 1:
+        cblas_dgemm(CblasColMajor, cta, ctb, (int)m, (int)n, (int)k, *(double *)a, A, (int)lda, B,
+                    (int)ldb, *(double *)b, C, (int)ldc);
+        break;
+    case 2:
+        cblas_cgemm(CblasColMajor, cta, ctb, (int)m, (int)n, (int)k, a, A, (int)lda, B, (int)ldb,
+                    b, C, (int)ldc);
+        break;
+    default:
+        cblas_zgemm(CblasColMajor, cta, ctb, (int)m, (int)n, (int)k, a, A, (int)lda, B, (int)ldb,
+                    b, C, (int)ldc);
+        break;
+    }
+}
+
+double tu_gemm_residual(const tu_type_t *t, int64_t m, int64_t n, int64_t k,
+                        double _Complex alpha, double normA, double normB,
+                        double _Complex beta, double normC0, const void *C, const void *Cref,
+                        int64_t ldc)
+{
+    double scale = cabs(alpha) * normA * normB + cabs(beta) * normC0;
+    double diff = tu_diff(t, C, Cref, m, n, ldc);
+    if (scale == 0)
+        return diff == 0 ? 0 : INFINITY;
+    return diff / ((k > 1 ? (double)k : 1.0) * t->eps * scale);
+}
+
+int tu_init_host(int ndev, int64_t nb, size_t mem)
+{
+    char devices[32];
+    snprintf(devices, sizeof devices, "host:%d", ndev);
+    tess_config_t cfg = { .devices = devices, .nb = nb, .host_device_mem = mem };
+    return tess_init(&cfg);
+}
+
+void tu_release(const tu_type_t *t, void *A, int64_t ld, int64_t n)
+{
+    assert_int_equal(tess_memory_invalidate(ld, n, A, ld, t->es), 0);
+    free(A);
+}
