@@ -113,8 +113,14 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
 {
     for (int i = 0; i < b->noverlaps; i++) {
         rt_block_t *y = b->overlaps[i];
-        if (uses_block(t, y) || !(y->ovl_dirty || ((mode & RT_W) && y->ovl_touched)))
+        if (uses_block(t, y))
             continue;
+        if (!(y->ovl_dirty || ((mode & RT_W) && y->ovl_touched))) {
+            /* flushed already, but its write to the host may still be on its way */
+            if (y->last_writer && y->last_writer->kind == TASK_FLUSH_INVALIDATE)
+                add_dep(y->last_writer, t);
+            continue;
+        }
         rt_task_t *f = task_new(TASK_FLUSH_INVALIDATE, "flush-invalidate");
         if (!f) {
             task_wait_all();            /* everything before is done: flush inline */

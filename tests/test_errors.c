@@ -1,0 +1,166 @@
+/* Every error rule of the API: argument positions as reference BLAS numbers
+ * them, with nothing submitted; runtime codes before tess_init and after
+ * tess_finalize; configuration errors; tess_strerror for every code. */
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+
+static double A[64], B[64], C[64];
+
+static uint64_t tasks_run(void)
+{
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    uint64_t n = 0;
+    for (int i = 0; i < s.ndevices; i++)
+        n += s.tasks[i];
+    return n;
+}
+
+static void every_gemm_argument_error_returns_its_position_and_submits_nothing(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(2, 4, 0), 0);
+    const tess_trans_t N = TessNoTrans, T = TessTrans;
+    assert_int_equal(tess_dgemm_async(7, N, 2, 2, 2, 1, A, 2, B, 2, 0, C, 2), -1);
+    assert_int_equal(tess_dgemm_async(N, 0, 2, 2, 2, 1, A, 2, B, 2, 0, C, 2), -2);
+    assert_int_equal(tess_dgemm_async(N, N, -1, 2, 2, 1, A, 2, B, 2, 0, C, 2), -3);
+    assert_int_equal(tess_dgemm_async(N, N, 2, -1, 2, 1, A, 2, B, 2, 0, C, 2), -4);
+    assert_int_equal(tess_dgemm_async(N, N, 2, 2, -1, 1, A, 2, B, 2, 0, C, 2), -5);
+    assert_int_equal(tess_dgemm_async(N, N, 2, 2, 2, 1, NULL, 2, B, 2, 0, C, 2), -7);
+    assert_int_equal(tess_dgemm_async(N, N, 3, 2, 2, 1, A, 2, B, 2, 0, C, 3), -8);
+    assert_int_equal(tess_dgemm_async(T, N, 2, 2, 3, 1, A, 2, B, 3, 0, C, 2), -8);
+    assert_int_equal(tess_dgemm_async(N, N, 2, 2, 2, 1, A, 2, NULL, 2, 0, C, 2), -9);
+    assert_int_equal(tess_dgemm_async(N, N, 2, 2, 3, 1, A, 2, B, 2, 0, C, 2), -10);
+    assert_int_equal(tess_dgemm_async(N, T, 2, 3, 2, 1, A, 2, B, 2, 0, C, 2), -10);
+    assert_int_equal(tess_dgemm_async(N, N, 2, 2, 2, 1, A, 2, B, 2, 0, NULL, 2), -12);
+    assert_int_equal(tess_dgemm_async(N, N, 3, 2, 2, 1, A, 3, B, 2, 0, C, 2), -13);
+    assert_int_equal(tess_sgemm_async(N, N, 2, 2, 2, 1, (float *)A, 1, (float *)B, 2, 0,
+                                      (float *)C, 2), -8);
+    assert_int_equal(tess_zgemm_async(N, 9, 2, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C,
+                                      2), -2);
+    assert_int_equal(tess_cgemm_async(N, N, 2, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C,
+                                      1), -13);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(tasks_run(), 0);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+static void memory_call_argument_errors_return_their_positions(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(1, 4, 0), 0);
+    assert_int_equal(tess_memory_coherent_async(5, 2, 2, A, 2, 8), -1);
+    assert_int_equal(tess_memory_coherent_async(TessAll, -1, 2, A, 2, 8), -2);
+    assert_int_equal(tess_memory_coherent_async(TessAll, 2, -1, A, 2, 8), -3);
+    assert_int_equal(tess_memory_coherent_async(TessAll, 2, 2, NULL, 2, 8), -4);
+    assert_int_equal(tess_memory_coherent_async(TessAll, 2, 2, A, 1, 8), -5);
+    assert_int_equal(tess_memory_coherent_async(TessAll, 2, 2, A, 2, 3), -6);
+    assert_int_equal(tess_memory_invalidate(-1, 2, A, 2, 8), -1);
+    assert_int_equal(tess_memory_invalidate(2, 2, A, 1, 8), -4);
+    assert_int_equal(tess_memory_invalidate(2, 2, A, 2, 0), -5);
+    assert_int_equal(tess_memory_register_async(NULL, 8), -1);
+    assert_int_equal(tess_memory_register_async(A, 0), -2);
+    assert_int_equal(tess_memory_unregister(NULL), -1);
+    assert_int_equal(tess_get_stats(NULL), -1);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+static void registering_then_unregistering_succeeds_and_unknown_memory_is_enotreg(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(1, 4, 0), 0);
+    assert_int_equal(tess_memory_register_async(A, sizeof A), 0);
+    assert_int_equal(tess_memory_unregister(A), 0);
+    assert_int_equal(tess_memory_unregister(A), TESS_ENOTREG);
+    assert_int_equal(tess_memory_unregister(B), TESS_ENOTREG);
+    assert_int_equal(tess_memory_register_async(C, sizeof C), 0);
+    assert_int_equal(tess_finalize(), 0);   /* frees what is still registered */
+}
+
+static void calls_before_init_and_after_finalize_return_enotinit(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 2; round++) {
+        if (round) {
+            assert_int_equal(tu_init_host(1, 4, 0), 0);
+            assert_int_equal(tess_finalize(), 0);
+        }
+        tess_stats_t s;
+        assert_int_equal(tess_sync(), TESS_ENOTINIT);
+        assert_int_equal(tess_finalize(), TESS_ENOTINIT);
+        assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, 2, 2, 2, 1, A, 2, B, 2, 0, C, 2),
+                         TESS_ENOTINIT);
+        assert_int_equal(tess_memory_coherent_async(TessAll, 2, 2, A, 2, 8), TESS_ENOTINIT);
+        assert_int_equal(tess_memory_invalidate(2, 2, A, 2, 8), TESS_ENOTINIT);
+        assert_int_equal(tess_memory_invalidate_all(), TESS_ENOTINIT);
+        assert_int_equal(tess_memory_register_async(A, 8), TESS_ENOTINIT);
+        assert_int_equal(tess_memory_unregister(A), TESS_ENOTINIT);
+        assert_int_equal(tess_get_stats(&s), TESS_ENOTINIT);
+    }
+}
+
+static void a_second_init_returns_einit_and_leaves_the_runtime_working(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(2, 4, 0), 0);
+    assert_int_equal(tu_init_host(1, 8, 0), TESS_EINIT);
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    assert_int_equal(s.ndevices, 2);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+static void invalid_configuration_is_econfig_and_absent_devices_are_enodev(void **state)
+{
+    (void)state;
+    tess_config_t bad_devices = { .devices = "gpu:3" };
+    tess_config_t zero_host = { .devices = "host:0" };
+    tess_config_t bad_nb = { .devices = "host:1", .nb = -4 };
+    tess_config_t bad_fraction = { .devices = "host:1", .cache_fraction = 1.5 };
+    assert_int_equal(tess_init(&bad_devices), TESS_ECONFIG);
+    assert_int_equal(tess_init(&zero_host), TESS_ECONFIG);
+    assert_int_equal(tess_init(&bad_nb), TESS_ECONFIG);
+    assert_int_equal(tess_init(&bad_fraction), TESS_ECONFIG);
+    setenv("TESS_HOST_DEVICE_MEM", "lots", 1);
+    assert_int_equal(tess_init(&(tess_config_t){ .devices = "host:1" }), TESS_ECONFIG);
+    unsetenv("TESS_HOST_DEVICE_MEM");
+    setenv("TESS_NB", "12x", 1);
+    assert_int_equal(tess_init(&(tess_config_t){ .devices = "host:1" }), TESS_ECONFIG);
+    unsetenv("TESS_NB");
+#ifndef TESS_CUDA_BACKEND
+    assert_int_equal(tess_init(&(tess_config_t){ .devices = "cuda" }), TESS_ENODEV);
+#endif
+    /* nothing was left half-initialised */
+    assert_int_equal(tess_sync(), TESS_ENOTINIT);
+    assert_int_equal(tu_init_host(1, 4, 0), 0);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+static void strerror_explains_every_code(void **state)
+{
+    (void)state;
+    const char *unknown = tess_strerror(1000);
+    for (int code = TESS_SUCCESS; code <= TESS_EINTERNAL; code++) {
+        const char *msg = tess_strerror(code);
+        assert_non_null(msg);
+        assert_string_not_equal(msg, unknown);
+        for (int other = TESS_SUCCESS; other < code; other++)
+            assert_string_not_equal(msg, tess_strerror(other));
+    }
+    assert_non_null(strstr(tess_strerror(-7), "argument"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_gemm_argument_error_returns_its_position_and_submits_nothing),
+        cmocka_unit_test(memory_call_argument_errors_return_their_positions),
+        cmocka_unit_test(registering_then_unregistering_succeeds_and_unknown_memory_is_enotreg),
+        cmocka_unit_test(calls_before_init_and_after_finalize_return_enotinit),
+        cmocka_unit_test(a_second_init_returns_einit_and_leaves_the_runtime_working),
+        cmocka_unit_test(invalid_configuration_is_econfig_and_absent_devices_are_enodev),
+        cmocka_unit_test(strerror_explains_every_code),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

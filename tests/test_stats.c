@@ -1,0 +1,95 @@
+/* Statistics and the Chrome trace on the host backend. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "testutil.h"
+
+#define NB 16
+static const tu_type_t *D = &tu_types[1];
+
+/* One device, cache large enough: each input tile crosses to the device
+ * once, C (beta = 0) not at all, and the coherent request brings C back once. */
+static void transfer_volumes_are_each_input_once_and_each_output_once(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(1, NB, 0), 0);
+    int64_t m = 3 * NB + 1, n = 2 * NB + 5, k = 2 * NB;
+    double *A = tu_matrix(D, m, k, 1), *B = tu_matrix(D, k, n, 2), *C = tu_matrix(D, m, n, 3);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, m, n, k, 1, A, m, B, k, 0, C, m), 0);
+    assert_int_equal(tess_memory_coherent_async(TessAll, m, n, C, m, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    assert_int_equal(s.bytes_h2d, (uint64_t)(m * k + k * n) * 8);
+    assert_int_equal(s.bytes_d2h, (uint64_t)(m * n) * 8);
+    assert_int_equal(s.bytes_d2d, 0);
+    uint64_t tiles = (uint64_t)(4 * 3 * 2);     /* C tiles x k tiles */
+    assert_int_equal(s.tasks[0], tiles + 4 * 3); /* gemm tasks + one writeback per C tile */
+    assert_int_equal(s.cache_misses, 4 * 2 + 2 * 3);
+    tu_release(D, A, m, k); tu_release(D, B, k, n); tu_release(D, C, m, n);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+static void trace_file_has_a_compute_and_a_copy_track_per_device_with_slices(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/tessera_trace_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    tess_config_t cfg = { .devices = "host:2", .nb = NB, .trace = path };
+    assert_int_equal(tess_init(&cfg), 0);
+    int64_t n = 2 * NB;
+    double *A = tu_matrix(D, n, n, 4), *C = tu_matrix(D, n, n, 5);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, A, n, 0, C, n), 0);
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    tu_release(D, A, n, n); tu_release(D, C, n, n);
+    assert_int_equal(tess_finalize(), 0);
+
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    unlink(path);
+    text[len] = 0;
+    assert_non_null(strstr(text, "{\"traceEvents\":["));
+    assert_non_null(strstr(text, "\"host0 compute\""));
+    assert_non_null(strstr(text, "\"host0 copy\""));
+    assert_non_null(strstr(text, "\"host1 compute\""));
+    assert_non_null(strstr(text, "\"host1 copy\""));
+    assert_non_null(strstr(text, "\"name\":\"gemm\",\"ph\":\"X\""));
+    assert_non_null(strstr(text, "\"name\":\"h2d\",\"ph\":\"X\""));
+    assert_non_null(strstr(text, "\"name\":\"d2h\",\"ph\":\"X\""));
+    assert_string_equal(text + len - 4, "\n]}\n");
+}
+
+/* With every tile homed on device 0 (one tile column on a 1 x 2 grid), the
+ * idle device takes work from the busy one's queue. */
+static void an_idle_device_steals_from_the_busy_one(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(2, NB, 0), 0);
+    int64_t m = 64 * NB, n = NB, k = 4 * NB;
+    double *A = tu_matrix(D, m, k, 6), *B = tu_matrix(D, k, n, 7), *C = tu_matrix(D, m, n, 8);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, m, n, k, 1, A, m, B, k, 0, C, m), 0);
+    assert_int_equal(tess_sync(), 0);
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    assert_true(s.steals[1] > 0);
+    assert_int_equal(s.tasks[0] + s.tasks[1], 64 * 4);
+    tu_release(D, A, m, k); tu_release(D, B, k, n); tu_release(D, C, m, n);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(transfer_volumes_are_each_input_once_and_each_output_once),
+        cmocka_unit_test(trace_file_has_a_compute_and_a_copy_track_per_device_with_slices),
+        cmocka_unit_test(an_idle_device_steals_from_the_busy_one),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
