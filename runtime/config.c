@@ -5,7 +5,7 @@
 #include <string.h>
 #include "rt.h"
 
-#define DEFAULT_NB_HOST 256
+#define DEFAULT_NB_HOST 768
 #define DEFAULT_NB_CUDA 2048
 #define DEFAULT_HOST_MEM ((size_t)1 << 30)
 #define DEFAULT_THRESHOLD 1e6
