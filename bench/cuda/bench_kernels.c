@@ -1,0 +1,370 @@
+/* Tessera's one-GPU kernels against cuBLAS on the same device data.
+ *
+ *   bench_kernels [OUTDIR]      writes OUTDIR/bench_kernels.csv (default ".")
+ *
+ * Every timing is the median of several runs between CUDA events, after a
+ * warm-up run; in-place routines get their input restored (untimed) before
+ * each run.  cuBLAS TRMM is out of place (its only form), Tessera's in place.
+ * Rates: TRSM/TRMM m^2 n (left) or m n^2 (right) flops, x4 for complex;
+ * GEMM 2 m n k; GEMV m n elements and SYMV n(n+1)/2 elements read, in bytes;
+ * the copy counts bytes read plus bytes written. */
+#include <cublas_v2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench_fill.h"
+#include "tessera_cuda.h"
+
+typedef struct {
+    char p;       /* s, d, c, z */
+    int cplx;
+    int isf;      /* single precision */
+    size_t es;
+} btype_t;
+static const btype_t TS = {'s', 0, 1, 4}, TD = {'d', 0, 0, 8}, TC = {'c', 1, 1, 8},
+                     TZ = {'z', 1, 0, 16};
+
+static cublasHandle_t cub;
+static cudaStream_t st;
+static cudaEvent_t ev0, ev1;
+static FILE *csv;
+static char devname[256];
+
+static void die(const char *what)
+{
+    fprintf(stderr, "bench_kernels: %s failed\n", what);
+    exit(1);
+}
+#define CK(x) ((x) == cudaSuccess ? (void)0 : die(#x))
+#define CB(x) ((x) == CUBLAS_STATUS_SUCCESS ? (void)0 : die(#x))
+#define TK(x) ((x) == 0 ? (void)0 : die(#x))
+
+/* One benchmarked operation: arguments for either library. */
+typedef struct {
+    const btype_t *t;
+    int routine; /* R_* */
+    tess_side_t side;
+    tess_uplo_t uplo;
+    tess_trans_t trans;
+    int64_t m, n;
+    void *A, *B, *C, *Bsave, *x, *y;
+} job_t;
+enum { R_TRSM, R_TRMM, R_GEMV, R_SYMV, R_GEMM, R_COPY };
+
+static const cuDoubleComplex zone = {1.0, 0.0}, zhalf = {0.5, 0.0};
+static const cuComplex cone = {1.0f, 0.0f}, chalf = {0.5f, 0.0f};
+static const double done = 1.0, dhalf = 0.5;
+static const float sone = 1.0f, shalf = 0.5f;
+
+static const void *one_of(const btype_t *t)
+{
+    return t == &TS ? (const void *)&sone : t == &TD ? (const void *)&done
+         : t == &TC ? (const void *)&cone : (const void *)&zone;
+}
+static const void *half_of(const btype_t *t)
+{
+    return t == &TS ? (const void *)&shalf : t == &TD ? (const void *)&dhalf
+         : t == &TC ? (const void *)&chalf : (const void *)&zhalf;
+}
+
+static cublasSideMode_t cside(tess_side_t s) { return s == TessLeft ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT; }
+static cublasFillMode_t cuplo(tess_uplo_t u) { return u == TessLower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER; }
+static cublasOperation_t cop(tess_trans_t t)
+{
+    return t == TessNoTrans ? CUBLAS_OP_N : t == TessTrans ? CUBLAS_OP_T : CUBLAS_OP_C;
+}
+
+static void run_tessera(const job_t *j)
+{
+    const int64_t m = j->m, n = j->n, k = j->side == TessLeft ? m : n;
+    const tess_diag_t dg = TessNonUnit;
+    switch (j->routine) {
+    case R_TRSM:
+    case R_TRMM: {
+        const int s = j->routine == R_TRSM;
+        switch (j->t->p) {
+        case 's': TK((s ? tess_cuda_strsm : tess_cuda_strmm)(st, j->side, j->uplo, j->trans, dg, m, n, 1.0f, j->A, k, j->B, m)); break;
+        case 'd': TK((s ? tess_cuda_dtrsm : tess_cuda_dtrmm)(st, j->side, j->uplo, j->trans, dg, m, n, 1.0, j->A, k, j->B, m)); break;
+        case 'c': TK((s ? tess_cuda_ctrsm : tess_cuda_ctrmm)(st, j->side, j->uplo, j->trans, dg, m, n, 1.0f, j->A, k, j->B, m)); break;
+        default: TK((s ? tess_cuda_ztrsm : tess_cuda_ztrmm)(st, j->side, j->uplo, j->trans, dg, m, n, 1.0, j->A, k, j->B, m)); break;
+        }
+        break;
+    }
+    case R_GEMV:
+        switch (j->t->p) {
+        case 's': TK(tess_cuda_sgemv(st, j->trans, m, n, 1.0f, j->A, m, j->x, 1, 0.5f, j->y, 1)); break;
+        case 'd': TK(tess_cuda_dgemv(st, j->trans, m, n, 1.0, j->A, m, j->x, 1, 0.5, j->y, 1)); break;
+        case 'c': TK(tess_cuda_cgemv(st, j->trans, m, n, 1.0f, j->A, m, j->x, 1, 0.5f, j->y, 1)); break;
+        default: TK(tess_cuda_zgemv(st, j->trans, m, n, 1.0, j->A, m, j->x, 1, 0.5, j->y, 1)); break;
+        }
+        break;
+    case R_SYMV:
+        switch (j->t->p) {
+        case 's': TK(tess_cuda_ssymv(st, j->uplo, n, 1.0f, j->A, n, j->x, 1, 0.5f, j->y, 1)); break;
+        case 'd': TK(tess_cuda_dsymv(st, j->uplo, n, 1.0, j->A, n, j->x, 1, 0.5, j->y, 1)); break;
+        case 'c': TK(tess_cuda_chemv(st, j->uplo, n, 1.0f, j->A, n, j->x, 1, 0.5f, j->y, 1)); break;
+        default: TK(tess_cuda_zhemv(st, j->uplo, n, 1.0, j->A, n, j->x, 1, 0.5, j->y, 1)); break;
+        }
+        break;
+    default:
+        die("run_tessera: routine");
+    }
+}
+
+static void run_cublas(const job_t *j)
+{
+    const int64_t m = j->m, n = j->n, k = j->side == TessLeft ? m : n;
+    const cublasDiagType_t dg = CUBLAS_DIAG_NON_UNIT;
+    const void *one = one_of(j->t), *half = half_of(j->t);
+    const cublasSideMode_t sd = cside(j->side);
+    const cublasFillMode_t ul = cuplo(j->uplo);
+    const cublasOperation_t op = cop(j->trans);
+    switch (j->routine) {
+    case R_TRSM:
+        switch (j->t->p) {
+        case 's': CB(cublasStrsm(cub, sd, ul, op, dg, m, n, one, j->A, k, j->B, m)); break;
+        case 'd': CB(cublasDtrsm(cub, sd, ul, op, dg, m, n, one, j->A, k, j->B, m)); break;
+        case 'c': CB(cublasCtrsm(cub, sd, ul, op, dg, m, n, one, j->A, k, j->B, m)); break;
+        default: CB(cublasZtrsm(cub, sd, ul, op, dg, m, n, one, j->A, k, j->B, m)); break;
+        }
+        break;
+    case R_TRMM:
+        switch (j->t->p) {
+        case 's': CB(cublasStrmm(cub, sd, ul, op, dg, m, n, one, j->A, k, j->B, m, j->C, m)); break;
+        case 'd': CB(cublasDtrmm(cub, sd, ul, op, dg, m, n, one, j->A, k, j->B, m, j->C, m)); break;
+        case 'c': CB(cublasCtrmm(cub, sd, ul, op, dg, m, n, one, j->A, k, j->B, m, j->C, m)); break;
+        default: CB(cublasZtrmm(cub, sd, ul, op, dg, m, n, one, j->A, k, j->B, m, j->C, m)); break;
+        }
+        break;
+    case R_GEMV:
+        switch (j->t->p) {
+        case 's': CB(cublasSgemv(cub, op, m, n, one, j->A, m, j->x, 1, half, j->y, 1)); break;
+        case 'd': CB(cublasDgemv(cub, op, m, n, one, j->A, m, j->x, 1, half, j->y, 1)); break;
+        case 'c': CB(cublasCgemv(cub, op, m, n, one, j->A, m, j->x, 1, half, j->y, 1)); break;
+        default: CB(cublasZgemv(cub, op, m, n, one, j->A, m, j->x, 1, half, j->y, 1)); break;
+        }
+        break;
+    case R_SYMV:
+        switch (j->t->p) {
+        case 's': CB(cublasSsymv(cub, ul, n, one, j->A, n, j->x, 1, half, j->y, 1)); break;
+        case 'd': CB(cublasDsymv(cub, ul, n, one, j->A, n, j->x, 1, half, j->y, 1)); break;
+        case 'c': CB(cublasChemv(cub, ul, n, one, j->A, n, j->x, 1, half, j->y, 1)); break;
+        default: CB(cublasZhemv(cub, ul, n, one, j->A, n, j->x, 1, half, j->y, 1)); break;
+        }
+        break;
+    case R_GEMM:
+        CB(cublasDgemm(cub, CUBLAS_OP_N, CUBLAS_OP_N, m, n, m, one, j->A, m, j->B, m, one, j->C, m));
+        break;
+    case R_COPY:
+        CK(cudaMemcpyAsync(j->C, j->B, (size_t)(m * n) * j->t->es, cudaMemcpyDeviceToDevice, st));
+        break;
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median milliseconds of reps runs after one warm-up. */
+static double time_ms(const job_t *j, int use_tessera, int reps)
+{
+    double t[32];
+    for (int r = -1; r < reps; r++) {
+        if (j->Bsave)
+            CK(cudaMemcpyAsync(j->B, j->Bsave, (size_t)(j->m * j->n) * j->t->es,
+                               cudaMemcpyDeviceToDevice, st));
+        CK(cudaEventRecord(ev0, st));
+        if (use_tessera)
+            run_tessera(j);
+        else
+            run_cublas(j);
+        CK(cudaEventRecord(ev1, st));
+        CK(cudaEventSynchronize(ev1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, ev0, ev1));
+        if (r >= 0)
+            t[r] = ms;
+    }
+    qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+    return t[reps / 2];
+}
+
+static void *dalloc(size_t bytes)
+{
+    void *p;
+    CK(cudaMalloc(&p, bytes));
+    return p;
+}
+
+/* Random matrix of ld x n elements; diagonal-dominant when diag != 0. */
+static void *dmatrix(const btype_t *t, int64_t ld, int64_t n, uint64_t seed, double scale,
+                     double diag)
+{
+    void *p = dalloc((size_t)(ld * n) * t->es);
+    TK(bench_fill(p, (size_t)(ld * n) * (t->cplx ? 2 : 1), seed, scale, t->isf));
+    if (diag != 0)
+        TK(bench_add_diag(p, n < ld ? n : ld, ld, diag, t->cplx ? 2 : 1, t->isf));
+    return p;
+}
+
+static void report(const char *routine, const job_t *j, const char *unit, double work,
+                   double tess_ms, double cub_ms)
+{
+    const char *cs = j->routine == R_TRSM || j->routine == R_TRMM
+                         ? (j->side == TessLeft ? "L" : "R") : "-";
+    const char *cu = j->routine == R_GEMV ? "-" : (j->uplo == TessLower ? "L" : "U");
+    const char *ct = j->routine == R_SYMV ? "-"
+                   : j->trans == TessNoTrans ? "N" : j->trans == TessTrans ? "T" : "C";
+    const double tr = tess_ms > 0 ? work / (tess_ms * 1e-3) : 0;
+    const double cr = work / (cub_ms * 1e-3);
+    printf("%-6s %c %s%s%s %6lld %6lld | %9.3f %9.3f | %8.2f %8.2f %-7s | %5.2fx\n", routine,
+           j->t->p, cs, cu, ct, (long long)j->m, (long long)j->n, tess_ms, cub_ms, tr, cr, unit,
+           tess_ms > 0 ? cub_ms / tess_ms : 0);
+    fprintf(csv, "\"%s\",%s,%c,%s,%s,%s,%lld,%lld,%s,%.6f,%.6f,%.4f,%.4f,%.4f\n", devname,
+            routine, j->t->p, cs, cu, ct, (long long)j->m, (long long)j->n, unit, tess_ms,
+            cub_ms, tr, cr, tess_ms > 0 ? cub_ms / tess_ms : 0);
+    fflush(stdout);
+    fflush(csv);
+}
+
+static double trxm_flops(const job_t *j)
+{
+    const double k = (double)(j->side == TessLeft ? j->m : j->n);
+    return k * k * (double)(j->side == TessLeft ? j->n : j->m) * (j->t->cplx ? 4 : 1);
+}
+
+/* TRSM or TRMM, Tessera in place against cuBLAS on the same A and B. */
+static void bench_trxm(const btype_t *t, int routine, tess_side_t side, tess_uplo_t uplo,
+                       tess_trans_t trans, int64_t m, int64_t n, int reps)
+{
+    const int64_t k = side == TessLeft ? m : n;
+    job_t j = {t, routine, side, uplo, trans, m, n, NULL, NULL, NULL, NULL, NULL, NULL};
+    j.A = dmatrix(t, k, k, 1, 1.0 / (double)k, 2.0);
+    j.Bsave = dmatrix(t, m, n, 2, 1.0, 0);
+    j.B = dalloc((size_t)(m * n) * t->es);
+    if (routine == R_TRMM)
+        j.C = dalloc((size_t)(m * n) * t->es);
+    fprintf(stderr, "  %s %c side=%d uplo=%d trans=%d m=%lld n=%lld\n",
+            routine == R_TRSM ? "trsm" : "trmm", t->p, side, uplo, trans, (long long)m,
+            (long long)n);
+    const double tm = time_ms(&j, 1, reps), cm = time_ms(&j, 0, reps);
+    report(routine == R_TRSM ? "trsm" : "trmm", &j, "TFLOP/s", trxm_flops(&j) * 1e-12, tm, cm);
+    CK(cudaFree(j.A));
+    CK(cudaFree(j.B));
+    CK(cudaFree(j.Bsave));
+    if (j.C)
+        CK(cudaFree(j.C));
+}
+
+/* GEMV (sym = 0) or SYMV/HEMV on one n x n (m x n) matrix. */
+static void bench_blas2(const btype_t *t, int routine, tess_trans_t trans, tess_uplo_t uplo,
+                        int64_t m, int64_t n, int reps)
+{
+    job_t j = {t, routine, TessLeft, uplo, trans, m, n, NULL, NULL, NULL, NULL, NULL, NULL};
+    j.A = dmatrix(t, m, n, 3, 1.0, 0);
+    j.x = dmatrix(t, m > n ? m : n, 1, 4, 1.0, 0);
+    j.y = dmatrix(t, m > n ? m : n, 1, 5, 1.0, 0);
+    fprintf(stderr, "  %s %c m=%lld n=%lld\n", routine == R_GEMV ? "gemv" : "symv", t->p,
+            (long long)m, (long long)n);
+    const double elems = routine == R_GEMV ? (double)m * (double)n
+                                           : (double)n * (double)(n + 1) / 2;
+    const double tm = time_ms(&j, 1, reps), cm = time_ms(&j, 0, reps);
+    report(routine == R_GEMV ? "gemv" : (t->cplx ? "hemv" : "symv"), &j, "TB/s",
+           elems * (double)t->es * 1e-12, tm, cm);
+    CK(cudaFree(j.A));
+    CK(cudaFree(j.x));
+    CK(cudaFree(j.y));
+}
+
+/* The two ceilings of the run: cuBLAS DGEMM and a device-to-device copy. */
+static void bench_ceilings(void)
+{
+    const int64_t n = 16384;
+    job_t g = {&TD, R_GEMM, TessLeft, TessLower, TessNoTrans, n, n, NULL, NULL, NULL, NULL, NULL, NULL};
+    g.A = dmatrix(&TD, n, n, 6, 1.0, 0);
+    g.B = dmatrix(&TD, n, n, 7, 1.0, 0);
+    g.C = dmatrix(&TD, n, n, 8, 1.0, 0);
+    fprintf(stderr, "  dgemm n=%lld\n", (long long)n);
+    const double gm = time_ms(&g, 0, 5);
+    report("gemm", &g, "TFLOP/s", 2.0 * n * n * n * 1e-12, 0, gm);
+    CK(cudaFree(g.A));
+    CK(cudaFree(g.B));
+    CK(cudaFree(g.C));
+    /* copy 4 GiB, as many bytes as a GEMV reads at 16384 x 32768 */
+    job_t c = {&TD, R_COPY, TessLeft, TessLower, TessNoTrans, n, 2 * n, NULL, NULL, NULL, NULL, NULL, NULL};
+    c.B = dmatrix(&TD, n, 2 * n, 9, 1.0, 0);
+    c.C = dalloc((size_t)(n * 2 * n) * 8);
+    fprintf(stderr, "  device-to-device copy, %lld MiB\n", (long long)(n * 2 * n * 8 >> 20));
+    const double cm = time_ms(&c, 0, 10);
+    report("copy", &c, "TB/s", 2.0 * (double)(n * 2 * n) * 8 * 1e-12, 0, cm);
+    CK(cudaFree(c.B));
+    CK(cudaFree(c.C));
+}
+
+int main(int argc, char **argv)
+{
+    const char *outdir = argc > 1 ? argv[1] : ".";
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bench_kernels.csv", outdir);
+    csv = fopen(path, "w");
+    if (!csv)
+        die("fopen(csv)");
+    struct cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    snprintf(devname, sizeof devname, "%s", prop.name);
+    CK(cudaStreamCreate(&st));
+    CK(cudaEventCreate(&ev0));
+    CK(cudaEventCreate(&ev1));
+    CB(cublasCreate(&cub));
+    CB(cublasSetStream(cub, st));
+    fprintf(csv, "device,routine,prec,side,uplo,trans,m,n,unit,tessera_ms,cublas_ms,"
+                 "tessera_rate,cublas_rate,speedup\n");
+    printf("device: %s (%d SMs)\n", devname, prop.multiProcessorCount);
+    printf("%-6s p case %6s %6s | %9s %9s | %8s %8s %-7s | %s\n", "op", "m", "n", "tess ms",
+           "cublas ms", "tess", "cublas", "unit", "speedup");
+
+    fprintf(stderr, "[1/6] ceilings\n");
+    bench_ceilings();
+
+    static const tess_side_t sides[] = {TessLeft, TessRight};
+    static const tess_uplo_t uplos[] = {TessLower, TessUpper};
+    static const tess_trans_t trs[] = {TessNoTrans, TessTrans};
+    const int64_t N = 16384;
+    fprintf(stderr, "[2/6] dtrsm, 8 cases and small right-hand sides\n");
+    for (int s = 0; s < 2; s++)
+        for (int u = 0; u < 2; u++)
+            for (int t = 0; t < 2; t++)
+                bench_trxm(&TD, R_TRSM, sides[s], uplos[u], trs[t], N, N, 5);
+    static const int64_t rhs[] = {64, 256, 1024};
+    for (int r = 0; r < 3; r++)
+        bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, rhs[r], 7);
+
+    fprintf(stderr, "[3/6] dtrmm, 8 cases\n");
+    for (int s = 0; s < 2; s++)
+        for (int u = 0; u < 2; u++)
+            for (int t = 0; t < 2; t++)
+                bench_trxm(&TD, R_TRMM, sides[s], uplos[u], trs[t], N, N, 5);
+
+    fprintf(stderr, "[4/6] s/c/z trsm\n");
+    bench_trxm(&TS, R_TRSM, TessLeft, TessLower, TessNoTrans, N, N, 5);
+    bench_trxm(&TC, R_TRSM, TessLeft, TessLower, TessNoTrans, N / 2, N / 2, 5);
+    bench_trxm(&TZ, R_TRSM, TessLeft, TessLower, TessNoTrans, N / 2, N / 2, 5);
+    bench_trxm(&TZ, R_TRSM, TessRight, TessUpper, TessConjTrans, N / 2, N / 2, 5);
+
+    fprintf(stderr, "[5/6] gemv\n");
+    bench_blas2(&TD, R_GEMV, TessNoTrans, TessLower, 2 * N, 2 * N, 20);
+    bench_blas2(&TD, R_GEMV, TessTrans, TessLower, 2 * N, 2 * N, 20);
+
+    fprintf(stderr, "[6/6] symv/hemv\n");
+    bench_blas2(&TD, R_SYMV, TessNoTrans, TessLower, 2 * N, 2 * N, 20);
+    bench_blas2(&TD, R_SYMV, TessNoTrans, TessUpper, 2 * N, 2 * N, 20);
+    bench_blas2(&TD, R_SYMV, TessNoTrans, TessLower, N / 2, N / 2, 20);
+    bench_blas2(&TS, R_SYMV, TessNoTrans, TessLower, 2 * N, 2 * N, 20);
+    bench_blas2(&TZ, R_SYMV, TessNoTrans, TessLower, N, N, 20);
+
+    fclose(csv);
+    CB(cublasDestroy(cub));
+    return 0;
+}

@@ -1,0 +1,47 @@
+/* cuBLAS GEMM under one name for the four element types (64-bit sizes). */
+#ifndef KERN_CUDA_BLAS_DISPATCH_CUH
+#define KERN_CUDA_BLAS_DISPATCH_CUH
+
+#include <cublas_v2.h>
+#include "tessera.h"
+#include <stdint.h>
+
+static inline cublasStatus_t kern_gemm(cublasHandle_t h, cublasOperation_t ta,
+                                       cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                                       float alpha, const float *A, int64_t lda, const float *B,
+                                       int64_t ldb, float beta, float *C, int64_t ldc)
+{
+    return cublasSgemm_64(h, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
+}
+static inline cublasStatus_t kern_gemm(cublasHandle_t h, cublasOperation_t ta,
+                                       cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                                       double alpha, const double *A, int64_t lda,
+                                       const double *B, int64_t ldb, double beta, double *C,
+                                       int64_t ldc)
+{
+    return cublasDgemm_64(h, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
+}
+static inline cublasStatus_t kern_gemm(cublasHandle_t h, cublasOperation_t ta,
+                                       cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                                       cuComplex alpha, const cuComplex *A, int64_t lda,
+                                       const cuComplex *B, int64_t ldb, cuComplex beta,
+                                       cuComplex *C, int64_t ldc)
+{
+    return cublasCgemm_64(h, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
+}
+static inline cublasStatus_t kern_gemm(cublasHandle_t h, cublasOperation_t ta,
+                                       cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                                       cuDoubleComplex alpha, const cuDoubleComplex *A,
+                                       int64_t lda, const cuDoubleComplex *B, int64_t ldb,
+                                       cuDoubleComplex beta, cuDoubleComplex *C, int64_t ldc)
+{
+    return cublasZgemm_64(h, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
+}
+
+/* Tessera's transposition (CBLAS values) as cuBLAS's; ^H of a real matrix is ^T. */
+static inline cublasOperation_t kern_cublas_op(tess_trans_t t)
+{
+    return t == TessNoTrans ? CUBLAS_OP_N : t == TessTrans ? CUBLAS_OP_T : CUBLAS_OP_C;
+}
+
+#endif

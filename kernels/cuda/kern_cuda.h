@@ -1,0 +1,59 @@
+/* The CUDA kernels of one device, as the runtime calls them.
+ *
+ * Each routine is written once for the four precisions: t picks the element
+ * type (float, double, cuComplex, cuDoubleComplex, the layouts of C's float
+ * and double _Complex), and scalars are passed by address in that type.
+ * Matrices are column-major device memory.  Work is queued on stream s and
+ * nothing waits for it.
+ *
+ * h is the cuBLAS handle the off-diagonal products run on; the routine sets
+ * its stream to s and its pointer mode to host.  h may be NULL: the calling
+ * thread's own handle for the current device is used (tess_cuda_* do this).
+ *
+ * Return values follow tessera.h: 0; -i for a bad argument i, numbered as in
+ * reference BLAS after the stream (checked before any CUDA call, so no GPU is
+ * needed to get them); TESS_EDEVICE when CUDA or cuBLAS fails. */
+#ifndef KERN_CUDA_H
+#define KERN_CUDA_H
+
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+#include "kern.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* B = alpha op(A)^-1 B (side left) or alpha B op(A)^-1 (side right), in place:
+ * recursive, off-diagonal blocks by cuBLAS GEMM, diagonal leaves in-kernel. */
+int kern_cuda_trsm(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_side_t side,
+                   tess_uplo_t uplo, tess_trans_t trans, tess_diag_t diag, int64_t m,
+                   int64_t n, const void *alpha, const void *A, int64_t lda, void *B,
+                   int64_t ldb);
+
+/* B = alpha op(A) B (side left) or alpha B op(A) (side right), in place. */
+int kern_cuda_trmm(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_side_t side,
+                   tess_uplo_t uplo, tess_trans_t trans, tess_diag_t diag, int64_t m,
+                   int64_t n, const void *alpha, const void *A, int64_t lda, void *B,
+                   int64_t ldb);
+
+/* y = alpha op(A) x + beta y; beta == 0 never reads y.  h is unused (the
+ * kernels are Tessera's own) and kept so that all entries look alike. */
+int kern_cuda_gemv(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_trans_t trans,
+                   int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda,
+                   const void *x, int64_t incx, const void *beta, void *y, int64_t incy);
+
+/* y = alpha A x + beta y, A symmetric (S, D) or Hermitian (C, Z) stored in the
+ * uplo triangle; the imaginary parts of a Hermitian diagonal are not read. */
+int kern_cuda_symv(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_uplo_t uplo,
+                   int64_t n, const void *alpha, const void *A, int64_t lda, const void *x,
+                   int64_t incx, const void *beta, void *y, int64_t incy);
+
+/* The calling thread's cuBLAS handle for the current device, created on first
+ * use and destroyed when the thread exits.  0 or TESS_EDEVICE. */
+int kern_cuda_thread_handle(cublasHandle_t *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
