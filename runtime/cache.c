@@ -68,7 +68,7 @@ static void free_copy(int dev, rt_block_t *b)
     c->ptr = NULL;
 }
 
-static int writeback_locked(rt_device_t *runner, rt_block_t *b);
+static int write_back(rt_device_t *runner, rt_block_t *b, bool unlock);
 
 /* Evicts the least recently used unpinned copy, clean ones first; a dirty one
  * is written back first.  False when every copy is in use. */
@@ -91,17 +91,12 @@ static bool evict_one(rt_device_t *d, int *err)
     }
     if (!victim)
         return false;
-    rt_copy_t *vc = &victim->copies[d->id];
     if (!victim_clean) {
-        /* written back unlocked: pinned meanwhile, and left alone if a peer
-         * started reading it in that window (the next round evicts it clean) */
-        vc->pins++;
-        *err = writeback_locked(d, victim);
-        vc->pins--;
+        /* copied under the lock: an eviction is no task, so nothing else
+         * orders it against a task writing the block on another device */
+        *err = write_back(d, victim, false);
         if (*err)
             return false;
-        if (vc->pins)
-            return true;
     }
     free_copy(d->id, victim);
     atomic_fetch_add(&rt.evictions, 1);
@@ -243,8 +238,10 @@ void cache_release(rt_device_t *d, rt_block_t *b)
     pthread_mutex_unlock(&rt.cache_lock);
 }
 
-/* Copies the newest version to the host; device copies stay valid. */
-static int writeback_locked(rt_device_t *runner, rt_block_t *b)
+/* Copies the newest version to the host; device copies stay valid.  With
+ * unlock, the copy runs without rt.cache_lock: only for tasks, whose
+ * dependencies keep writers of the block away meanwhile. */
+static int write_back(rt_device_t *runner, rt_block_t *b, bool unlock)
 {
     if (b->host_valid)
         return 0;
@@ -254,9 +251,11 @@ static int writeback_locked(rt_device_t *runner, rt_block_t *b)
     rt_copy_t *oc = &b->copies[o];
     int64_t t0 = rt_now_ns();
     oc->pins++;
-    pthread_mutex_unlock(&rt.cache_lock);
+    if (unlock)
+        pthread_mutex_unlock(&rt.cache_lock);
     int err = rt.dev[o]->be->d2h(rt.dev[o], b, oc->ptr);
-    pthread_mutex_lock(&rt.cache_lock);
+    if (unlock)
+        pthread_mutex_lock(&rt.cache_lock);
     oc->pins--;
     if (!err) {
         atomic_fetch_add(&rt.bytes_d2h, tile_bytes(b));
@@ -272,7 +271,7 @@ static int writeback_locked(rt_device_t *runner, rt_block_t *b)
 int cache_writeback(rt_device_t *runner, rt_block_t *b)
 {
     pthread_mutex_lock(&rt.cache_lock);
-    int err = writeback_locked(runner, b);
+    int err = write_back(runner, b, true);
     pthread_mutex_unlock(&rt.cache_lock);
     return err;
 }
@@ -280,7 +279,7 @@ int cache_writeback(rt_device_t *runner, rt_block_t *b)
 int cache_flush_invalidate(rt_device_t *runner, rt_block_t *b, bool keep_dirty)
 {
     pthread_mutex_lock(&rt.cache_lock);
-    int err = keep_dirty ? writeback_locked(runner, b) : 0;
+    int err = keep_dirty ? write_back(runner, b, runner != NULL) : 0;
     if (!err) {
         for (int i = 0; i < rt.ndev; i++)
             free_copy(i, b);

@@ -136,6 +136,13 @@ void *tcu_to_host(const tcu_type_t *t, const void *dA, int64_t ld, int64_t n)
 
 void tcu_free_device(void *dA) { assert_int_equal(cudaFree(dA), cudaSuccess); }
 
+void tcu_apply_filter(void)
+{
+    const char *f = getenv("TCU_FILTER");
+    if (f && *f)
+        cmocka_set_test_filter(f);
+}
+
 int64_t tcu_vec_span(int64_t len, int64_t inc) { return 1 + (len - 1) * llabs(inc); }
 
 int tcu_trsm(const tcu_type_t *t, cudaStream_t s, tess_side_t side, tess_uplo_t uplo,

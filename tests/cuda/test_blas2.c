@@ -248,6 +248,7 @@ static void symv_large(void **state)
 
 int main(void)
 {
+    tcu_apply_filter();
     const struct CMUnitTest tests[] = {
         PER_TYPE(gemv_all_cases, "gemv: N/T/C, m,n in {1,31,32,33,100,257,513,1000,4097}, "
                                  "even/odd ld, incs (1,1),(-2,3),(3,-1), beta 0 over NaN: "
