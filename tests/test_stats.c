@@ -67,19 +67,21 @@ static void trace_file_has_a_compute_and_a_copy_track_per_device_with_slices(voi
 }
 
 /* With every tile homed on device 0 (one tile column on a 1 x 2 grid), the
- * idle device takes work from the busy one's queue. */
+ * idle device takes work from the busy one's queue.  About 2 GFLOP of work,
+ * so device 0 cannot finish it before device 1's worker is scheduled. */
 static void an_idle_device_steals_from_the_busy_one(void **state)
 {
     (void)state;
-    assert_int_equal(tu_init_host(2, NB, 0), 0);
-    int64_t m = 64 * NB, n = NB, k = 4 * NB;
+    const int64_t nb = 128;
+    assert_int_equal(tu_init_host(2, nb, 0), 0);
+    int64_t m = 32 * nb, n = nb, k = 16 * nb;
     double *A = tu_matrix(D, m, k, 6), *B = tu_matrix(D, k, n, 7), *C = tu_matrix(D, m, n, 8);
     assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, m, n, k, 1, A, m, B, k, 0, C, m), 0);
     assert_int_equal(tess_sync(), 0);
     tess_stats_t s;
     assert_int_equal(tess_get_stats(&s), 0);
     assert_true(s.steals[1] > 0);
-    assert_int_equal(s.tasks[0] + s.tasks[1], 64 * 4);
+    assert_int_equal(s.tasks[0] + s.tasks[1], 32 * 16);
     tu_release(D, A, m, k); tu_release(D, B, k, n); tu_release(D, C, m, n);
     assert_int_equal(tess_finalize(), 0);
 }
