@@ -43,7 +43,8 @@ int main(int argc, char **argv)
     double mw = bench_median(wall, REPS);
     printf("devices %s, n %ld, nb %ld, %ld tasks per call (median of %d)\n", devices, n, nb,
            ntasks, REPS);
-    printf("submit  %.2f us/task\nwall    %.2f us/task\nruntime %.2f us/task (all devices)\n",
+    printf("submit  %.2f us/task\nwall    %.2f us/task\n"
+           "runtime %.2f us/task (device time outside kernels, summed over devices)\n",
            ms, mw, mr);
     FILE *csv = bench_csv(dir, "overhead.csv");
     if (csv) {
