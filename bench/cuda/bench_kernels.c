@@ -278,20 +278,27 @@ static void bench_blas2(const btype_t *t, int routine, tess_trans_t trans, tess_
     CK(cudaFree(j.y));
 }
 
+/* cuBLAS DGEMM C += A B with A m x m, B and C m x n (the shape of the
+ * recursion's off-diagonal products on side left). */
+static void bench_gemm(int64_t m, int64_t n, int reps)
+{
+    job_t g = {&TD, R_GEMM, TessLeft, TessLower, TessNoTrans, m, n, NULL, NULL, NULL, NULL, NULL, NULL};
+    g.A = dmatrix(&TD, m, m, 6, 1.0, 0);
+    g.B = dmatrix(&TD, m, n, 7, 1.0, 0);
+    g.C = dmatrix(&TD, m, n, 8, 1.0, 0);
+    fprintf(stderr, "  dgemm m=k=%lld n=%lld\n", (long long)m, (long long)n);
+    const double gm = time_ms(&g, 0, reps);
+    report("gemm", &g, "TFLOP/s", 2.0 * (double)m * (double)n * (double)m * 1e-12, 0, gm);
+    CK(cudaFree(g.A));
+    CK(cudaFree(g.B));
+    CK(cudaFree(g.C));
+}
+
 /* The two ceilings of the run: cuBLAS DGEMM and a device-to-device copy. */
 static void bench_ceilings(void)
 {
     const int64_t n = 16384;
-    job_t g = {&TD, R_GEMM, TessLeft, TessLower, TessNoTrans, n, n, NULL, NULL, NULL, NULL, NULL, NULL};
-    g.A = dmatrix(&TD, n, n, 6, 1.0, 0);
-    g.B = dmatrix(&TD, n, n, 7, 1.0, 0);
-    g.C = dmatrix(&TD, n, n, 8, 1.0, 0);
-    fprintf(stderr, "  dgemm n=%lld\n", (long long)n);
-    const double gm = time_ms(&g, 0, 5);
-    report("gemm", &g, "TFLOP/s", 2.0 * n * n * n * 1e-12, 0, gm);
-    CK(cudaFree(g.A));
-    CK(cudaFree(g.B));
-    CK(cudaFree(g.C));
+    bench_gemm(n, n, 5);
     /* copy 4 GiB, as many bytes as a GEMV reads at 16384 x 32768 */
     job_t c = {&TD, R_COPY, TessLeft, TessLower, TessNoTrans, n, 2 * n, NULL, NULL, NULL, NULL, NULL, NULL};
     c.B = dmatrix(&TD, n, 2 * n, 9, 1.0, 0);
@@ -301,6 +308,17 @@ static void bench_ceilings(void)
     report("copy", &c, "TB/s", 2.0 * (double)(n * 2 * n) * 8 * 1e-12, 0, cm);
     CK(cudaFree(c.B));
     CK(cudaFree(c.C));
+}
+
+/* Where recursive DTRSM at 16384 spends its time: one leaf over all of B on
+ * each side, and the off-diagonal products of each recursion level. */
+static void bench_parts(void)
+{
+    const int64_t n = 16384;
+    bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, 64, n, 10);
+    bench_trxm(&TD, R_TRSM, TessRight, TessUpper, TessNoTrans, n, 64, 10);
+    for (int64_t k = 64; k <= 8192; k *= 2)
+        bench_gemm(k, n, 5);
 }
 
 int main(int argc, char **argv)
@@ -325,14 +343,16 @@ int main(int argc, char **argv)
     printf("%-6s p case %6s %6s | %9s %9s | %8s %8s %-7s | %s\n", "op", "m", "n", "tess ms",
            "cublas ms", "tess", "cublas", "unit", "speedup");
 
-    fprintf(stderr, "[1/6] ceilings\n");
+    fprintf(stderr, "[1/7] ceilings\n");
     bench_ceilings();
+    fprintf(stderr, "[2/7] dtrsm parts: leaves, products per recursion level\n");
+    bench_parts();
 
     static const tess_side_t sides[] = {TessLeft, TessRight};
     static const tess_uplo_t uplos[] = {TessLower, TessUpper};
     static const tess_trans_t trs[] = {TessNoTrans, TessTrans};
     const int64_t N = 16384;
-    fprintf(stderr, "[2/6] dtrsm, 8 cases and small right-hand sides\n");
+    fprintf(stderr, "[3/7] dtrsm, 8 cases and small right-hand sides\n");
     for (int s = 0; s < 2; s++)
         for (int u = 0; u < 2; u++)
             for (int t = 0; t < 2; t++)
@@ -341,23 +361,23 @@ int main(int argc, char **argv)
     for (int r = 0; r < 3; r++)
         bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, rhs[r], 7);
 
-    fprintf(stderr, "[3/6] dtrmm, 8 cases\n");
+    fprintf(stderr, "[4/7] dtrmm, 8 cases\n");
     for (int s = 0; s < 2; s++)
         for (int u = 0; u < 2; u++)
             for (int t = 0; t < 2; t++)
                 bench_trxm(&TD, R_TRMM, sides[s], uplos[u], trs[t], N, N, 5);
 
-    fprintf(stderr, "[4/6] s/c/z trsm\n");
+    fprintf(stderr, "[5/7] s/c/z trsm\n");
     bench_trxm(&TS, R_TRSM, TessLeft, TessLower, TessNoTrans, N, N, 5);
     bench_trxm(&TC, R_TRSM, TessLeft, TessLower, TessNoTrans, N / 2, N / 2, 5);
     bench_trxm(&TZ, R_TRSM, TessLeft, TessLower, TessNoTrans, N / 2, N / 2, 5);
     bench_trxm(&TZ, R_TRSM, TessRight, TessUpper, TessConjTrans, N / 2, N / 2, 5);
 
-    fprintf(stderr, "[5/6] gemv\n");
+    fprintf(stderr, "[6/7] gemv\n");
     bench_blas2(&TD, R_GEMV, TessNoTrans, TessLower, 2 * N, 2 * N, 20);
     bench_blas2(&TD, R_GEMV, TessTrans, TessLower, 2 * N, 2 * N, 20);
 
-    fprintf(stderr, "[6/6] symv/hemv\n");
+    fprintf(stderr, "[7/7] symv/hemv\n");
     bench_blas2(&TD, R_SYMV, TessNoTrans, TessLower, 2 * N, 2 * N, 20);
     bench_blas2(&TD, R_SYMV, TessNoTrans, TessUpper, 2 * N, 2 * N, 20);
     bench_blas2(&TD, R_SYMV, TessNoTrans, TessLower, N / 2, N / 2, 20);

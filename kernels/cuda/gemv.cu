@@ -15,9 +15,10 @@ namespace {
 constexpr int GN_THREADS = 128;
 constexpr int GN_ROWS = 2 * GN_THREADS;
 constexpr int GN_GROUP = 8;
-/* Transpose: 4 warps x 8 columns each, lanes down the rows in pairs. */
-constexpr int GT_WARPS = 4;
-constexpr int GT_COLS = 8;
+/* Transpose: 8 warps x 4 columns each, lanes down the rows in pairs; few
+ * registers, so that three blocks fit on a multiprocessor. */
+constexpr int GT_WARPS = 8;
+constexpr int GT_COLS = 4;
 constexpr int GT_ROWS = 64; /* rows one warp reads per step */
 /* Upper bound on the staged piece of x (32 KB for complex double). */
 constexpr int64_t X_CHUNK_MAX = 2048;
@@ -149,7 +150,7 @@ __device__ __forceinline__ void gemv_t_cols(int64_t n, int64_t c0, int64_t ni, T
 /* Block (bx, by): warps take GT_COLS columns each, against row chunks by,
  * by + gridDim.y, ... */
 template <class T, bool ALIGNED, bool CONJ>
-__global__ void __launch_bounds__(GT_WARPS * 32)
+__global__ void __launch_bounds__(GT_WARPS * 32, 3)
     gemv_t_kernel(int64_t m, int64_t n, int64_t chunk, T alpha, const T *__restrict__ A,
                   int64_t lda, const T *__restrict__ x, int64_t incx, T *y, int64_t incy)
 {

@@ -79,8 +79,9 @@ __device__ __forceinline__ void symv_rows_to_y(const symv_args<T> &a, T (&srow)[
     buf ^= 1;
 }
 
+/* 128 registers a thread at most: two blocks of 8 warps, or one of 16. */
 template <class T, bool ALIGNED, bool LOWER>
-__global__ void __launch_bounds__(32 * symv_ty<T>(), 2) symv_kernel(symv_args<T> a)
+__global__ void __launch_bounds__(32 * symv_ty<T>(), 16 / symv_ty<T>()) symv_kernel(symv_args<T> a)
 {
     constexpr int TY = symv_ty<T>(), CPT = SB / TY;
     __shared__ T srow[2][TY][SB];

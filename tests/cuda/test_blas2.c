@@ -194,7 +194,7 @@ static double symv_case(const tcu_type_t *t, tess_uplo_t uplo, int64_t n, int64_
             const double _Complex a = tcu_get(t, Aref, i, j, lda);
             if (i == j) {
                 tcu_set(t, Aref, i, i, lda, creal(a));
-                tcu_set(t, A, i, i, lda, t->cplx ? creal(a) + NAN * I : a);
+                tcu_set(t, A, i, i, lda, t->cplx ? CMPLX(creal(a), NAN) : a);
                 s += creal(a) * creal(a);
             } else if (stored) {
                 s += 2 * cabs(a) * cabs(a);
