@@ -31,7 +31,7 @@ static void release_all(void)
         if (!d)
             continue;
         cache_pool_free(d);
-        if (d->pool_base)
+        if (d->be)
             d->be->close(d);
         free(d->trace);
         free(d);
@@ -47,9 +47,47 @@ static void release_all(void)
     pthread_cond_destroy(&rt.done_cond);
 }
 
+/* Which GPUs: all of them for "cuda" and "auto", the listed ones otherwise;
+ * "auto" falls back to two host devices when there is none. */
+static int choose_devices(rt_config_t *c)
+{
+    if (!c->cuda)
+        return 0;
+#ifdef TESS_CUDA_BACKEND
+    int count = cuda_device_count();
+    if (c->ndev == 0) {
+        if (count == 0 && c->host_fallback) {
+            c->cuda = false;
+            c->ndev = 2;
+            return 0;
+        }
+        c->ndev = count < TESS_MAX_DEVICES ? count : TESS_MAX_DEVICES;
+        for (int i = 0; i < c->ndev; i++)
+            c->cuda_ids[i] = i;
+    }
+    for (int i = 0; i < c->ndev; i++)
+        if (c->cuda_ids[i] >= count)
+            return TESS_ENODEV;
+    return c->ndev ? 0 : TESS_ENODEV;
+#else
+    return TESS_ENODEV;
+#endif
+}
+
+static const rt_backend_t *backend(void)
+{
+#ifdef TESS_CUDA_BACKEND
+    if (rt.cfg.cuda)
+        return &rt_backend_cuda;
+#endif
+    return &rt_backend_host;
+}
+
 static int start(const tess_config_t *cfg)
 {
     int err = config_resolve(cfg, &rt.cfg);
+    if (!err)
+        err = choose_devices(&rt.cfg);
     if (err)
         return err;
     rt.ndev = rt.cfg.ndev;
@@ -68,7 +106,7 @@ static int start(const tess_config_t *cfg)
             return TESS_ENOMEM;
         rt.dev[i] = d;
         d->id = i;
-        d->be = &rt_backend_host;
+        d->be = backend();
         if ((err = d->be->open(d)) || (err = cache_pool_init(d)))
             return err;
     }
@@ -76,7 +114,8 @@ static int start(const tess_config_t *cfg)
         return err;
     /* each host device drives the host BLAS on its share of the cores */
     rt.blas_threads_saved = openblas_get_num_threads();
-    openblas_set_num_threads(sched_cores_per_device());
+    if (!rt.cfg.cuda)
+        openblas_set_num_threads(sched_cores_per_device());
     if ((err = sched_start())) {
         sched_fini();
         openblas_set_num_threads(rt.blas_threads_saved);

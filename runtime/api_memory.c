@@ -96,8 +96,8 @@ TESS_API int tess_memory_invalidate_all(void)
     return 0;
 }
 
-/* Registered ranges.  The host backend has nothing to pin; the list is what
- * the CUDA backend pins from, and what unregister checks against. */
+/* Registered ranges, page-locked by backends that can (CUDA) and unlocked at
+ * tess_memory_unregister or tess_finalize. */
 typedef struct reg {
     void *p;
     size_t bytes;
@@ -122,13 +122,18 @@ TESS_API int tess_memory_register_async(void *p, size_t bytes)
             return 0;
         }
     }
+    const rt_backend_t *be = rt.dev[0]->be;
     reg_t *r = malloc(sizeof *r);
-    if (r) {
+    if (!r)
+        err = TESS_ENOMEM;
+    else if (be->pin && (err = be->pin(p, bytes)))
+        free(r);
+    else {
         *r = (reg_t){ p, bytes, rt.registered };
         rt.registered = r;
     }
     pthread_mutex_unlock(&rt.submit_lock);
-    return r ? 0 : TESS_ENOMEM;
+    return err;
 }
 
 TESS_API int tess_memory_unregister(void *p)
@@ -144,8 +149,8 @@ TESS_API int tess_memory_unregister(void *p)
         if ((*pr)->p == p) {
             reg_t *r = *pr;
             *pr = r->next;
+            err = rt.dev[0]->be->unpin ? rt.dev[0]->be->unpin(p) : 0;
             free(r);
-            err = 0;
             break;
         }
     }
@@ -157,6 +162,8 @@ void memory_registry_free(void)
 {
     for (reg_t *r = rt.registered, *n; r; r = n) {
         n = r->next;
+        if (rt.dev[0]->be->unpin)
+            rt.dev[0]->be->unpin(r->p);
         free(r);
     }
     rt.registered = NULL;

@@ -21,7 +21,8 @@ static int host_open(rt_device_t *d)
 
 static void host_close(rt_device_t *d)
 {
-    munmap(d->pool_base, d->pool_size);
+    if (d->pool_base)
+        munmap(d->pool_base, d->pool_size);
     d->pool_base = NULL;
 }
 

@@ -58,6 +58,7 @@ static int parse_devices(const char *s, rt_config_t *c)
     if (!strcmp(s, "auto")) {
 #ifdef TESS_CUDA_BACKEND
         c->cuda = true;
+        c->host_fallback = true;
         c->ndev = 0;                    /* all GPUs; none found means host:2 */
 #else
         c->ndev = 2;

@@ -10,6 +10,7 @@
 #ifndef RT_H
 #define RT_H
 
+#include <hwloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -135,9 +136,19 @@ typedef struct {
     int (*d2h)(struct rt_device *d, const rt_block_t *b, const void *src);
     int (*d2d)(struct rt_device *dst_dev, void *dst, struct rt_device *src_dev, const void *src,
                size_t bytes);
+    /* optional: */
+    int (*thread_init)(struct rt_device *d);    /* in the device's worker, first */
+    int (*finish)(struct rt_device *d);         /* waits for the task's kernels */
+    int (*near_cpuset)(struct rt_device *d, hwloc_topology_t topo, hwloc_bitmap_t set);
+    int (*pin)(void *p, size_t bytes);          /* page-locks host memory */
+    int (*unpin)(void *p);
 } rt_backend_t;
 
 extern const rt_backend_t rt_backend_host;
+#ifdef TESS_CUDA_BACKEND
+extern const rt_backend_t rt_backend_cuda;
+int cuda_device_count(void);
+#endif
 
 typedef struct { int64_t ts_ns, dur_ns; const char *name; int track; } rt_trace_ev_t;
 
@@ -177,6 +188,7 @@ int cache_resident(const rt_block_t *b, int dev);
 typedef struct {
     int ndev;
     bool cuda;
+    bool host_fallback;                 /* auto: host devices when no GPU is found */
     int cuda_ids[TESS_MAX_DEVICES];
     int64_t nb;
     double cache_fraction;

@@ -119,6 +119,8 @@ static int run_kernel(rt_device_t *d, rt_task_t *t)
     if (!err) {
         int64_t t0 = rt_now_ns();
         err = t->fn(&x);
+        if (!err && d->be->finish)
+            err = d->be->finish(d);
         atomic_fetch_add(&d->busy_ns, (uint64_t)(rt_now_ns() - t0));
         trace_event(d, 0, t->name, t0);
     }
@@ -150,7 +152,7 @@ static void run_task(rt_device_t *d, rt_task_t *t)
 /* A worker and the host BLAS threads it drives share the cores given to its
  * device, so devices do not oversubscribe the machine.  Binding is a hint:
  * where the system refuses it the worker runs unbound. */
-static void bind_worker(const rt_device_t *d)
+static void bind_worker(rt_device_t *d)
 {
     int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
     if (ncores <= 0)
@@ -159,6 +161,9 @@ static void bind_worker(const rt_device_t *d)
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     if (!set)
         return;
+    /* a GPU's worker goes to the cores nearest that GPU */
+    if (d->be->near_cpuset && !d->be->near_cpuset(d, topo, set) && !hwloc_bitmap_iszero(set))
+        per = 0;
     for (int c = 0; c < per; c++) {
         hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (d->id * per + c) % ncores);
         if (core && core->cpuset)
@@ -172,6 +177,10 @@ static void *worker_main(void *arg)
 {
     rt_device_t *d = arg;
     bind_worker(d);
+    if (d->be->thread_init && d->be->thread_init(d)) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&rt.error, &zero, TESS_EDEVICE);
+    }
     pthread_mutex_lock(&rt.sched_lock);
     for (;;) {
         rt_task_t *t = d->qhead;

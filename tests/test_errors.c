@@ -104,10 +104,11 @@ static void a_second_init_returns_einit_and_leaves_the_runtime_working(void **st
 {
     (void)state;
     assert_int_equal(tu_init_host(2, 4, 0), 0);
+    tess_stats_t before, after;
+    assert_int_equal(tess_get_stats(&before), 0);
     assert_int_equal(tu_init_host(1, 8, 0), TESS_EINIT);
-    tess_stats_t s;
-    assert_int_equal(tess_get_stats(&s), 0);
-    assert_int_equal(s.ndevices, 2);
+    assert_int_equal(tess_get_stats(&after), 0);
+    assert_int_equal(after.ndevices, before.ndevices);
     assert_int_equal(tess_finalize(), 0);
 }
 
@@ -128,9 +129,8 @@ static void invalid_configuration_is_econfig_and_absent_devices_are_enodev(void 
     setenv("TESS_NB", "12x", 1);
     assert_int_equal(tess_init(&(tess_config_t){ .devices = "host:1" }), TESS_ECONFIG);
     unsetenv("TESS_NB");
-#ifndef TESS_CUDA_BACKEND
-    assert_int_equal(tess_init(&(tess_config_t){ .devices = "cuda" }), TESS_ENODEV);
-#endif
+    /* no machine here has 16 GPUs, and a build without CUDA has none */
+    assert_int_equal(tess_init(&(tess_config_t){ .devices = "cuda:15" }), TESS_ENODEV);
     /* nothing was left half-initialised */
     assert_int_equal(tess_sync(), TESS_ENOTINIT);
     assert_int_equal(tu_init_host(1, 4, 0), 0);

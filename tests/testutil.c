@@ -1,4 +1,7 @@
 #include <cblas.h>
+#ifdef TU_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 #include <complex.h>
 #include <float.h>
 #include <math.h>
@@ -168,11 +171,22 @@ double tu_gemm_residual(const tu_type_t *t, int64_t m, int64_t n, int64_t k,
     return diff / ((k > 1 ? (double)k : 1.0) * t->eps * scale);
 }
 
+/* TESS_TEST_DEVICES (e.g. "cuda", "cuda:0") runs a suite on other devices;
+ * there a device's memory budget becomes a share of the GPU's free memory. */
 int tu_init_host(int ndev, int64_t nb, size_t mem)
 {
     char devices[32];
     snprintf(devices, sizeof devices, "host:%d", ndev);
     tess_config_t cfg = { .devices = devices, .nb = nb, .host_device_mem = mem };
+    const char *other = getenv("TESS_TEST_DEVICES");
+    if (other && *other) {
+        cfg.devices = other;
+#ifdef TU_HAVE_CUDA
+        size_t free_b = 0, total_b = 0;
+        if (mem && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b)
+            cfg.cache_fraction = (double)mem / (double)free_b;
+#endif
+    }
     return tess_init(&cfg);
 }
 

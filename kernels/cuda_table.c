@@ -1,0 +1,114 @@
+/* The CUDA backend's kernel table: GEMM and scaling on cuBLAS, the
+ * triangular and BLAS-2 kernels Tessera's own (kernels/cuda).  Everything is
+ * queued on the context's stream; the backend tracks completion. */
+#include <cuComplex.h>
+#include <string.h>
+#include "cuda/kern_cuda.h"
+#include "cuda_ctx.h"
+
+static cublasOperation_t op(tess_trans_t t)
+{
+    return t == TessNoTrans ? CUBLAS_OP_N : t == TessTrans ? CUBLAS_OP_T : CUBLAS_OP_C;
+}
+
+static int blas_status(cublasStatus_t s)
+{
+    return s == CUBLAS_STATUS_SUCCESS ? 0 : TESS_EDEVICE;
+}
+
+/* Real types have no conjugate: ConjTrans is Trans for them. */
+static cublasOperation_t op_real(tess_trans_t t)
+{
+    return t == TessNoTrans ? CUBLAS_OP_N : CUBLAS_OP_T;
+}
+
+#define CUDA_GEMM(P, CT, FN, OP)                                                                \
+    static int cuda_##P##gemm(kern_ctx_t *x, tess_trans_t ta, tess_trans_t tb, int64_t m,      \
+                              int64_t n, int64_t k, const void *alpha, const void *A,           \
+                              int64_t lda, const void *B, int64_t ldb, const void *beta,        \
+                              void *C, int64_t ldc)                                             \
+    {                                                                                           \
+        return blas_status(FN(x->blas, OP(ta), OP(tb), (int)m, (int)n, (int)k, alpha, A,        \
+                              (int)lda, B, (int)ldb, beta, C, (int)ldc));                       \
+    }
+
+CUDA_GEMM(s, float, cublasSgemm, op_real)
+CUDA_GEMM(d, double, cublasDgemm, op_real)
+CUDA_GEMM(c, cuComplex, cublasCgemm, op)
+CUDA_GEMM(z, cuDoubleComplex, cublasZgemm, op)
+
+/* beta == 0 zeroes without reading (all-zero bytes are 0.0 in every type). */
+#define CUDA_SCAL(P, ES, FN)                                                                    \
+    static int cuda_##P##scal(kern_ctx_t *x, int64_t m, int64_t n, const void *beta, void *C,  \
+                              int64_t ldc)                                                      \
+    {                                                                                           \
+        static const unsigned char zero[ES];                                                    \
+        if (!memcmp(beta, zero, ES))                                                            \
+            return cudaMemset2DAsync(C, (size_t)ldc * ES, 0, (size_t)m * ES, (size_t)n,         \
+                                     x->stream) == cudaSuccess ? 0 : TESS_EDEVICE;              \
+        if (ldc == m)                                                                           \
+            return blas_status(FN(x->blas, (int)(m * n), beta, C, 1));                          \
+        for (int64_t j = 0; j < n; j++) {                                                       \
+            int err = blas_status(FN(x->blas, (int)m, beta,                                     \
+                                     (void *)((char *)C + (size_t)(j * ldc) * ES),              \
+                                     1));                                                       \
+            if (err)                                                                            \
+                return err;                                                                     \
+        }                                                                                       \
+        return 0;                                                                               \
+    }
+
+CUDA_SCAL(s, 4, cublasSscal)
+CUDA_SCAL(d, 8, cublasDscal)
+CUDA_SCAL(c, 8, cublasCscal)
+CUDA_SCAL(z, 16, cublasZscal)
+
+#define CUDA_OWN(P, T)                                                                          \
+    static int cuda_##P##trsm(kern_ctx_t *x, tess_side_t side, tess_uplo_t uplo,               \
+                              tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,       \
+                              const void *alpha, const void *A, int64_t lda, void *B,           \
+                              int64_t ldb)                                                      \
+    {                                                                                           \
+        return kern_cuda_trsm(T, x->blas, x->stream, side, uplo, trans, diag, m, n, alpha, A,   \
+                              lda, B, ldb);                                                     \
+    }                                                                                           \
+    static int cuda_##P##trmm(kern_ctx_t *x, tess_side_t side, tess_uplo_t uplo,               \
+                              tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,       \
+                              const void *alpha, const void *A, int64_t lda, void *B,           \
+                              int64_t ldb)                                                      \
+    {                                                                                           \
+        return kern_cuda_trmm(T, x->blas, x->stream, side, uplo, trans, diag, m, n, alpha, A,   \
+                              lda, B, ldb);                                                     \
+    }                                                                                           \
+    static int cuda_##P##gemv(kern_ctx_t *x, tess_trans_t trans, int64_t m, int64_t n,         \
+                              const void *alpha, const void *A, int64_t lda, const void *v,     \
+                              int64_t incx, const void *beta, void *y, int64_t incy)            \
+    {                                                                                           \
+        return kern_cuda_gemv(T, x->blas, x->stream, trans, m, n, alpha, A, lda, v, incx, beta, \
+                              y, incy);                                                         \
+    }                                                                                           \
+    static int cuda_##P##symv(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, const void *alpha,   \
+                              const void *A, int64_t lda, const void *v, int64_t incx,          \
+                              const void *beta, void *y, int64_t incy)                          \
+    {                                                                                           \
+        return kern_cuda_symv(T, x->blas, x->stream, uplo, n, alpha, A, lda, v, incx, beta, y,  \
+                              incy);                                                            \
+    }
+
+CUDA_OWN(s, KERN_S)
+CUDA_OWN(d, KERN_D)
+CUDA_OWN(c, KERN_C)
+CUDA_OWN(z, KERN_Z)
+
+#define CUDA_TABLE(P)                                                                           \
+    {                                                                                           \
+        .gemm = cuda_##P##gemm, .scal = cuda_##P##scal, .trsm = cuda_##P##trsm,                 \
+        .trmm = cuda_##P##trmm, .gemv = cuda_##P##gemv, .symv = cuda_##P##symv                  \
+    }
+
+const kern_table_t kern_cuda_table[KERN_NTYPES] = {
+    [KERN_S] = CUDA_TABLE(s),
+    [KERN_D] = CUDA_TABLE(d),
+    [KERN_C] = CUDA_TABLE(c),
+    [KERN_Z] = CUDA_TABLE(z),
+};
