@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# On a GPU machine (see ../shared/device/README.md for .devdeps): build with
+# CUDA, run every runtime suite on one GPU and on all of them, the demo, and
+# compute-sanitizer memcheck on a small composed run.  Logs go to $OUT.
+#   usage: bench/gpu_runtime.sh [demo-n]
+set -uo pipefail
+out=${OUT:-/tmp}
+export PATH=/usr/local/cuda/bin:$PATH
+. .devdeps/use-deps.sh .devdeps
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$out/gpus.txt"
+nvidia-smi topo -m >> "$out/gpus.txt" 2>&1
+meson setup build-gpu -Dcuda=enabled --wipe >/dev/null 2>&1 || meson setup build-gpu -Dcuda=enabled >/dev/null
+ninja -C build-gpu >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+status=0
+for devices in cuda:0 cuda; do
+    echo "== runtime suites on $devices"
+    TESS_TEST_DEVICES=$devices meson test -C build-gpu --suite runtime --print-errorlogs \
+        --logbase "runtime-${devices/:/}" >"$out/test-${devices/:/}.log" 2>&1 || status=1
+    grep -E "^ *[0-9]+/[0-9]+ " "$out/test-${devices/:/}.log"
+done
+echo "== demo"
+TESS_VERBOSE=1 ./build-gpu/examples/demo "${1:-8192}" 2>&1 | tee "$out/demo.log" || status=1
+echo "== compute-sanitizer memcheck, small composed run"
+compute-sanitizer --tool memcheck --error-exitcode 3 ./build-gpu/examples/demo 700 \
+    >"$out/memcheck.log" 2>&1 || status=1
+tail -3 "$out/memcheck.log"
+exit $status
