@@ -109,21 +109,15 @@ bool block_views_overlap(const char *p1, int64_t m1, int64_t n1, int64_t ld1, si
 
 static bool add_overlap(rt_block_t *a, rt_block_t *b)
 {
-    if (a->noverlaps == a->capoverlaps) {
-        int cap = a->capoverlaps ? 2 * a->capoverlaps : 4;
-        rt_block_t **o = realloc(a->overlaps, (size_t)cap * sizeof *o);
-        if (!o)
-            return false;
-        a->overlaps = o;
-        a->capoverlaps = cap;
-    }
+    if (!rt_grow(&a->overlaps, &a->capoverlaps, a->noverlaps, sizeof *a->overlaps, 4))
+        return false;
     a->overlaps[a->noverlaps++] = b;
     return true;
 }
 
 static void drop_overlap(rt_block_t *a, const rt_block_t *b)
 {
-    for (int i = 0; i < a->noverlaps; i++) {
+    for (size_t i = 0; i < a->noverlaps; i++) {
         if (a->overlaps[i] == b) {
             a->overlaps[i] = a->overlaps[--a->noverlaps];
             return;
@@ -167,14 +161,8 @@ static bool link_overlaps(rt_block_t *nb)
 
 static bool insert_sorted(rt_block_t *b)
 {
-    if (dir.n == dir.cap) {
-        size_t cap = dir.cap ? 2 * dir.cap : 1024;
-        rt_block_t **s = realloc(dir.sorted, cap * sizeof *s);
-        if (!s)
-            return false;
-        dir.sorted = s;
-        dir.cap = cap;
-    }
+    if (!rt_grow(&dir.sorted, &dir.cap, dir.n, sizeof *dir.sorted, 1024))
+        return false;
     size_t i = lower_bound(b->ptr);
     memmove(dir.sorted + i + 1, dir.sorted + i, (dir.n - i) * sizeof *dir.sorted);
     dir.sorted[i] = b;
@@ -199,7 +187,7 @@ rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, in
     if (span > dir.max_span)
         dir.max_span = span;
     if (!link_overlaps(b) || !insert_sorted(b)) {
-        for (int i = 0; i < b->noverlaps; i++)
+        for (size_t i = 0; i < b->noverlaps; i++)
             drop_overlap(b->overlaps[i], b);
         free(b->overlaps);
         free(b);
@@ -252,15 +240,9 @@ int block_foreach_in(tess_part_t part, const char *p, int64_t m, int64_t n, int6
         if (!block_views_overlap(p, m, n, ld, es, b->ptr, b->m, b->n, b->ld, b->elsize) ||
             !meets_part(part, p, m, n, ld, es, b))
             continue;
-        if (cnt == cap) {
-            size_t nc = cap ? 2 * cap : 64;
-            rt_block_t **h = realloc(hits, nc * sizeof *h);
-            if (!h) {
-                free(hits);
-                return TESS_ENOMEM;
-            }
-            hits = h;
-            cap = nc;
+        if (!rt_grow(&hits, &cap, cnt, sizeof *hits, 64)) {
+            free(hits);
+            return TESS_ENOMEM;
         }
         hits[cnt++] = b;
     }
@@ -286,11 +268,11 @@ void block_remove(rt_block_t *b)
             break;
         }
     }
-    for (int i = 0; i < b->noverlaps; i++)
+    for (size_t i = 0; i < b->noverlaps; i++)
         drop_overlap(b->overlaps[i], b);
     if (b->last_writer)
         task_unref(b->last_writer);
-    for (int i = 0; i < b->nreaders; i++)
+    for (size_t i = 0; i < b->nreaders; i++)
         task_unref(b->readers[i]);
     cache_drop(b);
     free(b->readers);

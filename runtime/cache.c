@@ -108,14 +108,8 @@ static int alloc_copy(rt_device_t *d, rt_block_t *b)
     struct cache_dev *cd = d->cache;
     rt_copy_t *c = &b->copies[d->id];
     size_t bytes = tile_bytes(b), off;
-    if (cd->nres == cd->capres) {
-        size_t cap = cd->capres ? 2 * cd->capres : 256;
-        rt_block_t **r = realloc(cd->res, cap * sizeof *r);
-        if (!r)
-            return TESS_ENOMEM;
-        cd->res = r;
-        cd->capres = cap;
-    }
+    if (!rt_grow(&cd->res, &cd->capres, cd->nres, sizeof *cd->res, 256))
+        return TESS_ENOMEM;
     while (!pool_alloc(cd->pool, bytes, &off)) {
         int err = 0;
         if (!evict_one(d, &err))

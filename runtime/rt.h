@@ -57,11 +57,11 @@ typedef struct rt_block {
     /* submission side, under rt.submit_lock */
     struct rt_task *last_writer;
     struct rt_task **readers;
-    int nreaders, capreaders;
+    size_t nreaders, capreaders;
     bool ovl_touched, ovl_dirty;        /* since the last flush-invalidate */
     bool coh_dirty;                     /* written since the last coherent request */
     struct rt_block **overlaps;         /* other blocks sharing memory with this one */
-    int noverlaps, capoverlaps;
+    size_t noverlaps, capoverlaps;
     struct rt_block *hnext;
     /* cache side, under rt.cache_lock */
     bool host_valid;
@@ -107,7 +107,7 @@ typedef struct rt_task {
     pthread_mutex_t lock;
     bool done;
     struct rt_task **succ;
-    int nsucc, capsucc;
+    size_t nsucc, capsucc;
     bool priority;                      /* goes to the front of its queue */
     struct rt_task *qnext, *qprev;
 } rt_task_t;
@@ -225,6 +225,11 @@ typedef struct {
     void *registered;                   /* api_memory.c's list */
 } rt_t;
 extern rt_t rt;
+
+/* Makes room for one more element in a growing array (*arr, *cap elements
+ * of size bytes, n in use).  False, with the array unchanged, when memory
+ * ran out. */
+bool rt_grow(void *arr, size_t *cap, size_t n, size_t size, size_t first);
 
 /* 0 when the runtime can take calls, else TESS_ENOTINIT. */
 int rt_check_ready(void);

@@ -64,19 +64,13 @@ static void add_dep(rt_task_t *pred, rt_task_t *succ)
         return;
     pthread_mutex_lock(&pred->lock);
     if (!pred->done) {
-        if (pred->nsucc == pred->capsucc) {
-            int cap = pred->capsucc ? 2 * pred->capsucc : 4;
-            rt_task_t **s = realloc(pred->succ, (size_t)cap * sizeof *s);
-            if (!s) {
-                /* no memory for the edge: the order still holds if we wait here, and
-                 * the task being submitted is not pending yet, so this cannot wait
-                 * on itself */
-                pthread_mutex_unlock(&pred->lock);
-                task_wait_all();
-                return;
-            }
-            pred->succ = s;
-            pred->capsucc = cap;
+        if (!rt_grow(&pred->succ, &pred->capsucc, pred->nsucc, sizeof *pred->succ, 4)) {
+            /* no memory for the edge: the order still holds if we wait here, and
+             * the task being submitted is not pending yet, so this cannot wait
+             * on itself */
+            pthread_mutex_unlock(&pred->lock);
+            task_wait_all();
+            return;
         }
         pred->succ[pred->nsucc++] = succ;
         atomic_fetch_add(&succ->ndeps, 1);
@@ -94,16 +88,10 @@ static bool uses_block(const rt_task_t *t, const rt_block_t *b)
 
 static void add_reader(rt_block_t *b, rt_task_t *t)
 {
-    if (b->nreaders == b->capreaders) {
-        int cap = b->capreaders ? 2 * b->capreaders : 4;
-        rt_task_t **r = realloc(b->readers, (size_t)cap * sizeof *r);
-        if (!r) {
-            /* cannot remember the reader: a later writer must not overtake it */
-            task_wait_all();
-            return;
-        }
-        b->readers = r;
-        b->capreaders = cap;
+    if (!rt_grow(&b->readers, &b->capreaders, b->nreaders, sizeof *b->readers, 4)) {
+        /* cannot remember the reader: a later writer must not overtake it */
+        task_wait_all();
+        return;
     }
     atomic_fetch_add(&t->refs, 1);
     b->readers[b->nreaders++] = t;
@@ -111,7 +99,7 @@ static void add_reader(rt_block_t *b, rt_task_t *t)
 
 static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
 {
-    for (int i = 0; i < b->noverlaps; i++) {
+    for (size_t i = 0; i < b->noverlaps; i++) {
         rt_block_t *y = b->overlaps[i];
         if (uses_block(t, y))
             continue;
@@ -143,7 +131,7 @@ void task_submit(rt_task_t *t)
         if (b->last_writer)
             add_dep(b->last_writer, t);
         if (mode & RT_W) {
-            for (int r = 0; r < b->nreaders; r++) {
+            for (size_t r = 0; r < b->nreaders; r++) {
                 add_dep(b->readers[r], t);
                 task_unref(b->readers[r]);
             }
@@ -177,11 +165,11 @@ void task_complete(rt_task_t *t, int err)
     pthread_mutex_lock(&t->lock);
     t->done = true;
     rt_task_t **succ = t->succ;
-    int nsucc = t->nsucc;
+    size_t nsucc = t->nsucc;
     t->succ = NULL;
     t->nsucc = t->capsucc = 0;
     pthread_mutex_unlock(&t->lock);
-    for (int i = 0; i < nsucc; i++)
+    for (size_t i = 0; i < nsucc; i++)
         if (atomic_fetch_sub(&succ[i]->ndeps, 1) == 1)
             sched_push(succ[i]);
     free(succ);

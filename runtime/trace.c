@@ -25,14 +25,8 @@ void trace_event(rt_device_t *d, int track, const char *name, int64_t t0)
 {
     if (!rt.cfg.trace)
         return;
-    if (d->ntrace == d->captrace) {
-        size_t cap = d->captrace ? 2 * d->captrace : 4096;
-        rt_trace_ev_t *e = realloc(d->trace, cap * sizeof *e);
-        if (!e)
-            return;
-        d->trace = e;
-        d->captrace = cap;
-    }
+    if (!rt_grow(&d->trace, &d->captrace, d->ntrace, sizeof *d->trace, 4096))
+        return;
     d->trace[d->ntrace++] = (rt_trace_ev_t){ t0 - t_origin, rt_now_ns() - t0, name, track };
 }
 

@@ -7,20 +7,8 @@
 #include <stdlib.h>
 #include "testutil.h"
 
-#define NB 16
+#define NB TU_NB
 static const tu_type_t *D = &tu_types[1];
-
-static int setup(void **state)
-{
-    (void)state;
-    return tu_init_host(2, NB, 0);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return tess_finalize();
-}
 
 static void coherent_sync(void *C, int64_t m, int64_t n, int64_t ld)
 {
@@ -216,5 +204,5 @@ int main(void)
         cmocka_unit_test(after_invalidate_a_host_write_is_seen_by_the_next_call),
         cmocka_unit_test(overlapping_views_off_the_tile_grid_are_ordered),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
 }

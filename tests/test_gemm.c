@@ -7,22 +7,10 @@
 #include <stdlib.h>
 #include "testutil.h"
 
-#define NB 16
+#define NB TU_NB
 
 static const tess_trans_t transposes[] = { TessNoTrans, TessTrans, TessConjTrans };
 static const int64_t sizes[] = { 1, NB - 1, NB + 1, 7 * NB / 2 };
-
-static int setup(void **state)
-{
-    (void)state;
-    return tu_init_host(2, NB, 0);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return tess_finalize();
-}
 
 /* Runs C = alpha op(A) op(B) + beta C with lds larger than the rows, checks
  * the residual, and returns it. */
@@ -193,5 +181,5 @@ int main(void)
         cmocka_unit_test(gemm_with_beta_zero_ignores_nan_in_c),
         cmocka_unit_test(gemm_with_alpha_zero_and_beta_one_leaves_c_bitwise_unchanged),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
 }

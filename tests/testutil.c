@@ -195,3 +195,15 @@ void tu_release(const tu_type_t *t, void *A, int64_t ld, int64_t n)
     assert_int_equal(tess_memory_invalidate(ld, n, A, ld, t->es), 0);
     free(A);
 }
+
+int tu_group_setup(void **state)
+{
+    (void)state;
+    return tu_init_host(2, TU_NB, 0);
+}
+
+int tu_group_teardown(void **state)
+{
+    (void)state;
+    return tess_finalize();
+}

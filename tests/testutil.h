@@ -51,6 +51,11 @@ double tu_gemm_residual(const tu_type_t *t, int64_t m, int64_t n, int64_t k,
 /* Hands host memory back: invalidates the runtime's copies, then frees. */
 void tu_release(const tu_type_t *t, void *A, int64_t ld, int64_t n);
 
+/* cmocka group fixtures: host:2 (or TESS_TEST_DEVICES) with nb = TU_NB. */
+#define TU_NB 16
+int tu_group_setup(void **state);
+int tu_group_teardown(void **state);
+
 /* Initialises the runtime on host:ndev with tile size nb and device memory mem
  * (0: default); for cmocka group setups. */
 int tu_init_host(int ndev, int64_t nb, size_t mem);
