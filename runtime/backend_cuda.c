@@ -71,8 +71,19 @@ static int cuda_open(rt_device_t *d)
         return TESS_ENOMEM;
     d->be_data = g;
     g->ordinal = rt.cfg.cuda_ids[d->id];
+    /* streams, the handle and peer mappings first: the pool takes a share of
+     * what they leave free */
+    if (make_current(d) ||
+        ok(cudaStreamCreateWithFlags(&g->h2d, cudaStreamNonBlocking)) ||
+        ok(cudaStreamCreateWithFlags(&g->d2h, cudaStreamNonBlocking)) ||
+        ok(cudaStreamCreateWithFlags(&g->peer, cudaStreamNonBlocking)) ||
+        ok(cudaStreamCreateWithFlags(&g->ctx.stream, cudaStreamNonBlocking)))
+        return TESS_EDEVICE;
+    if (cublasCreate(&g->ctx.blas) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetStream(g->ctx.blas, g->ctx.stream) != CUBLAS_STATUS_SUCCESS)
+        return TESS_EDEVICE;
     size_t free_b, total_b;
-    if (make_current(d) || ok(cudaMemGetInfo(&free_b, &total_b)))
+    if (enable_peers(d) || ok(cudaMemGetInfo(&free_b, &total_b)))
         return TESS_EDEVICE;
     size_t want = (size_t)(rt.cfg.cache_fraction * (double)free_b);
     d->pool_size = want >= POOL_ALIGN ? want / POOL_ALIGN * POOL_ALIGN : want;
@@ -82,15 +93,7 @@ static int cuda_open(rt_device_t *d)
         return TESS_ENOMEM;
     }
     d->pool_base = pool;
-    if (ok(cudaStreamCreateWithFlags(&g->h2d, cudaStreamNonBlocking)) ||
-        ok(cudaStreamCreateWithFlags(&g->d2h, cudaStreamNonBlocking)) ||
-        ok(cudaStreamCreateWithFlags(&g->peer, cudaStreamNonBlocking)) ||
-        ok(cudaStreamCreateWithFlags(&g->ctx.stream, cudaStreamNonBlocking)))
-        return TESS_EDEVICE;
-    if (cublasCreate(&g->ctx.blas) != CUBLAS_STATUS_SUCCESS ||
-        cublasSetStream(g->ctx.blas, g->ctx.stream) != CUBLAS_STATUS_SUCCESS)
-        return TESS_EDEVICE;
-    return enable_peers(d);
+    return 0;
 }
 
 /* Also undoes a partial cuda_open. */
