@@ -48,6 +48,7 @@ typedef struct {
     tess_trans_t trans;
     int64_t m, n;
     void *A, *B, *C, *Bsave, *x, *y;
+    int inner; /* calls between the two events (0 or 1: one); the time is per call */
 } job_t;
 enum { R_TRSM, R_TRMM, R_GEMV, R_SYMV, R_GEMM, R_COPY };
 
@@ -175,17 +176,20 @@ static double time_ms(const job_t *j, int use_tessera, int reps)
         if (j->Bsave)
             CK(cudaMemcpyAsync(j->B, j->Bsave, (size_t)(j->m * j->n) * j->t->es,
                                cudaMemcpyDeviceToDevice, st));
+        const int inner = j->inner > 1 ? j->inner : 1;
         CK(cudaEventRecord(ev0, st));
-        if (use_tessera)
-            run_tessera(j);
-        else
-            run_cublas(j);
+        for (int i = 0; i < inner; i++) {
+            if (use_tessera)
+                run_tessera(j);
+            else
+                run_cublas(j);
+        }
         CK(cudaEventRecord(ev1, st));
         CK(cudaEventSynchronize(ev1));
         float ms;
         CK(cudaEventElapsedTime(&ms, ev0, ev1));
         if (r >= 0)
-            t[r] = ms;
+            t[r] = ms / inner;
     }
     qsort(t, (size_t)reps, sizeof t[0], cmp_double);
     return t[reps / 2];
@@ -237,10 +241,10 @@ static double trxm_flops(const job_t *j)
 
 /* TRSM or TRMM, Tessera in place against cuBLAS on the same A and B. */
 static void bench_trxm(const btype_t *t, int routine, tess_side_t side, tess_uplo_t uplo,
-                       tess_trans_t trans, int64_t m, int64_t n, int reps)
+                       tess_trans_t trans, int64_t m, int64_t n, int reps, int inner)
 {
     const int64_t k = side == TessLeft ? m : n;
-    job_t j = {t, routine, side, uplo, trans, m, n, NULL, NULL, NULL, NULL, NULL, NULL};
+    job_t j = {t, routine, side, uplo, trans, m, n, NULL, NULL, NULL, NULL, NULL, NULL, inner};
     j.A = dmatrix(t, k, k, 1, 1.0 / (double)k, 2.0);
     j.Bsave = dmatrix(t, m, n, 2, 1.0, 0);
     j.B = dalloc((size_t)(m * n) * t->es);
@@ -262,7 +266,7 @@ static void bench_trxm(const btype_t *t, int routine, tess_side_t side, tess_upl
 static void bench_blas2(const btype_t *t, int routine, tess_trans_t trans, tess_uplo_t uplo,
                         int64_t m, int64_t n, int reps)
 {
-    job_t j = {t, routine, TessLeft, uplo, trans, m, n, NULL, NULL, NULL, NULL, NULL, NULL};
+    job_t j = {t, routine, TessLeft, uplo, trans, m, n, NULL, NULL, NULL, NULL, NULL, NULL, 1};
     j.A = dmatrix(t, m, n, 3, 1.0, 0);
     j.x = dmatrix(t, m > n ? m : n, 1, 4, 1.0, 0);
     j.y = dmatrix(t, m > n ? m : n, 1, 5, 1.0, 0);
@@ -280,9 +284,9 @@ static void bench_blas2(const btype_t *t, int routine, tess_trans_t trans, tess_
 
 /* cuBLAS DGEMM C += A B with A m x m, B and C m x n (the shape of the
  * recursion's off-diagonal products on side left). */
-static void bench_gemm(int64_t m, int64_t n, int reps)
+static void bench_gemm(int64_t m, int64_t n, int reps, int inner)
 {
-    job_t g = {&TD, R_GEMM, TessLeft, TessLower, TessNoTrans, m, n, NULL, NULL, NULL, NULL, NULL, NULL};
+    job_t g = {&TD, R_GEMM, TessLeft, TessLower, TessNoTrans, m, n, NULL, NULL, NULL, NULL, NULL, NULL, inner};
     g.A = dmatrix(&TD, m, m, 6, 1.0, 0);
     g.B = dmatrix(&TD, m, n, 7, 1.0, 0);
     g.C = dmatrix(&TD, m, n, 8, 1.0, 0);
@@ -298,9 +302,9 @@ static void bench_gemm(int64_t m, int64_t n, int reps)
 static void bench_ceilings(void)
 {
     const int64_t n = 16384;
-    bench_gemm(n, n, 5);
+    bench_gemm(n, n, 5, 1);
     /* copy 4 GiB, as many bytes as a GEMV reads at 16384 x 32768 */
-    job_t c = {&TD, R_COPY, TessLeft, TessLower, TessNoTrans, n, 2 * n, NULL, NULL, NULL, NULL, NULL, NULL};
+    job_t c = {&TD, R_COPY, TessLeft, TessLower, TessNoTrans, n, 2 * n, NULL, NULL, NULL, NULL, NULL, NULL, 1};
     c.B = dmatrix(&TD, n, 2 * n, 9, 1.0, 0);
     c.C = dalloc((size_t)(n * 2 * n) * 8);
     fprintf(stderr, "  device-to-device copy, %lld MiB\n", (long long)(n * 2 * n * 8 >> 20));
@@ -311,14 +315,16 @@ static void bench_ceilings(void)
 }
 
 /* Where recursive DTRSM at 16384 spends its time: one leaf over all of B on
- * each side, and the off-diagonal products of each recursion level. */
+ * each side, and the off-diagonal products of each recursion level.  The
+ * small ones are timed 16 calls at a time, so that the device time of one
+ * call shows rather than the host's time to issue it. */
 static void bench_parts(void)
 {
     const int64_t n = 16384;
-    bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, 64, n, 10);
-    bench_trxm(&TD, R_TRSM, TessRight, TessUpper, TessNoTrans, n, 64, 10);
+    bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, 64, n, 5, 16);
+    bench_trxm(&TD, R_TRSM, TessRight, TessUpper, TessNoTrans, n, 64, 5, 16);
     for (int64_t k = 64; k <= 8192; k *= 2)
-        bench_gemm(k, n, 5);
+        bench_gemm(k, n, 5, k <= 512 ? 16 : 1);
 }
 
 int main(int argc, char **argv)
@@ -356,22 +362,22 @@ int main(int argc, char **argv)
     for (int s = 0; s < 2; s++)
         for (int u = 0; u < 2; u++)
             for (int t = 0; t < 2; t++)
-                bench_trxm(&TD, R_TRSM, sides[s], uplos[u], trs[t], N, N, 5);
+                bench_trxm(&TD, R_TRSM, sides[s], uplos[u], trs[t], N, N, 5, 1);
     static const int64_t rhs[] = {64, 256, 1024};
     for (int r = 0; r < 3; r++)
-        bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, rhs[r], 7);
+        bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, rhs[r], 7, 1);
 
     fprintf(stderr, "[4/7] dtrmm, 8 cases\n");
     for (int s = 0; s < 2; s++)
         for (int u = 0; u < 2; u++)
             for (int t = 0; t < 2; t++)
-                bench_trxm(&TD, R_TRMM, sides[s], uplos[u], trs[t], N, N, 5);
+                bench_trxm(&TD, R_TRMM, sides[s], uplos[u], trs[t], N, N, 5, 1);
 
     fprintf(stderr, "[5/7] s/c/z trsm\n");
-    bench_trxm(&TS, R_TRSM, TessLeft, TessLower, TessNoTrans, N, N, 5);
-    bench_trxm(&TC, R_TRSM, TessLeft, TessLower, TessNoTrans, N / 2, N / 2, 5);
-    bench_trxm(&TZ, R_TRSM, TessLeft, TessLower, TessNoTrans, N / 2, N / 2, 5);
-    bench_trxm(&TZ, R_TRSM, TessRight, TessUpper, TessConjTrans, N / 2, N / 2, 5);
+    bench_trxm(&TS, R_TRSM, TessLeft, TessLower, TessNoTrans, N, N, 5, 1);
+    bench_trxm(&TC, R_TRSM, TessLeft, TessLower, TessNoTrans, N / 2, N / 2, 5, 1);
+    bench_trxm(&TZ, R_TRSM, TessLeft, TessLower, TessNoTrans, N / 2, N / 2, 5, 1);
+    bench_trxm(&TZ, R_TRSM, TessRight, TessUpper, TessConjTrans, N / 2, N / 2, 5, 1);
 
     fprintf(stderr, "[6/7] gemv\n");
     bench_blas2(&TD, R_GEMV, TessNoTrans, TessLower, 2 * N, 2 * N, 20);
