@@ -2,12 +2,11 @@
  *
  * A 2-D grid cuts A into block rows and column chunks (no transpose) or block
  * columns and row chunks (transpose), so that even a tall-skinny or
- * short-wide A fills the device.  Each block streams its part of A once in
- * coalesced pair reads, prefetching the next group of columns (rows) into
- * registers while it multiplies the current one, and adds alpha times its
- * partial sums into y with atomics after a separate pass has applied beta.
- * Without transpose the block's piece of x is staged in shared memory, since
- * each thread needs all of it. */
+ * short-wide A fills the device.  Each block stages its piece of x in shared
+ * memory, streams its part of A once in coalesced pair reads, prefetching
+ * the next group of columns (rows) into registers while it multiplies the
+ * current one, and adds alpha times its partial sums into y with atomics
+ * after a separate pass has applied beta. */
 #include "blas2_common.cuh"
 
 namespace {
@@ -94,14 +93,12 @@ __global__ void __launch_bounds__(GN_THREADS)
     }
 }
 
-/* Columns [c0, c0 + GT_COLS) of alpha op(A)^T x over the rows [0, ni) at a
- * and x; one warp.  x is read straight from global memory: every warp of the
- * block reads the same rows of it at about the same time, so after the first
- * they hit in L1, and no barrier is needed. */
+/* Columns [c0, c0 + GT_COLS) of alpha op(A)^T x over the rows [0, ni) at a,
+ * x staged in sx; one warp. */
 template <class T, bool ALIGNED, bool CONJ>
 __device__ __forceinline__ void gemv_t_cols(int64_t n, int64_t c0, int64_t ni, T alpha,
-                                            const T *a, int64_t lda, const T *x, int64_t incx,
-                                            T *y, int64_t incy)
+                                            const T *a, int64_t lda, const T *sx, T *y,
+                                            int64_t incy)
 {
     const int lane = threadIdx.x % 32;
     /* columns past n read column n-1 again and are dropped at the end */
@@ -116,10 +113,7 @@ __device__ __forceinline__ void gemv_t_cols(int64_t n, int64_t c0, int64_t ni, T
         acc[c] = kzero<T>();
     const int64_t full = ALIGNED ? ni / GT_ROWS * GT_ROWS : 0;
     if (full > 0) {
-        /* register double buffering: the next rows' reads are issued before
-         * the current ones are used */
         kpair<T> cur[GT_COLS], nxt[GT_COLS];
-        T x0 = x[2 * lane * incx], x1 = x[(2 * lane + 1) * incx], nx0 = x0, nx1 = x1;
 #pragma unroll
         for (int c = 0; c < GT_COLS; c++)
             cur[c] = *reinterpret_cast<const kpair<T> *>(col[c] + 2 * lane);
@@ -128,21 +122,18 @@ __device__ __forceinline__ void gemv_t_cols(int64_t n, int64_t c0, int64_t ni, T
 #pragma unroll
                 for (int c = 0; c < GT_COLS; c++)
                     nxt[c] = *reinterpret_cast<const kpair<T> *>(col[c] + i + GT_ROWS);
-                nx0 = x[(i + GT_ROWS) * incx];
-                nx1 = x[(i + GT_ROWS + 1) * incx];
             }
+            const T x0 = sx[i], x1 = sx[i + 1];
 #pragma unroll
             for (int c = 0; c < GT_COLS; c++) {
                 acc[c] = kfma(CONJ ? kconj(cur[c].a) : cur[c].a, x0, acc[c]);
                 acc[c] = kfma(CONJ ? kconj(cur[c].b) : cur[c].b, x1, acc[c]);
                 cur[c] = nxt[c];
             }
-            x0 = nx0;
-            x1 = nx1;
         }
     }
     for (int64_t i = full + lane; i < ni; i += 32) {
-        const T xi = x[i * incx];
+        const T xi = sx[i];
 #pragma unroll
         for (int c = 0; c < GT_COLS; c++)
             acc[c] = kfma(CONJ ? kconj(col[c][i]) : col[c][i], xi, acc[c]);
@@ -162,12 +153,18 @@ __global__ void __launch_bounds__(GT_WARPS * 32)
     gemv_t_kernel(int64_t m, int64_t n, int64_t chunk, T alpha, const T *__restrict__ A,
                   int64_t lda, const T *__restrict__ x, int64_t incx, T *y, int64_t incy)
 {
+    extern __shared__ unsigned char smem_raw[];
+    T *sx = reinterpret_cast<T *>(smem_raw);
     const int64_t c0 = ((int64_t)blockIdx.x * GT_WARPS + threadIdx.x / 32) * GT_COLS;
-    if (c0 >= n)
-        return;
-    for (int64_t i0 = (int64_t)blockIdx.y * chunk; i0 < m; i0 += (int64_t)gridDim.y * chunk)
-        gemv_t_cols<T, ALIGNED, CONJ>(n, c0, kern_min64(m - i0, chunk), alpha, A + i0, lda,
-                                      x + i0 * incx, incx, y, incy);
+    for (int64_t i0 = (int64_t)blockIdx.y * chunk; i0 < m; i0 += (int64_t)gridDim.y * chunk) {
+        const int64_t ni = kern_min64(m - i0, chunk);
+        __syncthreads(); /* the previous chunk's x is no longer read */
+        for (int64_t i = threadIdx.x; i < ni; i += blockDim.x)
+            sx[i] = x[(i0 + i) * incx];
+        __syncthreads();
+        if (c0 < n)
+            gemv_t_cols<T, ALIGNED, CONJ>(n, c0, ni, alpha, A + i0, lda, sx, y, incy);
+    }
 }
 
 /* Cut the other dimension into chunks so that about 32 blocks per
@@ -214,20 +211,21 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
         const int64_t colblocks = kern_cdiv64(n, GT_WARPS * GT_COLS);
         const int64_t chunk = chunk_length(m, colblocks, nsm);
         const dim3 grid((unsigned)colblocks, (unsigned)kern_min64(kern_cdiv64(m, chunk), 65535));
+        const size_t smem = (size_t)chunk * sizeof(T);
         const bool cj = trans == TessConjTrans;
         if (aligned && cj)
-            gemv_t_kernel<T, true, true><<<grid, GT_WARPS * 32, 0, s>>>(m, n, chunk, alpha, A,
+            gemv_t_kernel<T, true, true><<<grid, GT_WARPS * 32, smem, s>>>(m, n, chunk, alpha, A,
                                                                           lda, x, incx, y, incy);
         else if (aligned)
-            gemv_t_kernel<T, true, false><<<grid, GT_WARPS * 32, 0, s>>>(m, n, chunk, alpha,
+            gemv_t_kernel<T, true, false><<<grid, GT_WARPS * 32, smem, s>>>(m, n, chunk, alpha,
                                                                            A, lda, x, incx, y,
                                                                            incy);
         else if (cj)
-            gemv_t_kernel<T, false, true><<<grid, GT_WARPS * 32, 0, s>>>(m, n, chunk, alpha,
+            gemv_t_kernel<T, false, true><<<grid, GT_WARPS * 32, smem, s>>>(m, n, chunk, alpha,
                                                                            A, lda, x, incx, y,
                                                                            incy);
         else
-            gemv_t_kernel<T, false, false><<<grid, GT_WARPS * 32, 0, s>>>(m, n, chunk, alpha,
+            gemv_t_kernel<T, false, false><<<grid, GT_WARPS * 32, smem, s>>>(m, n, chunk, alpha,
                                                                             A, lda, x, incx, y,
                                                                             incy);
     }
