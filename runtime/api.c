@@ -98,7 +98,8 @@ static int start(const tess_config_t *cfg)
     pthread_mutex_init(&rt.done_lock, NULL);
     pthread_cond_init(&rt.sched_cond, NULL);
     pthread_cond_init(&rt.done_cond, NULL);
-    block_dir_init();
+    if ((err = block_dir_init()))
+        return err;
     trace_start();
     for (int i = 0; i < rt.ndev; i++) {
         rt_device_t *d = calloc(1, sizeof *d);

@@ -91,9 +91,9 @@ TESS_API int tess_memory_invalidate_all(void)
     pthread_mutex_lock(&rt.submit_lock);
     task_wait_all();
     block_dir_free();
-    block_dir_init();
+    err = block_dir_init();
     pthread_mutex_unlock(&rt.submit_lock);
-    return 0;
+    return err;
 }
 
 /* Registered ranges, page-locked by backends that can (CUDA) and unlocked at

@@ -26,11 +26,12 @@ static size_t hash_of(const char *p, int64_t m, int64_t n, int64_t ld)
     return (size_t)(h ^ (h >> 29));
 }
 
-void block_dir_init(void)
+int block_dir_init(void)
 {
     memset(&dir, 0, sizeof dir);
     dir.nhash = 1024;
     dir.hash = calloc(dir.nhash, sizeof *dir.hash);
+    return dir.hash ? 0 : TESS_ENOMEM;
 }
 
 void block_dir_free(void)
@@ -173,6 +174,8 @@ static bool insert_sorted(rt_block_t *b)
 rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, int64_t ti,
                       int64_t tj)
 {
+    if (!dir.hash && block_dir_init())
+        return NULL;
     size_t k = hash_of(ptr, m, n, ld) & (dir.nhash - 1);
     for (rt_block_t *b = dir.hash[k]; b; b = b->hnext)
         if (b->ptr == ptr && b->m == m && b->n == n && b->ld == ld && b->elsize == es)
@@ -209,10 +212,12 @@ static bool meets_part(tess_part_t part, const char *p, int64_t m, int64_t n, in
         return true;
     int64_t d = (b->ptr - p) / (int64_t)es;
     int64_t c0 = d >= 0 ? d / ld : -((-d + ld - 1) / ld), r0 = d - c0 * ld;
+    if (r0 + b->m > ld)
+        return true;                    /* its columns wrap into the next region column */
     int64_t ra = r0 > 0 ? r0 : 0, rb = r0 + b->m < m ? r0 + b->m : m;
     int64_t ca = c0 > 0 ? c0 : 0, cb = c0 + b->n < n ? c0 + b->n : n;
     if (ra >= rb || ca >= cb)
-        return r0 + b->m > ld;          /* wraps into the next column: be conservative */
+        return false;
     return part == TessUpperPart ? ra <= cb - 1 : rb - 1 >= ca;
 }
 

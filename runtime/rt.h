@@ -78,7 +78,7 @@ bool block_views_overlap(const char *p1, int64_t m1, int64_t n1, int64_t ld1, si
 int block_foreach_in(tess_part_t part, const char *p, int64_t m, int64_t n, int64_t ld,
                      size_t elsize, void (*fn)(rt_block_t *, bool inside, void *), void *arg);
 void block_remove(rt_block_t *b);
-void block_dir_init(void);
+int block_dir_init(void);
 void block_dir_free(void);
 
 /* ---- tasks --------------------------------------------------------------- */

@@ -78,31 +78,23 @@ static void add_dep(rt_task_t *pred, rt_task_t *succ)
     pthread_mutex_unlock(&pred->lock);
 }
 
-static bool uses_block(const rt_task_t *t, const rt_block_t *b)
+/* False when the reader cannot be remembered: the caller then records the
+ * access as a write, which orders more than needed but never less. */
+static bool add_reader(rt_block_t *b, rt_task_t *t)
 {
-    for (int i = 0; i < t->naccess; i++)
-        if (t->acc[i].blk == b)
-            return true;
-    return false;
-}
-
-static void add_reader(rt_block_t *b, rt_task_t *t)
-{
-    if (!rt_grow(&b->readers, &b->capreaders, b->nreaders, sizeof *b->readers, 4)) {
-        /* cannot remember the reader: a later writer must not overtake it */
-        task_wait_all();
-        return;
-    }
+    if (!rt_grow(&b->readers, &b->capreaders, b->nreaders, sizeof *b->readers, 4))
+        return false;
     atomic_fetch_add(&t->refs, 1);
     b->readers[b->nreaders++] = t;
+    return true;
 }
 
+/* Runs before t is recorded on any block, so t cannot wait on itself, even
+ * when two of its own operands overlap (GEMM's A and B may). */
 static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
 {
     for (size_t i = 0; i < b->noverlaps; i++) {
         rt_block_t *y = b->overlaps[i];
-        if (uses_block(t, y))
-            continue;
         if (!(y->ovl_dirty || ((mode & RT_W) && y->ovl_touched))) {
             /* flushed already, but its write to the host may still be on its way */
             if (y->last_writer && y->last_writer->kind == TASK_FLUSH_INVALIDATE)
@@ -111,7 +103,14 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
         }
         rt_task_t *f = task_new(TASK_FLUSH_INVALIDATE, "flush-invalidate");
         if (!f) {
-            task_wait_all();            /* everything before is done: flush inline */
+            /* no memory for the task: everything before is done, flush here */
+            task_wait_all();
+            int err = cache_flush_invalidate(NULL, y, true);
+            if (err) {
+                int zero = 0;
+                atomic_compare_exchange_strong(&rt.error, &zero, err);
+            }
+            y->ovl_touched = y->ovl_dirty = y->coh_dirty = false;
             continue;
         }
         f->priority = true;
@@ -123,14 +122,15 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
 
 void task_submit(rt_task_t *t)
 {
+    if (t->kind == TASK_KERNEL)
+        for (int i = 0; i < t->naccess; i++)
+            order_after_overlaps(t, t->acc[i].blk, t->acc[i].mode);
     for (int i = 0; i < t->naccess; i++) {
         rt_block_t *b = t->acc[i].blk;
         rt_mode_t mode = t->acc[i].mode;
-        if (t->kind == TASK_KERNEL)
-            order_after_overlaps(t, b, mode);
         if (b->last_writer)
             add_dep(b->last_writer, t);
-        if (mode & RT_W) {
+        if ((mode & RT_W) || !add_reader(b, t)) {
             for (size_t r = 0; r < b->nreaders; r++) {
                 add_dep(b->readers[r], t);
                 task_unref(b->readers[r]);
@@ -140,8 +140,6 @@ void task_submit(rt_task_t *t)
                 task_unref(b->last_writer);
             atomic_fetch_add(&t->refs, 1);
             b->last_writer = t;
-        } else {
-            add_reader(b, t);
         }
         if (t->kind == TASK_FLUSH_INVALIDATE) {
             b->ovl_touched = b->ovl_dirty = b->coh_dirty = false;

@@ -193,6 +193,44 @@ static void overlapping_views_off_the_tile_grid_are_ordered(void **state)
     free(Mr); free(V1r); free(Er);
 }
 
+/* A is M one row down, B is M itself: the task reading both must see the
+ * previous call's write to M through either view.  Exact: identity scaling. */
+static void one_call_reading_two_overlapping_views_of_a_matrix_sees_its_last_write(void **state)
+{
+    (void)state;
+    int64_t n = 2 * NB, w = NB;
+    double *M = tu_matrix(D, n, n, 60), *Mc = tu_copy(D, M, n, n), *I2 = calloc((size_t)(n * n), 8);
+    double *C = tu_matrix(D, w, w, 61), *Cr = tu_copy(D, C, w, w);
+    for (int64_t i = 0; i < n; i++)
+        I2[i + i * n] = 2.0;
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, I2, n, Mc, n, 0, M, n), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, w, w, w, 1, M + 1, n, M, n, 0, C, w), 0);
+    coherent_sync(C, w, w, w);
+    double *M2 = tu_copy(D, Mc, n, n);
+    for (int64_t i = 0; i < n * n; i++)
+        M2[i] *= 2;
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, w, w, w, 1, M2 + 1, n, M2, n, 0, Cr, w);
+    check_product(C, Cr, w, w, w, tu_norm(D, M2, n, n, n), tu_norm(D, M2, n, n, n));
+    tu_release(D, M, n, n); tu_release(D, C, w, w); tu_release(D, I2, n, n);
+    free(Mc); free(Cr); free(M2);
+}
+
+/* The written block runs past the end of the region's columns (its rows
+ * wrap into the next region column, where they lie in the upper triangle):
+ * an upper-part coherent request must still bring it back. */
+static void coherent_on_a_triangle_includes_blocks_that_wrap_past_the_region_columns(void **state)
+{
+    (void)state;
+    double *M = calloc(8 * 4, sizeof *M), A[4] = { 1, 2, 3, 4 }, B[2] = { 1, 10 };
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, 4, 2, 1, 1, A, 4, B, 1, 0, M + 9, 8), 0);
+    assert_int_equal(tess_memory_coherent_async(TessUpperPart, 6, 3, M + 4, 8, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(M[12] == 4.0);                /* region (0,1) = C(3,0) */
+    assert_true(M[20] == 40.0);               /* region (0,2) = C(3,1) */
+    assert_int_equal(tess_memory_invalidate(8, 4, M, 8, 8), 0);
+    free(M);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +241,8 @@ int main(void)
         cmocka_unit_test(results_stay_on_the_devices_and_are_reused_without_host_transfers),
         cmocka_unit_test(after_invalidate_a_host_write_is_seen_by_the_next_call),
         cmocka_unit_test(overlapping_views_off_the_tile_grid_are_ordered),
+        cmocka_unit_test(one_call_reading_two_overlapping_views_of_a_matrix_sees_its_last_write),
+        cmocka_unit_test(coherent_on_a_triangle_includes_blocks_that_wrap_past_the_region_columns),
     };
     return cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
 }
