@@ -81,4 +81,11 @@ void tcu_apply_filter(void);
 /* Length in elements of a vector of len entries with increment inc. */
 int64_t tcu_vec_span(int64_t len, int64_t inc);
 
+/* One cmocka entry per precision for a test taking its tcu_type_t as state. */
+#define PER_TYPE(fn, label)                                                                        \
+    {"s" label, fn, NULL, NULL, (void *)&tcu_types[KERN_S]},                                       \
+        {"d" label, fn, NULL, NULL, (void *)&tcu_types[KERN_D]},                                   \
+        {"c" label, fn, NULL, NULL, (void *)&tcu_types[KERN_C]},                                   \
+        {"z" label, fn, NULL, NULL, (void *)&tcu_types[KERN_Z]}
+
 #endif

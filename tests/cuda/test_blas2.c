@@ -240,12 +240,6 @@ static void symv_large(void **state)
     assert_true(symv_case(t, TessUpper, 4097, 4097, incs[1], 0.0) < BLAS2_BOUND);
 }
 
-#define PER_TYPE(fn, label)                                                                        \
-    {"s" label, fn, NULL, NULL, (void *)&tcu_types[KERN_S]},                                       \
-        {"d" label, fn, NULL, NULL, (void *)&tcu_types[KERN_D]},                                   \
-        {"c" label, fn, NULL, NULL, (void *)&tcu_types[KERN_C]},                                   \
-        {"z" label, fn, NULL, NULL, (void *)&tcu_types[KERN_Z]}
-
 int main(void)
 {
     tcu_apply_filter();

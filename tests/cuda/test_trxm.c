@@ -221,12 +221,6 @@ static void alpha_zero(void **state, bool solve)
 static void trsm_alpha_zero_zeroes_B_without_reading_it(void **state) { alpha_zero(state, true); }
 static void trmm_alpha_zero_zeroes_B_without_reading_it(void **state) { alpha_zero(state, false); }
 
-#define PER_TYPE(fn, label)                                                                        \
-    {"s" label, fn, NULL, NULL, (void *)&tcu_types[KERN_S]},                                       \
-        {"d" label, fn, NULL, NULL, (void *)&tcu_types[KERN_D]},                                   \
-        {"c" label, fn, NULL, NULL, (void *)&tcu_types[KERN_C]},                                   \
-        {"z" label, fn, NULL, NULL, (void *)&tcu_types[KERN_Z]}
-
 int main(void)
 {
     tcu_apply_filter();
