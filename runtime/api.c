@@ -90,6 +90,7 @@ static int start(const tess_config_t *cfg)
         err = choose_devices(&rt.cfg);
     if (err)
         return err;
+    config_device_defaults(&rt.cfg);
     rt.ndev = rt.cfg.ndev;
     device_grid(rt.ndev, &rt.grid_p, &rt.grid_q);
     pthread_mutex_init(&rt.submit_lock, NULL);

@@ -97,6 +97,13 @@ static const char *pick(const char *field, const char *env)
     return field ? field : getenv(env);
 }
 
+/* Defaults that depend on the devices, once they are chosen. */
+void config_device_defaults(rt_config_t *c)
+{
+    if (!c->nb)
+        c->nb = c->cuda ? DEFAULT_NB_CUDA : DEFAULT_NB_HOST;
+}
+
 int config_resolve(const tess_config_t *u, rt_config_t *c)
 {
     tess_config_t none = { 0 };
@@ -111,9 +118,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
     c->nb = u->nb;
     if (!c->nb && (s = getenv("TESS_NB")) && (err = parse_int(s, &c->nb)))
         return err;
-    if (!c->nb)
-        c->nb = c->cuda ? DEFAULT_NB_CUDA : DEFAULT_NB_HOST;
-    if (c->nb < 1)
+    if (c->nb < 0)
         return TESS_ECONFIG;
 
     c->cache_fraction = u->cache_fraction;

@@ -197,7 +197,8 @@ typedef struct {
     char *trace;
     int verbose;
 } rt_config_t;
-int config_resolve(const tess_config_t *user, rt_config_t *out);
+int config_resolve(const tess_config_t *user, rt_config_t *out);    /* nb 0: not set */
+void config_device_defaults(rt_config_t *c);
 
 int64_t rt_now_ns(void);
 void trace_start(void);
