@@ -121,6 +121,8 @@ void task_submit(rt_task_t *t);      /* under rt.submit_lock */
 void task_complete(rt_task_t *t, int err);
 void task_unref(rt_task_t *t);
 void task_wait_all(void);
+/* Keeps err for the next tess_sync unless an earlier error is already kept. */
+void rt_record_error(int err);
 
 /* ---- devices, backends, scheduling --------------------------------------- */
 struct rt_device;

@@ -177,10 +177,8 @@ static void *worker_main(void *arg)
 {
     rt_device_t *d = arg;
     bind_worker(d);
-    if (d->be->thread_init && d->be->thread_init(d)) {
-        int zero = 0;
-        atomic_compare_exchange_strong(&rt.error, &zero, TESS_EDEVICE);
-    }
+    if (d->be->thread_init)
+        rt_record_error(d->be->thread_init(d));
     pthread_mutex_lock(&rt.sched_lock);
     for (;;) {
         rt_task_t *t = d->qhead;

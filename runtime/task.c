@@ -105,11 +105,7 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
         if (!f) {
             /* no memory for the task: everything before is done, flush here */
             task_wait_all();
-            int err = cache_flush_invalidate(NULL, y, true);
-            if (err) {
-                int zero = 0;
-                atomic_compare_exchange_strong(&rt.error, &zero, err);
-            }
+            rt_record_error(cache_flush_invalidate(NULL, y, true));
             y->ovl_touched = y->ovl_dirty = y->coh_dirty = false;
             continue;
         }
@@ -154,12 +150,16 @@ void task_submit(rt_task_t *t)
         sched_push(t);
 }
 
+void rt_record_error(int err)
+{
+    int none = 0;
+    if (err)
+        atomic_compare_exchange_strong(&rt.error, &none, err);
+}
+
 void task_complete(rt_task_t *t, int err)
 {
-    if (err) {
-        int zero = 0;
-        atomic_compare_exchange_strong(&rt.error, &zero, err);
-    }
+    rt_record_error(err);
     pthread_mutex_lock(&t->lock);
     t->done = true;
     rt_task_t **succ = t->succ;
