@@ -5,10 +5,13 @@
  * Tessera run starts with no tile on any GPU and ends with C coherent on the
  * host, so transfers are included.
  *
- *   usage: bench_gemm_cuda CSV-DIR NGPUS-MAX n...   (e.g. $OUT 2 4096 8192 16384 32768) */
+ *   usage: bench_gemm_cuda [--tessera-only] CSV-DIR NGPUS-MAX n...
+ *          (e.g. $OUT 2 4096 8192 16384 32768; TESS_NB and TESS_WINDOW apply)
+ * --tessera-only skips the peers, to compare Tessera's settings quickly. */
 #include <cublasXt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <stdbool.h>
 #include <string.h>
 #include "bench_util.h"
 #include "tessera.h"
@@ -115,8 +118,13 @@ static tess_run_t time_tessera(long n, int ngpu, double *A, double *B, double *C
 
 int main(int argc, char **argv)
 {
+    bool peers = !(argc > 1 && !strcmp(argv[1], "--tessera-only"));
+    if (!peers) {
+        argv++;
+        argc--;
+    }
     if (argc < 4) {
-        fprintf(stderr, "usage: %s CSV-DIR NGPUS-MAX n...\n", argv[0]);
+        fprintf(stderr, "usage: %s [--tessera-only] CSV-DIR NGPUS-MAX n...\n", argv[0]);
         return 2;
     }
     int maxgpu = atoi(argv[2]), have = 0;
@@ -128,6 +136,8 @@ int main(int argc, char **argv)
         return 1;
     fprintf(csv, "n,gpus,cublas_device_tflops,xt2048_tflops,xt4096_tflops,tessera_tflops,"
                  "tessera_over_xt,tessera_over_ngpu_device,h2d_over_min,d2h_over_min,d2d_gb,pin_s\n");
+    const char *nb = getenv("TESS_NB"), *window = getenv("TESS_WINDOW");
+    printf("TESS_NB=%s TESS_WINDOW=%s\n", nb ? nb : "(default)", window ? window : "(default)");
     printf("%6s %4s %10s %10s %10s %10s %8s %9s %8s %8s %8s\n", "n", "gpus", "dev TF/s",
            "XT2048", "XT4096", "Tessera", "vs XT", "vs n*dev", "h2d/min", "d2h/min", "d2d GB");
     for (int i = 3; i < argc; i++) {
@@ -142,11 +152,11 @@ int main(int argc, char **argv)
         double pin_s = bench_now() - p0;
         double flops = 2.0 * n * n * n;
         fprintf(stderr, "[n = %ld] cuBLAS on device data\n", n);
-        double dev = flops / time_device(n, A, B) * 1e-12;
+        double dev = peers ? flops / time_device(n, A, B) * 1e-12 : 0;
         for (int g = 1; g <= maxgpu; g++) {
             fprintf(stderr, "[n = %ld, %d GPU] cuBLAS-XT\n", n, g);
-            double xt2 = flops / time_xt(n, g, 2048, A, B, C) * 1e-12;
-            double xt4 = flops / time_xt(n, g, 4096, A, B, C) * 1e-12;
+            double xt2 = peers ? flops / time_xt(n, g, 2048, A, B, C) * 1e-12 : 0;
+            double xt4 = peers ? flops / time_xt(n, g, 4096, A, B, C) * 1e-12 : 0;
             fprintf(stderr, "[n = %ld, %d GPU] Tessera\n", n, g);
             tess_run_t ts = time_tessera(n, g, A, B, C);
             double tt = flops / ts.seconds * 1e-12, xt = xt2 > xt4 ? xt2 : xt4;

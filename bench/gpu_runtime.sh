@@ -15,7 +15,7 @@ status=0
 for devices in cuda:0 cuda; do
     echo "== runtime suites on $devices"
     # one process at a time: each takes most of every GPU's memory for its cache
-    TESS_TEST_DEVICES=$devices meson test -C build-gpu --suite runtime --print-errorlogs \
+    TESS_TEST_DEVICES=$devices meson test -C build-gpu --suite runtime --suite runtime_cuda --print-errorlogs \
         --num-processes 1 \
         --logbase "runtime-${devices/:/}" >"$out/test-${devices/:/}.log" 2>&1 || status=1
     grep -E "^ *[0-9]+/[0-9]+ " "$out/test-${devices/:/}.log"

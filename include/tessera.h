@@ -55,6 +55,7 @@ typedef struct {
     double threshold;           /* TESS_THRESHOLD: legacy calls below it stay on the host BLAS */
     const char *trace;          /* TESS_TRACE: Chrome trace written at tess_finalize */
     int verbose;                /* TESS_VERBOSE: statistics printed at tess_finalize */
+    int window;                 /* TESS_WINDOW: tasks in flight per device, 1 to 32 (8) */
 } tess_config_t;
 
 typedef struct {

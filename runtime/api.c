@@ -31,8 +31,11 @@ static void release_all(void)
         if (!d)
             continue;
         cache_pool_free(d);
-        if (d->be)
+        if (d->be) {
+            event_pool_free(d);
             d->be->close(d);
+        }
+        pthread_mutex_destroy(&d->ev_lock);
         free(d->trace);
         free(d);
         rt.dev[i] = NULL;
@@ -108,6 +111,7 @@ static int start(const tess_config_t *cfg)
             return TESS_ENOMEM;
         rt.dev[i] = d;
         d->id = i;
+        pthread_mutex_init(&d->ev_lock, NULL);
         d->be = backend();
         if ((err = d->be->open(d)) || (err = cache_pool_init(d)))
             return err;

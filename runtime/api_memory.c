@@ -97,12 +97,20 @@ TESS_API int tess_memory_invalidate_all(void)
 }
 
 /* Registered ranges, page-locked by backends that can (CUDA) and unlocked at
- * tess_memory_unregister or tess_finalize. */
+ * tess_memory_unregister or tess_finalize: only those this runtime locked, so
+ * a range the user had pinned stays pinned. */
 typedef struct reg {
     void *p;
     size_t bytes;
+    bool mine;
     struct reg *next;
 } reg_t;
+
+static int unpin(const reg_t *r)
+{
+    const rt_backend_t *be = rt.dev[0]->be;
+    return r->mine && be->unpin ? be->unpin(r->p) : 0;
+}
 
 TESS_API int tess_memory_register_async(void *p, size_t bytes)
 {
@@ -124,12 +132,13 @@ TESS_API int tess_memory_register_async(void *p, size_t bytes)
     }
     const rt_backend_t *be = rt.dev[0]->be;
     reg_t *r = malloc(sizeof *r);
+    bool mine = false;
     if (!r)
         err = TESS_ENOMEM;
-    else if (be->pin && (err = be->pin(p, bytes)))
+    else if (be->pin && (err = be->pin(p, bytes, &mine)))
         free(r);
     else {
-        *r = (reg_t){ p, bytes, rt.registered };
+        *r = (reg_t){ p, bytes, mine, rt.registered };
         rt.registered = r;
     }
     pthread_mutex_unlock(&rt.submit_lock);
@@ -149,7 +158,7 @@ TESS_API int tess_memory_unregister(void *p)
         if ((*pr)->p == p) {
             reg_t *r = *pr;
             *pr = r->next;
-            err = rt.dev[0]->be->unpin ? rt.dev[0]->be->unpin(p) : 0;
+            err = unpin(r);
             free(r);
             break;
         }
@@ -162,8 +171,7 @@ void memory_registry_free(void)
 {
     for (reg_t *r = rt.registered, *n; r; r = n) {
         n = r->next;
-        if (rt.dev[0]->be->unpin)
-            rt.dev[0]->be->unpin(r->p);
+        unpin(r);
         free(r);
     }
     rt.registered = NULL;

@@ -1,9 +1,9 @@
 /* The CUDA backend: one device per GPU, its cache pool carved out once with
  * cudaMalloc, copies between LAPACK-layout host memory and packed tiles with
  * cudaMemcpy2DAsync, peer copies over NVLink where peer access is possible,
- * kernels on a compute stream with its own cuBLAS handle.
+ * kernels on compute streams, each with its own cuBLAS handle.  The runtime's
+ * streams and events are CUDA's.
  *
- * Each operation waits for its own stream only, never for the whole device.
  * Operations may be issued from any thread (a write-back runs on whichever
  * worker took the task), so each makes its GPU current first. */
 #include <hwloc/cudart.h>
@@ -13,10 +13,14 @@
 
 #define POOL_ALIGN ((size_t)2 << 20)
 
+#define NSTREAMS (RT_S_COMPUTE + RT_COMPUTE_STREAMS)
+
 typedef struct {
     int ordinal;
-    cudaStream_t h2d, d2h, peer;
-    struct kern_ctx ctx;                /* the compute stream and its handle */
+    cudaStream_t stream[NSTREAMS];      /* indexed by RT_S_* */
+    struct kern_ctx ctx[RT_COMPUTE_STREAMS];    /* compute streams and their handles */
+    cudaEvent_t origin;                 /* event times count from it ... */
+    int64_t origin_ns;                  /* ... which completed at this rt_now_ns() */
 } cuda_dev_t;
 
 static int ok(cudaError_t e)
@@ -73,15 +77,22 @@ static int cuda_open(rt_device_t *d)
     g->ordinal = rt.cfg.cuda_ids[d->id];
     /* streams, the handle and peer mappings first: the pool takes a share of
      * what they leave free */
-    if (make_current(d) ||
-        ok(cudaStreamCreateWithFlags(&g->h2d, cudaStreamNonBlocking)) ||
-        ok(cudaStreamCreateWithFlags(&g->d2h, cudaStreamNonBlocking)) ||
-        ok(cudaStreamCreateWithFlags(&g->peer, cudaStreamNonBlocking)) ||
-        ok(cudaStreamCreateWithFlags(&g->ctx.stream, cudaStreamNonBlocking)))
+    if (make_current(d))
         return TESS_EDEVICE;
-    if (cublasCreate(&g->ctx.blas) != CUBLAS_STATUS_SUCCESS ||
-        cublasSetStream(g->ctx.blas, g->ctx.stream) != CUBLAS_STATUS_SUCCESS)
+    for (int i = 0; i < NSTREAMS; i++)
+        if (ok(cudaStreamCreateWithFlags(&g->stream[i], cudaStreamNonBlocking)))
+            return TESS_EDEVICE;
+    for (int i = 0; i < RT_COMPUTE_STREAMS; i++) {
+        struct kern_ctx *x = &g->ctx[i];
+        x->stream = g->stream[RT_S_COMPUTE + i];
+        if (cublasCreate(&x->blas) != CUBLAS_STATUS_SUCCESS ||
+            cublasSetStream(x->blas, x->stream) != CUBLAS_STATUS_SUCCESS)
+            return TESS_EDEVICE;
+    }
+    if (ok(cudaEventCreate(&g->origin)) || ok(cudaEventRecord(g->origin, g->stream[RT_S_COMPUTE])) ||
+        ok(cudaEventSynchronize(g->origin)))
         return TESS_EDEVICE;
+    g->origin_ns = rt_now_ns();
     size_t free_b, total_b;
     if (enable_peers(d) || ok(cudaMemGetInfo(&free_b, &total_b)))
         return TESS_EDEVICE;
@@ -103,61 +114,105 @@ static void cuda_close(rt_device_t *d)
     if (!g)
         return;
     cudaSetDevice(g->ordinal);
-    if (g->ctx.blas)
-        cublasDestroy(g->ctx.blas);
-    cudaStream_t streams[] = { g->h2d, g->d2h, g->peer, g->ctx.stream };
-    for (size_t i = 0; i < sizeof streams / sizeof *streams; i++)
-        if (streams[i])
-            cudaStreamDestroy(streams[i]);
+    for (int i = 0; i < RT_COMPUTE_STREAMS; i++)
+        if (g->ctx[i].blas)
+            cublasDestroy(g->ctx[i].blas);
+    for (int i = 0; i < NSTREAMS; i++)
+        if (g->stream[i])
+            cudaStreamDestroy(g->stream[i]);
+    if (g->origin)
+        cudaEventDestroy(g->origin);
     cudaFree(d->pool_base);
     d->pool_base = NULL;
     free(g);
     d->be_data = NULL;
 }
 
-static kern_ctx_t *cuda_ctx(rt_device_t *d)
+static kern_ctx_t *cuda_ctx(rt_device_t *d, int compute_stream)
 {
-    return &gpu(d)->ctx;
+    return &gpu(d)->ctx[compute_stream];
 }
 
-static int wait_for(cudaStream_t s)
+/* Events keep timing: the trace and the busy time come from them. */
+static int cuda_event_init(rt_device_t *d, rt_event_t *ev)
 {
-    return ok(cudaStreamSynchronize(s));
+    cudaEvent_t e;
+    if (make_current(d) || ok(cudaEventCreate(&e)))
+        return TESS_EDEVICE;
+    ev->be.p = e;
+    return 0;
+}
+
+static void cuda_event_fini(rt_event_t *ev)
+{
+    cudaSetDevice(gpu(ev->dev)->ordinal);
+    cudaEventDestroy(ev->be.p);
+}
+
+static int cuda_event_done(rt_event_t *ev, bool *done)
+{
+    cudaError_t e = cudaEventQuery(ev->be.p);
+    *done = e == cudaSuccess;
+    if (e == cudaErrorNotReady) {
+        cudaGetLastError();
+        return 0;
+    }
+    return ok(e);
+}
+
+static int cuda_event_sync(rt_event_t *ev)
+{
+    return ok(cudaEventSynchronize(ev->be.p));
+}
+
+static int64_t cuda_event_time(rt_event_t *ev)
+{
+    cuda_dev_t *g = gpu(ev->dev);
+    float ms = 0;
+    if (cudaEventElapsedTime(&ms, g->origin, ev->be.p) != cudaSuccess)
+        cudaGetLastError();             /* a time is a statistic: never an error */
+    return g->origin_ns + (int64_t)((double)ms * 1e6);
+}
+
+static int cuda_record(rt_device_t *d, int stream, rt_event_t *ev)
+{
+    if (make_current(d))
+        return TESS_EDEVICE;
+    return ok(cudaEventRecord(ev->be.p, gpu(d)->stream[stream]));
+}
+
+static int cuda_wait(rt_device_t *d, int stream, rt_event_t *ev)
+{
+    if (make_current(d))
+        return TESS_EDEVICE;
+    return ok(cudaStreamWaitEvent(gpu(d)->stream[stream], ev->be.p, 0));
 }
 
 static int cuda_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
 {
     size_t row = (size_t)b->m * b->elsize;
-    if (make_current(d) ||
-        ok(cudaMemcpy2DAsync(dst, row, b->ptr, (size_t)b->ld * b->elsize, row, (size_t)b->n,
-                             cudaMemcpyHostToDevice, gpu(d)->h2d)))
+    if (make_current(d))
         return TESS_EDEVICE;
-    return wait_for(gpu(d)->h2d);
+    return ok(cudaMemcpy2DAsync(dst, row, b->ptr, (size_t)b->ld * b->elsize, row, (size_t)b->n,
+                                cudaMemcpyHostToDevice, gpu(d)->stream[RT_S_H2D]));
 }
 
 static int cuda_d2h(rt_device_t *d, const rt_block_t *b, const void *src)
 {
     size_t row = (size_t)b->m * b->elsize;
-    if (make_current(d) ||
-        ok(cudaMemcpy2DAsync(b->ptr, (size_t)b->ld * b->elsize, src, row, row, (size_t)b->n,
-                             cudaMemcpyDeviceToHost, gpu(d)->d2h)))
+    if (make_current(d))
         return TESS_EDEVICE;
-    return wait_for(gpu(d)->d2h);
+    return ok(cudaMemcpy2DAsync(b->ptr, (size_t)b->ld * b->elsize, src, row, row, (size_t)b->n,
+                                cudaMemcpyDeviceToHost, gpu(d)->stream[RT_S_D2H]));
 }
 
 static int cuda_d2d(rt_device_t *dst_dev, void *dst, rt_device_t *src_dev, const void *src,
                     size_t bytes)
 {
-    if (make_current(dst_dev) ||
-        ok(cudaMemcpyPeerAsync(dst, gpu(dst_dev)->ordinal, src, gpu(src_dev)->ordinal, bytes,
-                               gpu(dst_dev)->peer)))
+    if (make_current(dst_dev))
         return TESS_EDEVICE;
-    return wait_for(gpu(dst_dev)->peer);
-}
-
-static int cuda_finish(rt_device_t *d)
-{
-    return wait_for(gpu(d)->ctx.stream);
+    return ok(cudaMemcpyPeerAsync(dst, gpu(dst_dev)->ordinal, src, gpu(src_dev)->ordinal, bytes,
+                                  gpu(dst_dev)->stream[RT_S_PEER]));
 }
 
 static int cuda_near_cpuset(rt_device_t *d, hwloc_topology_t topo, hwloc_bitmap_t set)
@@ -166,9 +221,10 @@ static int cuda_near_cpuset(rt_device_t *d, hwloc_topology_t topo, hwloc_bitmap_
 }
 
 /* Memory registered elsewhere (by the user, say) is already what we want. */
-static int cuda_pin(void *p, size_t bytes)
+static int cuda_pin(void *p, size_t bytes, bool *mine)
 {
     cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
+    *mine = e == cudaSuccess;
     if (e == cudaErrorHostMemoryAlreadyRegistered) {
         cudaGetLastError();
         return 0;
@@ -192,11 +248,17 @@ const rt_backend_t rt_backend_cuda = {
     .open = cuda_open,
     .close = cuda_close,
     .ctx = cuda_ctx,
+    .event_init = cuda_event_init,
+    .event_fini = cuda_event_fini,
+    .event_done = cuda_event_done,
+    .event_sync = cuda_event_sync,
+    .event_time = cuda_event_time,
+    .record = cuda_record,
+    .wait = cuda_wait,
     .h2d = cuda_h2d,
     .d2h = cuda_d2h,
     .d2d = cuda_d2d,
     .thread_init = make_current,
-    .finish = cuda_finish,
     .near_cpuset = cuda_near_cpuset,
     .pin = cuda_pin,
     .unpin = cuda_unpin,

@@ -1,7 +1,8 @@
 /* The host backend: simulated devices, each with its own memory region and
  * worker, so that every copy the cache makes is a real copy and every path of
- * the runtime (placement, coherence, eviction) runs without a GPU.  Kernels
- * are the host BLAS's. */
+ * the runtime (placement, coherence, eviction, tasks in flight) runs without
+ * a GPU.  Kernels are the host BLAS's.  Its streams run each operation as it
+ * is queued, so an event is complete once recorded and a wait never waits. */
 #include <string.h>
 #include <sys/mman.h>
 #include "rt.h"
@@ -26,10 +27,57 @@ static void host_close(rt_device_t *d)
     d->pool_base = NULL;
 }
 
-static kern_ctx_t *host_ctx(rt_device_t *d)
+static kern_ctx_t *host_ctx(rt_device_t *d, int stream)
 {
     (void)d;
+    (void)stream;
     return NULL;
+}
+
+static int host_event_init(rt_device_t *d, rt_event_t *ev)
+{
+    (void)d;
+    ev->be.ns = 0;
+    return 0;
+}
+
+static void host_event_fini(rt_event_t *ev)
+{
+    (void)ev;
+}
+
+static int host_event_done(rt_event_t *ev, bool *done)
+{
+    (void)ev;
+    *done = true;
+    return 0;
+}
+
+static int host_event_sync(rt_event_t *ev)
+{
+    (void)ev;
+    return 0;
+}
+
+static int64_t host_event_time(rt_event_t *ev)
+{
+    return ev->be.ns;
+}
+
+static int host_record(rt_device_t *d, int stream, rt_event_t *ev)
+{
+    (void)d;
+    (void)stream;
+    ev->be.ns = rt_now_ns();
+    return 0;
+}
+
+static int host_wait(rt_device_t *d, int stream, rt_event_t *ev)
+{
+    (void)d;
+    (void)stream;
+    (void)ev;
+    return 0;
 }
 
 static int host_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
@@ -65,6 +113,13 @@ const rt_backend_t rt_backend_host = {
     .open = host_open,
     .close = host_close,
     .ctx = host_ctx,
+    .event_init = host_event_init,
+    .event_fini = host_event_fini,
+    .event_done = host_event_done,
+    .event_sync = host_event_sync,
+    .event_time = host_event_time,
+    .record = host_record,
+    .wait = host_wait,
     .h2d = host_h2d,
     .d2h = host_d2h,
     .d2d = host_d2d,

@@ -59,6 +59,7 @@ static void free_copy(int dev, rt_block_t *b)
     struct cache_dev *cd = rt.dev[dev]->cache;
     rt_copy_t *c = &b->copies[dev];
     set_state(c, COPY_I);
+    c->arrival = NULL;                  /* the event is its fetcher's, given back at release */
     if (!c->ptr)
         return;
     pool_free(cd->pool, (size_t)((char *)c->ptr - rt.dev[dev]->pool_base), c->bytes);
@@ -68,7 +69,7 @@ static void free_copy(int dev, rt_block_t *b)
     c->ptr = NULL;
 }
 
-static int write_back(rt_device_t *runner, rt_block_t *b, bool unlock);
+static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock);
 
 /* Evicts the least recently used unpinned copy, clean ones first; a dirty one
  * is written back first.  False when every copy is in use. */
@@ -94,7 +95,7 @@ static bool evict_one(rt_device_t *d, int *err)
     if (!victim_clean) {
         /* copied under the lock: an eviction is no task, so nothing else
          * orders it against a task writing the block on another device */
-        *err = write_back(d, victim, false);
+        *err = write_back_sync(d, victim, false);
         if (*err)
             return false;
     }
@@ -152,38 +153,57 @@ static int nearest_source(const rt_block_t *b, int d)
 
 /* ---- the task-facing operations ------------------------------------------- */
 
-static int fetch(rt_device_t *d, rt_block_t *b, rt_copy_t *c)
+/* Queues the transfer of b into c from the nearest valid copy, under
+ * rt.cache_lock, which it drops meanwhile (from pageable host memory the
+ * backend copies synchronously).  c stays invalid until the transfer is
+ * queued, so no other device takes it as a source before then; from then on
+ * c->arrival says when its data is there. */
+static int fetch(rt_device_t *d, rt_block_t *b, rt_copy_t *c, cache_use_t *u)
 {
     int src = nearest_source(b, d->id);
+    if (src < 0 && !b->host_valid)
+        return TESS_EINTERNAL;
     size_t bytes = tile_bytes(b);
-    int64_t t0 = rt_now_ns();
-    int err;
-    if (src >= 0) {
-        rt_copy_t *sc = &b->copies[src];
-        sc->pins++;
-        pthread_mutex_unlock(&rt.cache_lock);
-        err = d->be->d2d(d, c->ptr, rt.dev[src], sc->ptr, bytes);
-        pthread_mutex_lock(&rt.cache_lock);
-        sc->pins--;
-        if (!err) {
-            atomic_fetch_add(&rt.bytes_d2d, bytes);
-            if (state(sc) == COPY_M)
-                set_state(sc, COPY_O);
-        }
-        trace_event(d, 1, "d2d", t0);
-    } else {
-        if (!b->host_valid)
-            return TESS_EINTERNAL;
-        pthread_mutex_unlock(&rt.cache_lock);
-        err = d->be->h2d(d, c->ptr, b);
-        pthread_mutex_lock(&rt.cache_lock);
-        if (!err)
-            atomic_fetch_add(&rt.bytes_h2d, bytes);
-        trace_event(d, 1, "h2d", t0);
+    rt_event_t *done = event_get(d), *start = rt.cfg.trace ? event_get(d) : NULL;
+    if (!done || (rt.cfg.trace && !start)) {
+        event_put(done);
+        event_put(start);
+        return TESS_ENOMEM;
     }
+    rt_copy_t *sc = src >= 0 ? &b->copies[src] : NULL;
+    rt_event_t *after = sc ? sc->arrival : NULL;
+    int stream = sc ? RT_S_PEER : RT_S_H2D;
+    if (sc)
+        sc->pins++;
+    pthread_mutex_unlock(&rt.cache_lock);
+    int err = after ? d->be->wait(d, stream, after) : 0;
+    if (!err && start)
+        err = d->be->record(d, stream, start);
     if (!err)
-        set_state(c, COPY_S);
-    return err;
+        err = sc ? d->be->d2d(d, c->ptr, rt.dev[src], sc->ptr, bytes) : d->be->h2d(d, c->ptr, b);
+    if (!err)
+        err = d->be->record(d, stream, done);
+    pthread_mutex_lock(&rt.cache_lock);
+    if (err) {
+        if (sc)
+            sc->pins--;
+        event_put(done);
+        event_put(start);
+        return err;
+    }
+    if (sc) {
+        atomic_fetch_add(&rt.bytes_d2d, bytes);
+        if (state(sc) == COPY_M)
+            set_state(sc, COPY_O);
+    } else {
+        atomic_fetch_add(&rt.bytes_h2d, bytes);
+    }
+    c->arrival = done;
+    set_state(c, COPY_S);
+    u->fetched = done;
+    u->fetch_start = start;
+    u->src = src;
+    return 0;
 }
 
 /* A write leaves this copy the only valid one. */
@@ -196,8 +216,9 @@ static void take_ownership(rt_device_t *d, rt_block_t *b)
     b->host_valid = false;
 }
 
-int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, void **ptr)
+int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, cache_use_t *u)
 {
+    *u = (cache_use_t){ .blk = b, .src = -1 };
     rt_copy_t *c = &b->copies[d->id];
     int err = 0;
     pthread_mutex_lock(&rt.cache_lock);
@@ -209,7 +230,7 @@ int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, void **ptr)
         if (!err && (mode & RT_R)) {
             atomic_fetch_add(&rt.misses, 1);
             c->pins++;
-            err = fetch(d, b, c);
+            err = fetch(d, b, c, u);
             c->pins--;
         }
     }
@@ -218,62 +239,128 @@ int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, void **ptr)
         c->lru_tick = ++rt.lru_clock;
         if (mode & RT_W)
             take_ownership(d, b);
-        *ptr = c->ptr;
+        u->ptr = c->ptr;
+        u->ready = c->arrival;
     }
     pthread_mutex_unlock(&rt.cache_lock);
     return err;
 }
 
-void cache_release(rt_device_t *d, rt_block_t *b)
+void cache_release(rt_device_t *d, cache_use_t *u)
 {
+    rt_copy_t *c = &u->blk->copies[d->id];
     pthread_mutex_lock(&rt.cache_lock);
-    b->copies[d->id].pins--;
-    b->copies[d->id].lru_tick = ++rt.lru_clock;
+    c->pins--;
+    c->lru_tick = ++rt.lru_clock;
+    if (u->src >= 0)
+        u->blk->copies[u->src].pins--;
+    if (u->fetched && c->arrival == u->fetched)
+        c->arrival = NULL;
     pthread_mutex_unlock(&rt.cache_lock);
+    event_put(u->fetched);
+    event_put(u->fetch_start);
 }
 
-/* Copies the newest version to the host; device copies stay valid.  With
- * unlock, the copy runs without rt.cache_lock: only for tasks, whose
- * dependencies keep writers of the block away meanwhile. */
-static int write_back(rt_device_t *runner, rt_block_t *b, bool unlock)
+/* Queues the copy of the newest version to the host, under rt.cache_lock
+ * (dropped meanwhile with unlock: only for tasks, whose dependencies keep
+ * writers of the block away).  *done is NULL when the host was valid. */
+static int write_back_start(rt_block_t *b, bool unlock, int *src, rt_event_t **start,
+                            rt_event_t **done)
 {
+    *src = -1;
+    *start = *done = NULL;
     if (b->host_valid)
         return 0;
     int o = cache_owner(b);
     if (o < 0)
         return TESS_EINTERNAL;
+    rt_device_t *od = rt.dev[o];
     rt_copy_t *oc = &b->copies[o];
-    int64_t t0 = rt_now_ns();
+    *done = event_get(od);
+    *start = rt.cfg.trace ? event_get(od) : NULL;
+    if (!*done || (rt.cfg.trace && !*start)) {
+        event_put(*done);
+        event_put(*start);
+        *start = *done = NULL;
+        return TESS_ENOMEM;
+    }
     oc->pins++;
     if (unlock)
         pthread_mutex_unlock(&rt.cache_lock);
-    int err = rt.dev[o]->be->d2h(rt.dev[o], b, oc->ptr);
+    int err = *start ? od->be->record(od, RT_S_D2H, *start) : 0;
+    if (!err)
+        err = od->be->d2h(od, b, oc->ptr);
+    if (!err)
+        err = od->be->record(od, RT_S_D2H, *done);
     if (unlock)
         pthread_mutex_lock(&rt.cache_lock);
-    oc->pins--;
-    if (!err) {
-        atomic_fetch_add(&rt.bytes_d2h, tile_bytes(b));
-        atomic_fetch_add(&rt.writebacks, 1);
-        b->host_valid = true;
-        set_state(oc, COPY_S);
+    if (err) {
+        oc->pins--;
+        event_put(*done);
+        event_put(*start);
+        *start = *done = NULL;
+        return err;
     }
+    *src = o;
+    return 0;
+}
+
+/* Under rt.cache_lock, once the transfer write_back_start queued is over. */
+static void write_back_done(rt_block_t *b, int src, bool ok)
+{
+    if (src < 0)
+        return;
+    rt_copy_t *oc = &b->copies[src];
+    oc->pins--;
+    if (!ok)
+        return;
+    atomic_fetch_add(&rt.bytes_d2h, tile_bytes(b));
+    atomic_fetch_add(&rt.writebacks, 1);
+    b->host_valid = true;
+    if (state(oc) == COPY_M || state(oc) == COPY_O)
+        set_state(oc, COPY_S);
+}
+
+static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock)
+{
+    int64_t t0 = rt_now_ns();
+    int src;
+    rt_event_t *start, *done;
+    int err = write_back_start(b, unlock, &src, &start, &done);
+    if (err || !done)
+        return err;
+    if (unlock)
+        pthread_mutex_unlock(&rt.cache_lock);
+    err = done->dev->be->event_sync(done);
+    if (unlock)
+        pthread_mutex_lock(&rt.cache_lock);
+    write_back_done(b, src, !err);
+    event_put(start);
+    event_put(done);
     if (runner)
-        trace_event(runner, 1, "d2h", t0);
+        trace_event(runner, RT_S_D2H, "d2h", t0);
     return err;
 }
 
-int cache_writeback(rt_device_t *runner, rt_block_t *b)
+int cache_writeback_start(rt_block_t *b, int *src, rt_event_t **start, rt_event_t **done)
 {
     pthread_mutex_lock(&rt.cache_lock);
-    int err = write_back(runner, b, true);
+    int err = write_back_start(b, true, src, start, done);
     pthread_mutex_unlock(&rt.cache_lock);
     return err;
+}
+
+void cache_writeback_done(rt_block_t *b, int src, bool ok)
+{
+    pthread_mutex_lock(&rt.cache_lock);
+    write_back_done(b, src, ok);
+    pthread_mutex_unlock(&rt.cache_lock);
 }
 
 int cache_flush_invalidate(rt_device_t *runner, rt_block_t *b, bool keep_dirty)
 {
     pthread_mutex_lock(&rt.cache_lock);
-    int err = keep_dirty ? write_back(runner, b, runner != NULL) : 0;
+    int err = keep_dirty ? write_back_sync(runner, b, runner != NULL) : 0;
     if (!err) {
         for (int i = 0; i < rt.ndev; i++)
             free_copy(i, b);

@@ -8,6 +8,7 @@
 #define DEFAULT_NB_HOST 768
 #define DEFAULT_NB_CUDA 2048
 #define DEFAULT_HOST_MEM ((size_t)1 << 30)
+#define DEFAULT_WINDOW 8
 #define DEFAULT_THRESHOLD 1e6
 
 static int parse_int(const char *s, int64_t *v)
@@ -119,6 +120,20 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
     if (!c->nb && (s = getenv("TESS_NB")) && (err = parse_int(s, &c->nb)))
         return err;
     if (c->nb < 0)
+        return TESS_ECONFIG;
+
+    c->window = u->window;
+    int64_t w = 0;
+    if (!c->window && (s = getenv("TESS_WINDOW")) && *s) {
+        if ((err = parse_int(s, &w)))
+            return err;
+        if (w < 1 || w > RT_MAX_WINDOW)
+            return TESS_ECONFIG;
+        c->window = (int)w;
+    }
+    if (!c->window)
+        c->window = DEFAULT_WINDOW;
+    if (c->window < 1 || c->window > RT_MAX_WINDOW)
         return TESS_ECONFIG;
 
     c->cache_fraction = u->cache_fraction;

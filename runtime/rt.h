@@ -46,6 +46,7 @@ typedef struct rt_copy {
     int pins;                           /* tasks using it: never evicted while > 0 */
     uint64_t lru_tick;                  /* last use, for eviction order */
     int slot;                           /* index in its device's resident set, when ptr */
+    struct rt_event *arrival;           /* while its transfer may still run: its end */
 } rt_copy_t;
 
 typedef struct rt_block {
@@ -127,22 +128,47 @@ void rt_record_error(int err);
 /* ---- devices, backends, scheduling --------------------------------------- */
 struct rt_device;
 
+/* Device work is asynchronous.  Each device has streams, executed in order
+ * and concurrently with each other: copies in, copies out, peer copies in,
+ * and RT_COMPUTE_STREAMS compute streams.  An operation is queued on one; an
+ * event recorded on a stream completes when everything queued before it has;
+ * a stream told to wait for an event (of any device) runs nothing queued
+ * after that until the event completes. */
+enum { RT_S_H2D, RT_S_D2H, RT_S_PEER, RT_S_COMPUTE };
+#define RT_COMPUTE_STREAMS 2
+#define RT_MAX_WINDOW 32
+
+typedef struct rt_event {
+    struct rt_device *dev;              /* recorded on its streams, back to its free list */
+    struct rt_event *next;              /* free list */
+    union { void *p; int64_t ns; } be;  /* the backend's */
+} rt_event_t;
+
 typedef struct {
     const char *name;
     const kern_table_t *kern;           /* indexed by kern_type_t */
     int (*open)(struct rt_device *d);   /* sets d->pool_base and d->pool_size */
     void (*close)(struct rt_device *d);
-    kern_ctx_t *(*ctx)(struct rt_device *d);
-    /* host view (ld in elements of elsize) <-> packed device tile */
+    kern_ctx_t *(*ctx)(struct rt_device *d, int compute_stream);
+    int (*event_init)(struct rt_device *d, rt_event_t *ev);
+    void (*event_fini)(rt_event_t *ev);
+    int (*event_done)(rt_event_t *ev, bool *done);
+    int (*event_sync)(rt_event_t *ev);
+    int64_t (*event_time)(rt_event_t *ev);      /* rt_now_ns() when it completed */
+    int (*record)(struct rt_device *d, int stream, rt_event_t *ev);
+    int (*wait)(struct rt_device *d, int stream, rt_event_t *ev);
+    /* host view (ld in elements of elsize) <-> packed device tile, queued on
+     * RT_S_H2D / RT_S_D2H of d; d2d on RT_S_PEER of dst_dev */
     int (*h2d)(struct rt_device *d, void *dst, const rt_block_t *b);
     int (*d2h)(struct rt_device *d, const rt_block_t *b, const void *src);
     int (*d2d)(struct rt_device *dst_dev, void *dst, struct rt_device *src_dev, const void *src,
                size_t bytes);
     /* optional: */
     int (*thread_init)(struct rt_device *d);    /* in the device's worker, first */
-    int (*finish)(struct rt_device *d);         /* waits for the task's kernels */
     int (*near_cpuset)(struct rt_device *d, hwloc_topology_t topo, hwloc_bitmap_t set);
-    int (*pin)(void *p, size_t bytes);          /* page-locks host memory */
+    /* page-locks host memory; *mine false when it was locked already (by the
+     * user, say), so that only what we locked is unlocked */
+    int (*pin)(void *p, size_t bytes, bool *mine);
     int (*unpin)(void *p);
 } rt_backend_t;
 
@@ -162,25 +188,59 @@ typedef struct rt_device {
     size_t pool_size;
     struct cache_dev *cache;            /* cache.c's pool and resident set */
     pthread_t worker;
-    rt_task_t *qhead, *qtail;           /* ready queue, under rt.sched_lock */
+    struct rt_task *qhead, *qtail;      /* ready queue, under rt.sched_lock */
     int qlen;
+    pthread_mutex_t ev_lock;            /* the event free list */
+    rt_event_t *free_events;
+    rt_event_t **all_events;
+    size_t nevents, capevents;
     atomic_uint_fast64_t ntasks, nsteals, busy_ns;
     rt_trace_ev_t *trace;               /* written by this device's worker only */
     size_t ntrace, captrace;
 } rt_device_t;
 
+/* Events come from their device's free list; NULL when none can be made. */
+rt_event_t *event_get(rt_device_t *d);
+void event_put(rt_event_t *ev);
+void event_pool_free(rt_device_t *d);
+
 int sched_init(void);                   /* loads the topology */
 int sched_cores_per_device(void);
 int sched_start(void);                  /* one worker per device */
 void sched_push(rt_task_t *t);
+/* The next task for device d: its own queue's first.  An idle device (none
+ * in flight) also steals, and sleeps until there is a task; it gets NULL when
+ * the runtime stops.  A busy one gets NULL when its queue is empty. */
+rt_task_t *sched_take(rt_device_t *d, bool idle);
+void sched_bind_worker(rt_device_t *d);
 void sched_fini(void);
+void *worker_main(void *arg);              /* worker.c */
 
 /* ---- cache --------------------------------------------------------------- */
+/* One task's use of one block on one device, from cache_acquire to
+ * cache_release (once the device work reading or writing it is over). */
+typedef struct {
+    rt_block_t *blk;
+    void *ptr;                          /* the device copy */
+    rt_event_t *ready;                  /* the copy is there once this completes; NULL: now */
+    rt_event_t *fetched;                /* the copy this acquire queued, with ... */
+    rt_event_t *fetch_start;            /* ... its start when traced */
+    bool from_host;
+    int src;                            /* device whose copy it read, pinned meanwhile; -1 */
+} cache_use_t;
+
 int cache_pool_init(rt_device_t *d);
 void cache_pool_free(rt_device_t *d);
-int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, void **ptr);
-void cache_release(rt_device_t *d, rt_block_t *b);
-int cache_writeback(rt_device_t *d, rt_block_t *b);
+/* Makes the block's copy on d usable in mode: allocated (evicting if need
+ * be), its transfer queued when it must be read and is not there.  The copy
+ * stays pinned until cache_release. */
+int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, cache_use_t *u);
+void cache_release(rt_device_t *d, cache_use_t *u);
+/* A write-back task: queues the newest copy's transfer to the host, *done
+ * (NULL: the host was valid already) recorded after it, *start before it when
+ * tracing; cache_writeback_done once *done has completed, with *src. */
+int cache_writeback_start(rt_block_t *b, int *src, struct rt_event **start, struct rt_event **done);
+void cache_writeback_done(rt_block_t *b, int src, bool ok);
 int cache_flush_invalidate(rt_device_t *d, rt_block_t *b, bool keep_dirty);
 void cache_drop(rt_block_t *b);                   /* frees every device copy, dirty or not */
 int cache_owner(const rt_block_t *b);            /* device with the newest copy, or -1 */
@@ -193,6 +253,7 @@ typedef struct {
     bool host_fallback;                 /* auto: host devices when no GPU is found */
     int cuda_ids[TESS_MAX_DEVICES];
     int64_t nb;
+    int window;                         /* tasks in flight per device */
     double cache_fraction;
     size_t host_device_mem;
     double threshold;
@@ -205,6 +266,7 @@ void config_device_defaults(rt_config_t *c);
 int64_t rt_now_ns(void);
 void trace_start(void);
 void trace_event(rt_device_t *d, int track, const char *name, int64_t t0);
+void trace_span(rt_device_t *d, int track, const char *name, int64_t t0, int64_t t1);
 int trace_write(const char *path);
 void stats_print(void);
 
@@ -220,6 +282,7 @@ typedef struct {
     int nsleeping;
     bool stopping;
     atomic_long pending;                /* submitted, not yet completed */
+    atomic_int inflight;                /* tasks issued to devices, not yet retired */
     atomic_int error;                   /* first error inside a task since the last sync */
     atomic_uint_fast64_t bytes_h2d, bytes_d2h, bytes_d2d;
     atomic_uint_fast64_t hits, misses, evictions, writebacks;

@@ -105,54 +105,10 @@ static rt_task_t *steal(rt_device_t *self)
     return best;
 }
 
-static int run_kernel(rt_device_t *d, rt_task_t *t)
-{
-    rt_exec_t x = { .kern = &d->be->kern[t->type], .ctx = d->be->ctx(d), .args = t->args };
-    int err = 0, got = 0;
-    for (; got < t->naccess; got++) {
-        rt_block_t *b = t->acc[got].blk;
-        err = cache_acquire(d, b, t->acc[got].mode, &x.ptr[got]);
-        if (err)
-            break;
-        x.ld[got] = b->m;
-    }
-    if (!err) {
-        int64_t t0 = rt_now_ns();
-        err = t->fn(&x);
-        if (!err && d->be->finish)
-            err = d->be->finish(d);
-        atomic_fetch_add(&d->busy_ns, (uint64_t)(rt_now_ns() - t0));
-        trace_event(d, 0, t->name, t0);
-    }
-    for (int i = 0; i < got; i++)
-        cache_release(d, t->acc[i].blk);
-    return err;
-}
-
-static void run_task(rt_device_t *d, rt_task_t *t)
-{
-    int err;
-    switch (t->kind) {
-    case TASK_KERNEL:
-        err = run_kernel(d, t);
-        break;
-    case TASK_WRITEBACK:
-        err = cache_writeback(d, t->acc[0].blk);
-        break;
-    case TASK_FLUSH_INVALIDATE:
-        err = cache_flush_invalidate(d, t->acc[0].blk, true);
-        break;
-    default:
-        err = TESS_EINTERNAL;
-    }
-    atomic_fetch_add(&d->ntasks, 1);
-    task_complete(t, err);
-}
-
 /* A worker and the host BLAS threads it drives share the cores given to its
  * device, so devices do not oversubscribe the machine.  Binding is a hint:
  * where the system refuses it the worker runs unbound. */
-static void bind_worker(rt_device_t *d)
+void sched_bind_worker(rt_device_t *d)
 {
     int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
     if (ncores <= 0)
@@ -173,33 +129,23 @@ static void bind_worker(rt_device_t *d)
     hwloc_bitmap_free(set);
 }
 
-static void *worker_main(void *arg)
+rt_task_t *sched_take(rt_device_t *d, bool idle)
 {
-    rt_device_t *d = arg;
-    bind_worker(d);
-    if (d->be->thread_init)
-        rt_record_error(d->be->thread_init(d));
     pthread_mutex_lock(&rt.sched_lock);
     for (;;) {
         rt_task_t *t = d->qhead;
         if (t)
             unlink_task(d, t);
-        else
+        else if (idle)
             t = steal(d);
-        if (!t) {
-            if (rt.stopping)
-                break;
-            rt.nsleeping++;
-            pthread_cond_wait(&rt.sched_cond, &rt.sched_lock);
-            rt.nsleeping--;
-            continue;
+        if (t || !idle || rt.stopping) {
+            pthread_mutex_unlock(&rt.sched_lock);
+            return t;
         }
-        pthread_mutex_unlock(&rt.sched_lock);
-        run_task(d, t);
-        pthread_mutex_lock(&rt.sched_lock);
+        rt.nsleeping++;
+        pthread_cond_wait(&rt.sched_cond, &rt.sched_lock);
+        rt.nsleeping--;
     }
-    pthread_mutex_unlock(&rt.sched_lock);
-    return NULL;
 }
 
 /* Cores per device, for the host BLAS each worker drives. */

@@ -4,6 +4,8 @@
 #include <time.h>
 #include "rt.h"
 
+#define NTRACKS (RT_S_COMPUTE + RT_COMPUTE_STREAMS)
+
 static int64_t t_origin;
 
 int64_t rt_now_ns(void)
@@ -18,16 +20,21 @@ void trace_start(void)
     t_origin = rt_now_ns();
 }
 
-/* Track 0 is the device's compute engine, track 1 its copy engine.  Only the
- * device's own worker records into its buffer, so no lock is needed; an event
- * that finds no memory is dropped from the trace, never from the run. */
-void trace_event(rt_device_t *d, int track, const char *name, int64_t t0)
+/* A device's tracks are its streams (RT_S_*).  Only the device's own worker
+ * records into its buffer, so no lock is needed; an event that finds no
+ * memory is dropped from the trace, never from the run. */
+void trace_span(rt_device_t *d, int track, const char *name, int64_t t0, int64_t t1)
 {
     if (!rt.cfg.trace)
         return;
     if (!rt_grow(&d->trace, &d->captrace, d->ntrace, sizeof *d->trace, 4096))
         return;
-    d->trace[d->ntrace++] = (rt_trace_ev_t){ t0 - t_origin, rt_now_ns() - t0, name, track };
+    d->trace[d->ntrace++] = (rt_trace_ev_t){ t0 - t_origin, t1 - t0, name, track };
+}
+
+void trace_event(rt_device_t *d, int track, const char *name, int64_t t0)
+{
+    trace_span(d, track, name, t0, rt_now_ns());
 }
 
 int trace_write(const char *path)
@@ -39,16 +46,21 @@ int trace_write(const char *path)
     const char *sep = "";
     for (int i = 0; i < rt.ndev; i++) {
         rt_device_t *d = rt.dev[i];
-        for (int track = 0; track < 2; track++) {
+        for (int track = 0; track < NTRACKS; track++) {
+            static const char *copy_names[RT_S_COMPUTE] = { "h2d", "d2h", "peer" };
             fprintf(f, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
-                       "\"args\":{\"name\":\"%s%d %s\"}}",
-                    sep, 2 * i + track, d->be->name, i, track ? "copy" : "compute");
+                       "\"args\":{\"name\":\"%s%d %s",
+                    sep, NTRACKS * i + track, d->be->name, i,
+                    track < RT_S_COMPUTE ? copy_names[track] : "compute ");
+            if (track >= RT_S_COMPUTE)
+                fprintf(f, "%d", track - RT_S_COMPUTE);
+            fprintf(f, "\"}}");
             sep = ",\n";
         }
         for (size_t k = 0; k < d->ntrace; k++) {
             const rt_trace_ev_t *e = &d->trace[k];
             fprintf(f, ",\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
-                    e->name, 2 * i + e->track, e->ts_ns / 1e3, e->dur_ns / 1e3);
+                    e->name, NTRACKS * i + e->track, e->ts_ns / 1e3, e->dur_ns / 1e3);
         }
     }
     fprintf(f, "\n]}\n");

@@ -35,7 +35,7 @@ static void transfer_volumes_are_each_input_once_and_each_output_once(void **sta
     assert_int_equal(tess_finalize(), 0);
 }
 
-static void trace_file_has_a_compute_and_a_copy_track_per_device_with_slices(void **state)
+static void trace_file_has_a_track_per_stream_of_each_device_with_slices(void **state)
 {
     (void)state;
     char path[] = "/tmp/tessera_trace_XXXXXX";
@@ -65,10 +65,11 @@ static void trace_file_has_a_compute_and_a_copy_track_per_device_with_slices(voi
     assert_non_null(strstr(text, "{\"traceEvents\":["));
     for (int d = 0; d < s.ndevices; d++) {
         char track[64];
-        snprintf(track, sizeof track, "%d compute\"", d);
-        assert_non_null(strstr(text, track));
-        snprintf(track, sizeof track, "%d copy\"", d);
-        assert_non_null(strstr(text, track));
+        static const char *streams[] = { "h2d", "d2h", "peer", "compute 0", "compute 1" };
+        for (size_t i = 0; i < sizeof streams / sizeof *streams; i++) {
+            snprintf(track, sizeof track, "%d %s\"", d, streams[i]);
+            assert_non_null(strstr(text, track));
+        }
     }
     assert_non_null(strstr(text, "\"name\":\"gemm\",\"ph\":\"X\""));
     assert_non_null(strstr(text, "\"name\":\"h2d\",\"ph\":\"X\""));
@@ -104,7 +105,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(transfer_volumes_are_each_input_once_and_each_output_once),
-        cmocka_unit_test(trace_file_has_a_compute_and_a_copy_track_per_device_with_slices),
+        cmocka_unit_test(trace_file_has_a_track_per_stream_of_each_device_with_slices),
         cmocka_unit_test(an_idle_device_steals_from_the_busy_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

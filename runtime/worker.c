@@ -1,0 +1,241 @@
+/* A device's worker: it keeps up to rt.cfg.window tasks in flight.
+ *
+ * Issuing a kernel task queues the transfers of its missing inputs on the
+ * copy streams, then its kernel on one of the compute streams, behind the
+ * events saying those inputs have arrived, then an event after the kernel.
+ * While that kernel runs the worker issues the next tasks, so their inputs
+ * arrive meanwhile.  A task retires, releasing its tiles and its successors,
+ * when its event has completed; nothing waits for a whole device. */
+#include <time.h>
+#include "rt.h"
+
+#define POLL_NS 20000                   /* between looks at the events when idle */
+
+typedef struct {
+    rt_task_t *t;
+    int err;
+    int stream;                         /* compute stream of a kernel task */
+    int nuse;
+    cache_use_t use[RT_MAX_ACCESS];
+    int wb_src;                         /* write-back tasks: the device copied from */
+    rt_event_t *start, *done;           /* around the task's device work; done NULL: none */
+} flight_t;
+
+typedef struct {
+    flight_t f[RT_MAX_WINDOW];          /* in issue order */
+    int n;
+    int next_stream;
+    int64_t busy_until;                 /* end of the last kernel counted as busy time */
+} window_t;
+
+/* Gives back what an issue that failed had taken; the transfers it queued
+ * are waited for first, since their destinations return to the pool. */
+static void abandon(rt_device_t *d, flight_t *f)
+{
+    for (int i = 0; i < f->nuse; i++) {
+        if (f->use[i].fetched)
+            rt_record_error(d->be->event_sync(f->use[i].fetched));
+        cache_release(d, &f->use[i]);
+    }
+    f->nuse = 0;
+    event_put(f->start);
+    event_put(f->done);
+    f->start = f->done = NULL;
+}
+
+static int issue_kernel(rt_device_t *d, flight_t *f)
+{
+    rt_task_t *t = f->t;
+    int s = RT_S_COMPUTE + f->stream, err = 0;
+    rt_exec_t x = { .kern = &d->be->kern[t->type], .ctx = d->be->ctx(d, f->stream),
+                    .args = t->args };
+    while (!err && f->nuse < t->naccess) {
+        cache_use_t *u = &f->use[f->nuse];
+        err = cache_acquire(d, t->acc[f->nuse].blk, t->acc[f->nuse].mode, u);
+        if (!err) {
+            x.ptr[f->nuse] = u->ptr;
+            x.ld[f->nuse] = u->blk->m;
+            f->nuse++;
+        }
+    }
+    for (int i = 0; i < f->nuse && !err; i++)
+        if (f->use[i].ready)
+            err = d->be->wait(d, s, f->use[i].ready);
+    if (!err && (!(f->start = event_get(d)) || !(f->done = event_get(d))))
+        err = TESS_ENOMEM;
+    if (!err)
+        err = d->be->record(d, s, f->start);
+    if (!err) {
+        f->err = t->fn(&x);             /* kept for tess_sync; the flight goes on */
+        err = d->be->record(d, s, f->done);
+    }
+    return err;
+}
+
+/* Room for a task whose tiles did not fit: everything else this device has
+ * in flight retires, or, with nothing here, another device's tasks (which may
+ * pin copies in this pool as sources) get time to.  False: none can help. */
+static bool retire_all(rt_device_t *d, window_t *w);
+
+static bool make_room(rt_device_t *d, window_t *w)
+{
+    if (w->n)
+        return retire_all(d, w);
+    if (!atomic_load(&rt.inflight))
+        return false;
+    nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
+    return true;
+}
+
+static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
+{
+    flight_t f = { .t = t, .wb_src = -1 };
+    int err;
+    switch (t->kind) {
+    case TASK_KERNEL:
+        for (;;) {
+            f.stream = w->next_stream;
+            err = issue_kernel(d, &f);
+            if (!err)
+                break;
+            abandon(d, &f);
+            if (err != TESS_ENOMEM || !make_room(d, w))
+                break;
+        }
+        w->next_stream = (w->next_stream + 1) % RT_COMPUTE_STREAMS;
+        break;
+    case TASK_WRITEBACK:
+        err = cache_writeback_start(t->acc[0].blk, &f.wb_src, &f.start, &f.done);
+        break;
+    case TASK_FLUSH_INVALIDATE:
+        err = cache_flush_invalidate(d, t->acc[0].blk, true);
+        break;
+    default:
+        err = TESS_EINTERNAL;
+    }
+    if (err)
+        f.err = err;
+    atomic_fetch_add(&rt.inflight, 1);
+    w->f[w->n++] = f;
+}
+
+static int64_t when(const rt_event_t *ev)
+{
+    return ev->dev->be->event_time((rt_event_t *)ev);
+}
+
+static void account_kernel(rt_device_t *d, window_t *w, const flight_t *f)
+{
+    int64_t t0 = when(f->start), t1 = when(f->done);
+    int64_t from = t0 > w->busy_until ? t0 : w->busy_until;
+    if (t1 > from)
+        atomic_fetch_add(&d->busy_ns, (uint64_t)(t1 - from));
+    if (t1 > w->busy_until)
+        w->busy_until = t1;
+    trace_span(d, RT_S_COMPUTE + f->stream, f->t->name, t0, t1);
+}
+
+static void retire(rt_device_t *d, window_t *w, flight_t *f)
+{
+    rt_task_t *t = f->t;
+    if (t->kind == TASK_WRITEBACK) {
+        cache_writeback_done(t->acc[0].blk, f->wb_src, !f->err);
+        if (f->start && f->done && !f->err)
+            trace_span(d, RT_S_D2H, "d2h", when(f->start), when(f->done));
+    } else if (f->done && !f->err) {
+        account_kernel(d, w, f);
+    }
+    for (int i = 0; i < f->nuse; i++) {
+        cache_use_t *u = &f->use[i];
+        if (u->fetch_start && !f->err)
+            trace_span(d, u->src >= 0 ? RT_S_PEER : RT_S_H2D, u->src >= 0 ? "d2d" : "h2d",
+                       when(u->fetch_start), when(u->fetched));
+        cache_release(d, u);
+    }
+    event_put(f->start);
+    event_put(f->done);
+    atomic_fetch_add(&d->ntasks, 1);
+    atomic_fetch_sub(&rt.inflight, 1);
+    task_complete(t, f->err);
+}
+
+static void remove_flight(window_t *w, int i)
+{
+    for (; i + 1 < w->n; i++)
+        w->f[i] = w->f[i + 1];
+    w->n--;
+}
+
+/* Retires every flight whose device work is over; true if any was. */
+static bool retire_done(rt_device_t *d, window_t *w)
+{
+    bool any = false;
+    for (int i = 0; i < w->n;) {
+        flight_t *f = &w->f[i];
+        bool over = true;
+        if (f->done) {
+            int err = f->done->dev->be->event_done(f->done, &over);
+            if (err && !f->err)
+                f->err = err;
+            over = over || err;
+        }
+        if (!over) {
+            i++;
+            continue;
+        }
+        flight_t done = *f;
+        remove_flight(w, i);
+        retire(d, w, &done);
+        any = true;
+    }
+    return any;
+}
+
+static void wait_oldest(window_t *w)
+{
+    flight_t *f = &w->f[0];
+    if (f->done) {
+        int err = f->done->dev->be->event_sync(f->done);
+        if (err && !f->err)
+            f->err = err;
+    }
+}
+
+static bool retire_all(rt_device_t *d, window_t *w)
+{
+    bool any = w->n > 0;
+    while (w->n) {
+        wait_oldest(w);
+        retire_done(d, w);
+    }
+    return any;
+}
+
+void *worker_main(void *arg)
+{
+    rt_device_t *d = arg;
+    sched_bind_worker(d);
+    if (d->be->thread_init)
+        rt_record_error(d->be->thread_init(d));
+    window_t w = { .n = 0 };
+    for (;;) {
+        bool retired = retire_done(d, &w);
+        if (w.n < rt.cfg.window) {
+            /* steal only when idle: a device with work in flight is not */
+            rt_task_t *t = sched_take(d, w.n == 0);
+            if (t) {
+                issue(d, &w, t);
+                continue;
+            }
+            if (!w.n)
+                break;                  /* the runtime stops */
+        }
+        if (retired)
+            continue;
+        if (w.n == rt.cfg.window)
+            wait_oldest(&w);
+        else
+            nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
+    }
+    return NULL;
+}

@@ -1,0 +1,71 @@
+/* Page-locking of host memory on the CUDA backend (skipped with no GPU):
+ * what the runtime pins it unpins, and what the user pinned stays pinned. */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include "testutil.h"
+
+#define BYTES ((size_t)4 << 20)
+
+static bool is_pinned(void *p)
+{
+    unsigned flags;
+    bool pinned = cudaHostGetFlags(&flags, p) == cudaSuccess;
+    cudaGetLastError();
+    return pinned;
+}
+
+static void need_gpu(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+        cudaGetLastError();
+        skip();
+    }
+}
+
+static void memory_registered_through_tessera_is_unpinned_at_finalize(void **state)
+{
+    (void)state;
+    need_gpu();
+    tess_config_t cfg = { .devices = "cuda:0", .cache_fraction = 0.05 };
+    void *p = malloc(BYTES);
+    assert_non_null(p);
+    assert_int_equal(tess_init(&cfg), 0);
+    assert_int_equal(tess_memory_register_async(p, BYTES), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(is_pinned(p));
+    assert_int_equal(tess_finalize(), 0);
+    assert_false(is_pinned(p));
+    free(p);
+}
+
+static void memory_the_user_pinned_stays_pinned_after_unregister_and_finalize(void **state)
+{
+    (void)state;
+    need_gpu();
+    tess_config_t cfg = { .devices = "cuda:0", .cache_fraction = 0.05 };
+    void *p = malloc(BYTES), *q = malloc(BYTES);
+    assert_true(p && q);
+    assert_int_equal(cudaHostRegister(p, BYTES, cudaHostRegisterPortable), cudaSuccess);
+    assert_int_equal(cudaHostRegister(q, BYTES, cudaHostRegisterPortable), cudaSuccess);
+    assert_int_equal(tess_init(&cfg), 0);
+    assert_int_equal(tess_memory_register_async(p, BYTES), 0);
+    assert_int_equal(tess_memory_register_async(q, BYTES), 0);
+    assert_int_equal(tess_memory_unregister(q), 0);
+    assert_int_equal(tess_finalize(), 0);
+    assert_true(is_pinned(p));
+    assert_true(is_pinned(q));
+    cudaHostUnregister(p);
+    cudaHostUnregister(q);
+    free(p);
+    free(q);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(memory_registered_through_tessera_is_unpinned_at_finalize),
+        cmocka_unit_test(memory_the_user_pinned_stays_pinned_after_unregister_and_finalize),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
