@@ -12,6 +12,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <stdbool.h>
+#include <float.h>
+#include <math.h>
 #include <string.h>
 #include "bench_util.h"
 #include "tessera.h"
@@ -81,8 +83,30 @@ static double time_xt(long n, int ngpu, int block, const double *A, const double
     return bench_median(t, REPS);
 }
 
+/* Tessera's C checked on 64 sampled entries against dot products on the host:
+ * the largest |C - ref| / (sum |a||b|), which rounding keeps under n eps. */
+static double sampled_error(long n, const double *A, const double *B, const double *C)
+{
+    double worst = 0;
+    uint64_t x = 12345;
+    for (int s = 0; s < 64; s++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        long i = (long)((x >> 33) % (uint64_t)n), j = (long)((x >> 13) % (uint64_t)n);
+        double ref = 0, mag = 0;
+        for (long k = 0; k < n; k++) {
+            ref += A[i + k * n] * B[k + j * n];
+            mag += fabs(A[i + k * n] * B[k + j * n]);
+        }
+        double e = fabs(C[i + j * n] - ref) / (mag > 0 ? mag : 1);
+        if (!(e <= worst))
+            worst = e;                  /* NaN sticks */
+    }
+    return worst;
+}
+
 typedef struct {
     double seconds;
+    double error;
     tess_stats_t delta;                 /* of the median run's neighbourhood: the last run */
 } tess_run_t;
 
@@ -112,6 +136,7 @@ static tess_run_t time_tessera(long n, int ngpu, double *A, double *B, double *C
         out.delta.bytes_d2d -= s0.bytes_d2d;
     }
     out.seconds = bench_median(t, REPS);
+    out.error = sampled_error(n, A, B, C);
     CK(tess_finalize());
     return out;
 }
@@ -160,6 +185,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "[n = %ld, %d GPU] Tessera\n", n, g);
             tess_run_t ts = time_tessera(n, g, A, B, C);
             double tt = flops / ts.seconds * 1e-12, xt = xt2 > xt4 ? xt2 : xt4;
+            if (!(ts.error <= n * DBL_EPSILON)) {
+                fprintf(stderr, "n = %ld, %d GPU: Tessera's C is wrong (sampled error %.2e)\n",
+                        n, g, ts.error);
+                return 1;
+            }
             double h2d = ts.delta.bytes_h2d / (2.0 * bytes), d2h = ts.delta.bytes_d2h / (double)bytes;
             printf("%6ld %4d %10.1f %10.1f %10.1f %10.1f %8.2f %9.2f %8.2f %8.2f %8.1f\n", n, g, dev,
                    xt2, xt4, tt, tt / xt, tt / (g * dev), h2d, d2h, ts.delta.bytes_d2d / 1e9);
