@@ -118,11 +118,17 @@ static int start(const tess_config_t *cfg)
     }
     if ((err = sched_init()))
         return err;
+    if ((err = pin_init())) {
+        pin_fini();
+        sched_fini();
+        return err;
+    }
     /* each host device drives the host BLAS on its share of the cores */
     rt.blas_threads_saved = openblas_get_num_threads();
     if (!rt.cfg.cuda)
         openblas_set_num_threads(sched_cores_per_device());
     if ((err = sched_start())) {
+        pin_fini();
         sched_fini();
         openblas_set_num_threads(rt.blas_threads_saved);
     }
@@ -151,6 +157,7 @@ TESS_API int tess_sync(void)
     if (err)
         return err;
     task_wait_all();
+    pin_wait_idle();
     return atomic_exchange(&rt.error, 0);
 }
 
@@ -160,6 +167,7 @@ TESS_API int tess_finalize(void)
     int err = rt_check_ready();
     if (!err) {
         task_wait_all();
+        pin_wait_idle();
         err = atomic_exchange(&rt.error, 0);
         sched_fini();
         openblas_set_num_threads(rt.blas_threads_saved);
@@ -170,7 +178,7 @@ TESS_API int tess_finalize(void)
         if (rt.cfg.verbose)
             stats_print();
         atomic_store(&rt.initialized, false);
-        memory_registry_free();
+        pin_fini();
         release_all();
     }
     pthread_mutex_unlock(&life_lock);

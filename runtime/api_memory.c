@@ -80,6 +80,8 @@ TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t
     int blk_err = 0;
     err = block_foreach_in(TessAll, A, m, n, lda, elsize, invalidate_block, &blk_err);
     pthread_mutex_unlock(&rt.submit_lock);
+    /* the host owns this memory again, and may free it */
+    pin_release_inside(A, m > 0 && n > 0 ? ((size_t)(n - 1) * (size_t)lda + (size_t)m) * elsize : 0);
     return err ? err : blk_err;
 }
 
@@ -96,22 +98,6 @@ TESS_API int tess_memory_invalidate_all(void)
     return err;
 }
 
-/* Registered ranges, page-locked by backends that can (CUDA) and unlocked at
- * tess_memory_unregister or tess_finalize: only those this runtime locked, so
- * a range the user had pinned stays pinned. */
-typedef struct reg {
-    void *p;
-    size_t bytes;
-    bool mine;
-    struct reg *next;
-} reg_t;
-
-static int unpin(const reg_t *r)
-{
-    const rt_backend_t *be = rt.dev[0]->be;
-    return r->mine && be->unpin ? be->unpin(r->p) : 0;
-}
-
 TESS_API int tess_memory_register_async(void *p, size_t bytes)
 {
     if (!p)
@@ -121,28 +107,7 @@ TESS_API int tess_memory_register_async(void *p, size_t bytes)
     int err = rt_check_ready();
     if (err)
         return err;
-    pthread_mutex_lock(&rt.submit_lock);
-    for (reg_t *r = rt.registered; r; r = r->next) {
-        if (r->p == p) {
-            if (bytes > r->bytes)
-                r->bytes = bytes;
-            pthread_mutex_unlock(&rt.submit_lock);
-            return 0;
-        }
-    }
-    const rt_backend_t *be = rt.dev[0]->be;
-    reg_t *r = malloc(sizeof *r);
-    bool mine = false;
-    if (!r)
-        err = TESS_ENOMEM;
-    else if (be->pin && (err = be->pin(p, bytes, &mine)))
-        free(r);
-    else {
-        *r = (reg_t){ p, bytes, mine, rt.registered };
-        rt.registered = r;
-    }
-    pthread_mutex_unlock(&rt.submit_lock);
-    return err;
+    return pin_request(p, bytes, true);
 }
 
 TESS_API int tess_memory_unregister(void *p)
@@ -150,29 +115,5 @@ TESS_API int tess_memory_unregister(void *p)
     if (!p)
         return -1;
     int err = rt_check_ready();
-    if (err)
-        return err;
-    err = TESS_ENOTREG;
-    pthread_mutex_lock(&rt.submit_lock);
-    for (reg_t **pr = (reg_t **)&rt.registered; *pr; pr = &(*pr)->next) {
-        if ((*pr)->p == p) {
-            reg_t *r = *pr;
-            *pr = r->next;
-            err = unpin(r);
-            free(r);
-            break;
-        }
-    }
-    pthread_mutex_unlock(&rt.submit_lock);
-    return err;
-}
-
-void memory_registry_free(void)
-{
-    for (reg_t *r = rt.registered, *n; r; r = n) {
-        n = r->next;
-        unpin(r);
-        free(r);
-    }
-    rt.registered = NULL;
+    return err ? err : pin_unregister(p);
 }

@@ -7,6 +7,7 @@
  * Operations may be issued from any thread (a write-back runs on whichever
  * worker took the task), so each makes its GPU current first. */
 #include <hwloc/cudart.h>
+#include <limits.h>
 #include <stdlib.h>
 #include "cuda_ctx.h"
 #include "rt.h"
@@ -17,6 +18,7 @@
 
 typedef struct {
     int ordinal;
+    int rank[TESS_MAX_DEVICES];         /* link_rank from each runtime device */
     cudaStream_t stream[NSTREAMS];      /* indexed by RT_S_* */
     struct kern_ctx ctx[RT_COMPUTE_STREAMS];    /* compute streams and their handles */
     cudaEvent_t origin;                 /* event times count from it ... */
@@ -49,15 +51,24 @@ int cuda_device_count(void)
 }
 
 /* Peer access both ways with every GPU opened before this one, where the
- * hardware allows it; without it, peer copies are staged by the driver. */
+ * hardware allows it, and the links' performance ranks as CUDA reports them;
+ * without peer access, copies are staged through the host. */
 static int enable_peers(rt_device_t *d)
 {
+    gpu(d)->rank[d->id] = 0;
     for (int i = 0; i < d->id; i++) {
         int a = gpu(d)->ordinal, b = gpu(rt.dev[i])->ordinal, can_ab = 0, can_ba = 0;
+        int rank_ab = 0, rank_ba = 0;
         if (ok(cudaDeviceCanAccessPeer(&can_ab, a, b)) || ok(cudaDeviceCanAccessPeer(&can_ba, b, a)))
             return TESS_EDEVICE;
+        gpu(d)->rank[i] = gpu(rt.dev[i])->rank[d->id] = INT_MAX;
         if (!can_ab || !can_ba)
             continue;
+        if (ok(cudaDeviceGetP2PAttribute(&rank_ab, cudaDevP2PAttrPerformanceRank, b, a)) ||
+            ok(cudaDeviceGetP2PAttribute(&rank_ba, cudaDevP2PAttrPerformanceRank, a, b)))
+            return TESS_EDEVICE;
+        gpu(d)->rank[i] = rank_ab;
+        gpu(rt.dev[i])->rank[d->id] = rank_ba;
         cudaError_t e1 = (cudaSetDevice(a), cudaDeviceEnablePeerAccess(b, 0));
         cudaError_t e2 = (cudaSetDevice(b), cudaDeviceEnablePeerAccess(a, 0));
         if ((e1 != cudaSuccess && e1 != cudaErrorPeerAccessAlreadyEnabled) ||
@@ -215,6 +226,11 @@ static int cuda_d2d(rt_device_t *dst_dev, void *dst, rt_device_t *src_dev, const
                                   gpu(dst_dev)->stream[RT_S_PEER]));
 }
 
+static int cuda_link_rank(const rt_device_t *dst, const rt_device_t *src)
+{
+    return gpu(dst)->rank[src->id];
+}
+
 static int cuda_near_cpuset(rt_device_t *d, hwloc_topology_t topo, hwloc_bitmap_t set)
 {
     return hwloc_cudart_get_device_cpuset(topo, gpu(d)->ordinal, set);
@@ -258,6 +274,7 @@ const rt_backend_t rt_backend_cuda = {
     .h2d = cuda_h2d,
     .d2h = cuda_d2h,
     .d2d = cuda_d2d,
+    .link_rank = cuda_link_rank,
     .thread_init = make_current,
     .near_cpuset = cuda_near_cpuset,
     .pin = cuda_pin,

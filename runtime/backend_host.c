@@ -80,6 +80,14 @@ static int host_wait(rt_device_t *d, int stream, rt_event_t *ev)
     return 0;
 }
 
+/* Simulated devices are all one memory apart. */
+static int host_link_rank(const rt_device_t *dst, const rt_device_t *src)
+{
+    (void)dst;
+    (void)src;
+    return 0;
+}
+
 static int host_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
 {
     (void)d;
@@ -123,4 +131,5 @@ const rt_backend_t rt_backend_host = {
     .h2d = host_h2d,
     .d2h = host_d2h,
     .d2d = host_d2d,
+    .link_rank = host_link_rank,
 };

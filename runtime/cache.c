@@ -8,6 +8,7 @@
  * pinned meanwhile, and the task graph guarantees that no writer of the block
  * runs at the same time.  A copy is only ever filled by its own device's
  * worker, so no block is fetched twice into one device. */
+#include <limits.h>
 #include <stdlib.h>
 #include "pool.h"
 #include "rt.h"
@@ -143,12 +144,25 @@ int cache_resident(const rt_block_t *b, int dev)
     return state(&b->copies[dev]) != COPY_I;
 }
 
-/* The nearest valid copy for device d: another device's (a peer copy beats a
- * host transfer on every machine this runtime targets), else the host (-1). */
+/* The nearest valid copy for device d: the device with a valid copy over the
+ * best direct link (a peer link beats a host transfer on every machine this
+ * runtime targets), else the host (-1); with no valid host copy, the owner's
+ * whatever the link. */
 static int nearest_source(const rt_block_t *b, int d)
 {
-    int src = cache_owner(b);
-    return src == d ? -1 : src;
+    int best = -1, best_rank = INT_MAX;
+    for (int i = 0; i < rt.ndev; i++) {
+        if (i == d || state(&b->copies[i]) == COPY_I)
+            continue;
+        int rank = rt.dev[d]->be->link_rank(rt.dev[d], rt.dev[i]);
+        if (rank < best_rank) {
+            best = i;
+            best_rank = rank;
+        }
+    }
+    if (best < 0 && !b->host_valid)
+        best = cache_owner(b);
+    return best == d ? -1 : best;
 }
 
 /* ---- the task-facing operations ------------------------------------------- */

@@ -6,7 +6,7 @@
 #include "rt.h"
 
 #define DEFAULT_NB_HOST 768
-#define DEFAULT_NB_CUDA 2048
+#define DEFAULT_NB_CUDA 4096
 #define DEFAULT_HOST_MEM ((size_t)1 << 30)
 #define DEFAULT_WINDOW 8
 #define DEFAULT_THRESHOLD 1e6

@@ -163,6 +163,9 @@ typedef struct {
     int (*d2h)(struct rt_device *d, const rt_block_t *b, const void *src);
     int (*d2d)(struct rt_device *dst_dev, void *dst, struct rt_device *src_dev, const void *src,
                size_t bytes);
+    /* how fast src's memory reaches dst: smaller is faster, INT_MAX when only
+     * through the host */
+    int (*link_rank)(const struct rt_device *dst, const struct rt_device *src);
     /* optional: */
     int (*thread_init)(struct rt_device *d);    /* in the device's worker, first */
     int (*near_cpuset)(struct rt_device *d, hwloc_topology_t topo, hwloc_bitmap_t set);
@@ -288,7 +291,6 @@ typedef struct {
     atomic_uint_fast64_t hits, misses, evictions, writebacks;
     uint64_t lru_clock;                 /* under cache_lock */
     int blas_threads_saved;
-    void *registered;                   /* api_memory.c's list */
 } rt_t;
 extern rt_t rt;
 
@@ -299,6 +301,12 @@ bool rt_grow(void *arr, size_t *cap, size_t n, size_t size, size_t first);
 
 /* 0 when the runtime can take calls, else TESS_ENOTINIT. */
 int rt_check_ready(void);
-void memory_registry_free(void);
+/* Page-locking in the background (pinning.c). */
+int pin_init(void);
+int pin_request(void *p, size_t bytes, bool user);  /* user: tess_memory_register_async */
+void pin_wait_idle(void);
+int pin_unregister(void *p);
+void pin_release_inside(const void *p, size_t bytes);
+void pin_fini(void);
 
 #endif

@@ -61,11 +61,32 @@ static void memory_the_user_pinned_stays_pinned_after_unregister_and_finalize(vo
     free(q);
 }
 
+static void operands_are_pinned_on_first_use_and_unpinned_when_invalidated(void **state)
+{
+    (void)state;
+    need_gpu();
+    tess_config_t cfg = { .devices = "cuda:0", .cache_fraction = 0.05 };
+    int64_t n = 1024;                   /* 8 MiB operands: above the first-use threshold */
+    double *A = tu_matrix(&tu_types[1], n, n, 1), *C = tu_matrix(&tu_types[1], n, n, 2);
+    assert_int_equal(tess_init(&cfg), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, A, n, 0, C, n), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(is_pinned(A));
+    assert_true(is_pinned(C));
+    assert_int_equal(tess_memory_invalidate(n, n, A, n, sizeof *A), 0);
+    assert_false(is_pinned(A));
+    assert_int_equal(tess_finalize(), 0);
+    assert_false(is_pinned(C));
+    free(A);
+    free(C);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(memory_registered_through_tessera_is_unpinned_at_finalize),
         cmocka_unit_test(memory_the_user_pinned_stays_pinned_after_unregister_and_finalize),
+        cmocka_unit_test(operands_are_pinned_on_first_use_and_unpinned_when_invalidated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Busy fractions per device from a Tessera Chrome trace (TESS_TRACE).
+
+For each device: the share of the traced span during which its compute
+streams ran a kernel, during which each copy stream moved data, and how much
+of the copy time ran under a kernel (overlap).  The span runs from the first
+slice to the last one of any device.
+
+    usage: trace_summary.py trace.json
+"""
+import json
+import re
+import sys
+
+
+def union(intervals):
+    """Total length of a set of [start, end) intervals, and the merged list."""
+    merged = []
+    for s, e in sorted(intervals):
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    return sum(e - s for s, e in merged), merged
+
+
+def covered(intervals, merged):
+    """Length of the intervals that lies inside the merged (disjoint) list."""
+    total = 0.0
+    for s, e in intervals:
+        for ms, me in merged:
+            lo, hi = max(s, ms), min(e, me)
+            if hi > lo:
+                total += hi - lo
+    return total
+
+
+def main(path):
+    events = json.load(open(path))["traceEvents"]
+    names = {e["tid"]: e["args"]["name"] for e in events if e.get("ph") == "M"}
+    slices = [e for e in events if e.get("ph") == "X"]
+    if not slices:
+        sys.exit("no slices in " + path)
+    t0 = min(e["ts"] for e in slices)
+    t1 = max(e["ts"] + e["dur"] for e in slices)
+    span = t1 - t0
+    tracks = {}
+    for e in slices:
+        tracks.setdefault(names[e["tid"]], []).append((e["ts"], e["ts"] + e["dur"]))
+    devices = sorted({re.match(r"(\S+?\d+) ", n).group(1) for n in names.values()})
+    print(f"span {span / 1e3:.1f} ms")
+    print(f"{'device':8} {'compute':>8} {'h2d':>6} {'d2h':>6} {'peer':>6} {'copy under kernel':>18}")
+    for dev in devices:
+        kern = [iv for n, ivs in tracks.items() if n.startswith(dev + " compute") for iv in ivs]
+        busy, merged = union(kern)
+        row, copy_total, copy_hidden = [], 0.0, 0.0
+        for stream in ("h2d", "d2h", "peer"):
+            ivs = tracks.get(f"{dev} {stream}", [])
+            row.append(union(ivs)[0] / span)
+            copy_total += sum(e - s for s, e in ivs)
+            copy_hidden += covered(ivs, merged)
+        hidden = copy_hidden / copy_total if copy_total else 0.0
+        print(f"{dev:8} {busy / span:8.2f} {row[0]:6.2f} {row[1]:6.2f} {row[2]:6.2f} {hidden:18.2f}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])
