@@ -11,16 +11,40 @@
  * current one is used (register double buffering).
  *
  * Thread (tx, ty) holds rows 2tx and 2tx+1 of columns ty, ty + TY, ... of a
- * tile: each warp reads whole 64-row column segments, in 16-byte pairs. */
+ * tile: each warp reads whole 64-row column segments, in 16-byte pairs.
+ *
+ * TESS_KVARIANT_SYMV (kvariant.cuh) picks the warps per block, the blocks per
+ * multiprocessor the registers are capped for, and the run lengths; see
+ * symv_variants below. */
 #include "blas2_common.cuh"
+#include "kvariant.cuh"
 
 namespace {
 
 constexpr int SB = 64; /* tile size */
 
-/* Warps per block; complex double uses more warps with fewer columns each, to
- * keep a tile and its prefetched successor in registers. */
+/* Warps per block, at least; complex double uses more warps with fewer columns
+ * each, to keep a tile and its prefetched successor in registers. */
 template <class T> __host__ __device__ constexpr int symv_ty() { return sizeof(T) > 8 ? 16 : 8; }
+
+/* The designs TESS_KVARIANT_SYMV chooses from (the kernel's shape is picked
+ * in symv_typed, the run lengths here): runs are as long as about per_sm
+ * blocks per multiprocessor remain, 2 to max_run tiles.
+ *   t8     the default: 8 warps, registers capped for 2 blocks per SM (128),
+ *          runs for 8 blocks per SM, at most 16 tiles;
+ *   t16    16 warps of 4 columns, one block: the same warps per SM without
+ *          the spills that 8 columns a thread cause at 128 registers;
+ *   t16b2  16 warps, two blocks (64 registers): twice the warps in flight;
+ *   r32    t8 with runs for 4 blocks per SM, up to 32 tiles: fewer barriers
+ *          and y_j atomics per tile, longer streams;
+ *   r4     t8 with runs for 32 blocks per SM: finer load balance at small n;
+ *   t16r32 t16 with the runs of r32.
+ * Complex double keeps its 16 warps and one block in t8, r32, r4. */
+struct symv_variant {
+    int per_sm, max_run;
+};
+constexpr const char *symv_names[] = {"t8", "t16", "t16b2", "r32", "r4", "t16r32"};
+constexpr symv_variant symv_variants[] = {{8, 16}, {8, 16}, {8, 16}, {4, 32}, {32, 16}, {4, 32}};
 
 template <class T> struct symv_args {
     const T *A;
@@ -79,11 +103,11 @@ __device__ __forceinline__ void symv_rows_to_y(const symv_args<T> &a, T (&srow)[
     buf ^= 1;
 }
 
-/* 128 registers a thread at most: two blocks of 8 warps, or one of 16. */
-template <class T, bool ALIGNED, bool LOWER>
-__global__ void __launch_bounds__(32 * symv_ty<T>(), 16 / symv_ty<T>()) symv_kernel(symv_args<T> a)
+/* TY warps; the registers capped for MINB blocks per multiprocessor. */
+template <class T, int TY, int MINB, bool ALIGNED, bool LOWER>
+__global__ void __launch_bounds__(32 * TY, MINB) symv_kernel(symv_args<T> a)
 {
-    constexpr int TY = symv_ty<T>(), CPT = SB / TY;
+    constexpr int CPT = SB / TY;
     __shared__ T srow[2][TY][SB];
     const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
     const int64_t nbt = kern_cdiv64(a.n, SB), bj = blockIdx.x, col0 = bj * SB;
@@ -158,6 +182,27 @@ __global__ void __launch_bounds__(32 * symv_ty<T>(), 16 / symv_ty<T>()) symv_ker
     }
 }
 
+/* TY0 warps, registers capped for MINB0 blocks per multiprocessor (0: as
+ * many as 128 registers a thread allow); fewer warps than symv_ty<T>() are
+ * raised to it, with the default cap. */
+template <class T, int TY0, int MINB0>
+int symv_launch(cudaStream_t s, dim3 grid, const symv_args<T> &a, bool aligned, bool lower)
+{
+    constexpr int TY = TY0 > symv_ty<T>() ? TY0 : symv_ty<T>();
+    constexpr int MINB = MINB0 > 0 && TY0 >= symv_ty<T>() ? MINB0 : 16 / TY;
+    const dim3 block(32 * TY);
+    if (aligned && lower)
+        symv_kernel<T, TY, MINB, true, true><<<grid, block, 0, s>>>(a);
+    else if (aligned)
+        symv_kernel<T, TY, MINB, true, false><<<grid, block, 0, s>>>(a);
+    else if (lower)
+        symv_kernel<T, TY, MINB, false, true><<<grid, block, 0, s>>>(a);
+    else
+        symv_kernel<T, TY, MINB, false, false><<<grid, block, 0, s>>>(a);
+    KERN_LAUNCH_CHECK();
+    return 0;
+}
+
 template <class T>
 int symv_typed(cudaStream_t s, tess_uplo_t uplo, int64_t n, const void *alpha_p, const T *A,
                int64_t lda, const T *x, int64_t incx, const void *beta_p, T *y, int64_t incy)
@@ -179,26 +224,22 @@ int symv_typed(cudaStream_t s, tess_uplo_t uplo, int64_t n, const void *alpha_p,
     if ((err = kern_sm_count(&nsm)))
         return err;
 
-    /* Runs of 2 to 16 tiles: as long as about 8 blocks per multiprocessor
-     * remain, since a longer run adds y_j fewer times and keeps more reads
-     * in flight between barriers. */
+    static const int vi = kern_variant("TESS_KVARIANT_SYMV", symv_names);
+    const symv_variant &v = symv_variants[vi];
+    /* Runs of 2 to max_run tiles: as long as about per_sm blocks per
+     * multiprocessor remain, since a longer run adds y_j fewer times and
+     * keeps more reads in flight between barriers. */
     const int64_t nbt = kern_cdiv64(n, SB);
     const int64_t tiles = nbt * (nbt - 1) / 2;
-    a.tiles_per_block = kern_max64(2, kern_min64(16, tiles / (8 * (int64_t)nsm)));
+    a.tiles_per_block = kern_max64(2, kern_min64(v.max_run, tiles / (v.per_sm * (int64_t)nsm)));
     const dim3 grid((unsigned)nbt, (unsigned)kern_max64(1, kern_cdiv64(nbt - 1, a.tiles_per_block)));
-    const dim3 block(32 * symv_ty<T>());
-    const bool aligned = kern_pairs_aligned(A, lda);
-    const bool lower = uplo == TessLower;
-    if (aligned && lower)
-        symv_kernel<T, true, true><<<grid, block, 0, s>>>(a);
-    else if (aligned)
-        symv_kernel<T, true, false><<<grid, block, 0, s>>>(a);
-    else if (lower)
-        symv_kernel<T, false, true><<<grid, block, 0, s>>>(a);
-    else
-        symv_kernel<T, false, false><<<grid, block, 0, s>>>(a);
-    KERN_LAUNCH_CHECK();
-    return 0;
+    const bool aligned = kern_pairs_aligned(A, lda), lower = uplo == TessLower;
+    switch (vi) {
+    case 1:
+    case 5: return symv_launch<T, 16, 1>(s, grid, a, aligned, lower);
+    case 2: return symv_launch<T, 16, 2>(s, grid, a, aligned, lower);
+    default: return symv_launch<T, 8, 0>(s, grid, a, aligned, lower);
+    }
 }
 
 } // namespace
