@@ -1,6 +1,9 @@
 /* Tessera's one-GPU kernels against cuBLAS on the same device data.
  *
  *   bench_kernels [OUTDIR]      writes OUTDIR/bench_kernels.csv (default ".")
+ *   bench_kernels OUTDIR GROUP  only the issue-4 targets of one group, for
+ *                               comparing kernel variants (sweep.sh): ceil
+ *                               (DGEMM, copy), trxm, gemvt, symv
  *
  * Every timing is the median of several runs between CUDA events, after a
  * warm-up run; in-place routines get their input restored (untimed) before
@@ -327,11 +330,42 @@ static void bench_parts(void)
         bench_gemm(k, n, 5, k <= 512 ? 16 : 1);
 }
 
+/* The targets of issue 4 that a kernel variant of group may move, with the
+ * repetitions of the full run; 0 when group is unknown. */
+static int bench_group(const char *group)
+{
+    const int64_t N = 16384;
+    if (strcmp(group, "ceil") == 0) {
+        bench_ceilings();
+    } else if (strcmp(group, "trxm") == 0) {
+        bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, 64, N, 5, 16);
+        bench_trxm(&TD, R_TRSM, TessRight, TessUpper, TessNoTrans, N, 64, 5, 16);
+        bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, N, 5, 1);
+        bench_trxm(&TD, R_TRSM, TessRight, TessUpper, TessNoTrans, N, N, 5, 1);
+        static const int64_t rhs[] = {64, 256, 1024};
+        for (int r = 0; r < 3; r++)
+            bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, rhs[r], 7, 1);
+        bench_trxm(&TD, R_TRMM, TessLeft, TessLower, TessNoTrans, N, N, 5, 1);
+    } else if (strcmp(group, "gemvt") == 0) {
+        bench_blas2(&TD, R_GEMV, TessTrans, TessLower, 2 * N, 2 * N, 20);
+        bench_blas2(&TD, R_GEMV, TessTrans, TessLower, N / 2, N / 2, 20);
+    } else if (strcmp(group, "symv") == 0) {
+        bench_blas2(&TD, R_SYMV, TessNoTrans, TessLower, 2 * N, 2 * N, 20);
+        bench_blas2(&TD, R_SYMV, TessNoTrans, TessUpper, 2 * N, 2 * N, 20);
+        bench_blas2(&TD, R_SYMV, TessNoTrans, TessLower, N / 2, N / 2, 20);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     const char *outdir = argc > 1 ? argv[1] : ".";
+    const char *group = argc > 2 ? argv[2] : NULL;
     char path[4096];
-    snprintf(path, sizeof path, "%s/bench_kernels.csv", outdir);
+    snprintf(path, sizeof path, "%s/bench_kernels%s%s.csv", outdir, group ? "_" : "",
+             group ? group : "");
     csv = fopen(path, "w");
     if (!csv)
         die("fopen(csv)");
@@ -348,6 +382,14 @@ int main(int argc, char **argv)
     printf("device: %s (%d SMs)\n", devname, prop.multiProcessorCount);
     printf("%-6s p case %6s %6s | %9s %9s | %8s %8s %-7s | %s\n", "op", "m", "n", "tess ms",
            "cublas ms", "tess", "cublas", "unit", "speedup");
+    if (group) {
+        const int known = bench_group(group);
+        fclose(csv);
+        CB(cublasDestroy(cub));
+        if (!known)
+            fprintf(stderr, "bench_kernels: unknown group %s\n", group);
+        return known ? 0 : 2;
+    }
 
     fprintf(stderr, "[1/7] ceilings\n");
     bench_ceilings();
