@@ -1,9 +1,9 @@
 /* Tessera's one-GPU kernels against cuBLAS on the same device data.
  *
  *   bench_kernels [OUTDIR]      writes OUTDIR/bench_kernels.csv (default ".")
- *   bench_kernels OUTDIR GROUP  only the issue-4 targets of one group, for
- *                               comparing kernel variants (sweep.sh): ceil
- *                               (DGEMM, copy), trxm, gemvt, symv
+ *   bench_kernels OUTDIR GROUP  only the issue-4 targets of one group, a
+ *                               quick check (sweep.sh): ceil (DGEMM, copy),
+ *                               trxm, gemvt, symv
  *
  * Every timing is the median of several runs between CUDA events, after a
  * warm-up run; in-place routines get their input restored (untimed) before
@@ -330,7 +330,7 @@ static void bench_parts(void)
         bench_gemm(k, n, 5, k <= 512 ? 16 : 1);
 }
 
-/* The targets of issue 4 that a kernel variant of group may move, with the
+/* The targets of issue 4 that the kernels of group serve, with the
  * repetitions of the full run; 0 when group is unknown. */
 static int bench_group(const char *group)
 {

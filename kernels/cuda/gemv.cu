@@ -6,12 +6,8 @@
  * memory, streams its part of A once in coalesced pair reads, prefetching
  * the next group of columns (rows) into registers while it multiplies the
  * current one, and adds alpha times its partial sums into y with atomics
- * after a separate pass has applied beta.
- *
- * TESS_KVARIANT_GEMVT (kvariant.cuh) picks the shape of the transpose kernel;
- * see gemv_t_names below. */
+ * after a separate pass has applied beta. */
 #include "blas2_common.cuh"
-#include "kvariant.cuh"
 
 namespace {
 
@@ -22,26 +18,18 @@ constexpr int GN_GROUP = 8;
 /* Upper bound on the staged piece of x (32 KB for complex double). */
 constexpr int64_t X_CHUNK_MAX = 2048;
 
-/* Transpose: WARPS warps x COLS columns each, lanes down the rows in pairs,
- * SEG segments of 64 rows of each column read per step, the registers capped
- * for MINB blocks per multiprocessor (0: no cap), x staged chunk_max elements
- * at a time.
- * TESS_KVARIANT_GEMVT picks one (registers for double, sm_90):
- *   c8        the default: 4 warps x 8 columns, one segment, no cap (166
- *             registers: 3 blocks, 12 warps per SM);
- *   c8b4      the same capped for 4 blocks (128 registers, a few spilled):
- *             16 warps per SM, a third more loads in flight;
- *   c4s2b4    4 columns x 2 segments: 1 KB contiguous per column per step
- *             and the same bytes in flight per warp, 4 blocks (120, none
- *             spilled);
- *   c2s4b5    2 columns x 4 segments: 2 KB per column per step, 5 blocks
- *             (96 registers, none spilled), 20 warps per SM;
- *   c8x4k     c8 staging 4096 elements of x: half the blocks, atomics and
- *             staging passes (complex double keeps 2048: 64 KB otherwise);
- *   c2s4b5x4k c2s4b5 with the chunks of c8x4k. */
-constexpr const char *gemv_t_names[] = {"c8", "c8b4", "c4s2b4", "c2s4b5", "c8x4k", "c2s4b5x4k"};
-constexpr int64_t gemv_t_chunk_max[] = {X_CHUNK_MAX, X_CHUNK_MAX, X_CHUNK_MAX,
-                                        X_CHUNK_MAX, 2 * X_CHUNK_MAX, 2 * X_CHUNK_MAX};
+/* Transpose: GT_WARPS warps x GT_COLS columns each, lanes down the rows in
+ * pairs, GT_SEG segments of 64 rows of each column read per step (2 KB
+ * contiguous per column for double), the registers capped for GT_MINB blocks
+ * per multiprocessor (96 for double on sm_90, none spilled: 20 warps per
+ * SM; complex double spills 256 bytes a thread).  On an H200 this measured 0.95x / 0.89x cuBLAS (DGEMV^T 32768 / 8192)
+ * against 0.88x / 0.83x for the former shape, 8 columns x one segment with
+ * no register cap (BENCHMARKS.md, sweep of 2026-11-23). */
+constexpr int GT_WARPS = 4;
+constexpr int GT_COLS = 2;
+constexpr int GT_SEG = 4;
+constexpr int GT_ROWS = 64 * GT_SEG; /* rows one warp reads per step */
+constexpr int GT_MINB = 5;
 
 /* Rows i, i+1 of alpha A x over the columns [j0, j0 + nj) staged in sx. */
 template <class T, bool ALIGNED>
@@ -114,47 +102,46 @@ __global__ void __launch_bounds__(GN_THREADS)
     }
 }
 
-/* Columns [c0, c0 + COLS) of alpha op(A)^T x over the rows [0, ni) at a,
+/* Columns [c0, c0 + GT_COLS) of alpha op(A)^T x over the rows [0, ni) at a,
  * x staged in sx; one warp. */
-template <class T, int COLS, int SEG, bool ALIGNED, bool CONJ>
+template <class T, bool ALIGNED, bool CONJ>
 __device__ __forceinline__ void gemv_t_cols(int64_t n, int64_t c0, int64_t ni, T alpha,
                                             const T *a, int64_t lda, const T *sx, T *y,
                                             int64_t incy)
 {
-    constexpr int ROWS = 64 * SEG; /* rows one warp reads per step */
     const int lane = threadIdx.x % 32;
     /* columns past n read column n-1 again and are dropped at the end */
-    const T *col[COLS];
+    const T *col[GT_COLS];
 #pragma unroll
-    for (int c = 0; c < COLS; c++)
+    for (int c = 0; c < GT_COLS; c++)
         col[c] = a + kern_min64(c0 + c, n - 1) * lda;
 
-    T acc[COLS];
+    T acc[GT_COLS];
 #pragma unroll
-    for (int c = 0; c < COLS; c++)
+    for (int c = 0; c < GT_COLS; c++)
         acc[c] = kzero<T>();
-    const int64_t full = ALIGNED ? ni / ROWS * ROWS : 0;
+    const int64_t full = ALIGNED ? ni / GT_ROWS * GT_ROWS : 0;
     if (full > 0) {
-        kpair<T> cur[COLS][SEG], nxt[COLS][SEG];
+        kpair<T> cur[GT_COLS][GT_SEG], nxt[GT_COLS][GT_SEG];
 #pragma unroll
-        for (int c = 0; c < COLS; c++)
+        for (int c = 0; c < GT_COLS; c++)
 #pragma unroll
-            for (int g = 0; g < SEG; g++)
+            for (int g = 0; g < GT_SEG; g++)
                 cur[c][g] = *reinterpret_cast<const kpair<T> *>(col[c] + 2 * lane + 64 * g);
-        for (int64_t i = 2 * lane; i < full; i += ROWS) {
-            if (i + ROWS < full) {
+        for (int64_t i = 2 * lane; i < full; i += GT_ROWS) {
+            if (i + GT_ROWS < full) {
 #pragma unroll
-                for (int c = 0; c < COLS; c++)
+                for (int c = 0; c < GT_COLS; c++)
 #pragma unroll
-                    for (int g = 0; g < SEG; g++)
+                    for (int g = 0; g < GT_SEG; g++)
                         nxt[c][g] =
-                            *reinterpret_cast<const kpair<T> *>(col[c] + i + ROWS + 64 * g);
+                            *reinterpret_cast<const kpair<T> *>(col[c] + i + GT_ROWS + 64 * g);
             }
 #pragma unroll
-            for (int g = 0; g < SEG; g++) {
+            for (int g = 0; g < GT_SEG; g++) {
                 const T x0 = sx[i + 64 * g], x1 = sx[i + 64 * g + 1];
 #pragma unroll
-                for (int c = 0; c < COLS; c++) {
+                for (int c = 0; c < GT_COLS; c++) {
                     acc[c] = kfma(CONJ ? kconj(cur[c][g].a) : cur[c][g].a, x0, acc[c]);
                     acc[c] = kfma(CONJ ? kconj(cur[c][g].b) : cur[c][g].b, x1, acc[c]);
                     cur[c][g] = nxt[c][g];
@@ -165,27 +152,27 @@ __device__ __forceinline__ void gemv_t_cols(int64_t n, int64_t c0, int64_t ni, T
     for (int64_t i = full + lane; i < ni; i += 32) {
         const T xi = sx[i];
 #pragma unroll
-        for (int c = 0; c < COLS; c++)
+        for (int c = 0; c < GT_COLS; c++)
             acc[c] = kfma(CONJ ? kconj(col[c][i]) : col[c][i], xi, acc[c]);
     }
 #pragma unroll
-    for (int c = 0; c < COLS; c++) {
+    for (int c = 0; c < GT_COLS; c++) {
         const T sum = kwarp_sum(acc[c]);
         if (lane == c && c0 + c < n)
             katomic_add(&y[(c0 + c) * incy], kmul(alpha, sum));
     }
 }
 
-/* Block (bx, by): warps take COLS columns each, against row chunks by,
+/* Block (bx, by): warps take GT_COLS columns each, against row chunks by,
  * by + gridDim.y, ... */
-template <class T, int WARPS, int COLS, int SEG, int MINB, bool ALIGNED, bool CONJ>
-__global__ void __launch_bounds__(WARPS * 32, MINB)
+template <class T, bool ALIGNED, bool CONJ>
+__global__ void __launch_bounds__(GT_WARPS * 32, GT_MINB)
     gemv_t_kernel(int64_t m, int64_t n, int64_t chunk, T alpha, const T *__restrict__ A,
                   int64_t lda, const T *__restrict__ x, int64_t incx, T *y, int64_t incy)
 {
     extern __shared__ unsigned char smem_raw[];
     T *sx = reinterpret_cast<T *>(smem_raw);
-    const int64_t c0 = ((int64_t)blockIdx.x * WARPS + threadIdx.x / 32) * COLS;
+    const int64_t c0 = ((int64_t)blockIdx.x * GT_WARPS + threadIdx.x / 32) * GT_COLS;
     for (int64_t i0 = (int64_t)blockIdx.y * chunk; i0 < m; i0 += (int64_t)gridDim.y * chunk) {
         const int64_t ni = kern_min64(m - i0, chunk);
         __syncthreads(); /* the previous chunk's x is no longer read */
@@ -193,46 +180,19 @@ __global__ void __launch_bounds__(WARPS * 32, MINB)
             sx[i] = x[(i0 + i) * incx];
         __syncthreads();
         if (c0 < n)
-            gemv_t_cols<T, COLS, SEG, ALIGNED, CONJ>(n, c0, ni, alpha, A + i0, lda, sx, y,
-                                                     incy);
+            gemv_t_cols<T, ALIGNED, CONJ>(n, c0, ni, alpha, A + i0, lda, sx, y, incy);
     }
 }
 
 /* Cut the other dimension into chunks so that about 32 blocks per
- * multiprocessor exist, with 256 to chunk_max elements of x each. */
-int64_t chunk_length(int64_t len, int64_t blocks_across, int nsm, int64_t chunk_max)
+ * multiprocessor exist, with 256 to X_CHUNK_MAX elements of x each. */
+int64_t chunk_length(int64_t len, int64_t blocks_across, int nsm)
 {
     int64_t nchunks = kern_cdiv64(32 * (int64_t)nsm, blocks_across);
     nchunks = kern_min64(nchunks, kern_cdiv64(len, 256));
-    nchunks = kern_max64(nchunks, kern_cdiv64(len, chunk_max));
+    nchunks = kern_max64(nchunks, kern_cdiv64(len, X_CHUNK_MAX));
     nchunks = kern_max64(nchunks, 1);
     return kern_cdiv64(kern_cdiv64(len, nchunks), 8) * 8;
-}
-
-/* op(A)^T x with the transpose kernel of the given shape. */
-template <class T, int WARPS, int COLS, int SEG, int MINB>
-int gemv_t_launch(cudaStream_t s, int64_t m, int64_t n, T alpha, const T *A, int64_t lda,
-                  const T *x, int64_t incx, T *y, int64_t incy, bool aligned, bool cj, int nsm,
-                  int64_t chunk_max)
-{
-    const int64_t colblocks = kern_cdiv64(n, WARPS * COLS);
-    const int64_t chunk = chunk_length(m, colblocks, nsm, chunk_max);
-    const dim3 grid((unsigned)colblocks, (unsigned)kern_min64(kern_cdiv64(m, chunk), 65535));
-    const size_t smem = (size_t)chunk * sizeof(T);
-    if (aligned && cj)
-        gemv_t_kernel<T, WARPS, COLS, SEG, MINB, true, true>
-            <<<grid, WARPS * 32, smem, s>>>(m, n, chunk, alpha, A, lda, x, incx, y, incy);
-    else if (aligned)
-        gemv_t_kernel<T, WARPS, COLS, SEG, MINB, true, false>
-            <<<grid, WARPS * 32, smem, s>>>(m, n, chunk, alpha, A, lda, x, incx, y, incy);
-    else if (cj)
-        gemv_t_kernel<T, WARPS, COLS, SEG, MINB, false, true>
-            <<<grid, WARPS * 32, smem, s>>>(m, n, chunk, alpha, A, lda, x, incx, y, incy);
-    else
-        gemv_t_kernel<T, WARPS, COLS, SEG, MINB, false, false>
-            <<<grid, WARPS * 32, smem, s>>>(m, n, chunk, alpha, A, lda, x, incx, y, incy);
-    KERN_LAUNCH_CHECK();
-    return 0;
 }
 
 template <class T>
@@ -253,37 +213,39 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
         return err;
     const bool aligned = kern_pairs_aligned(A, lda);
 
-    if (!notrans) {
-        static const int vi = kern_variant("TESS_KVARIANT_GEMVT", gemv_t_names);
-        /* complex double's 4096 elements would take 64 KB of shared memory */
-        const int64_t cmax = sizeof(T) > 8 ? X_CHUNK_MAX : gemv_t_chunk_max[vi];
+    if (notrans) {
+        const int64_t rowblocks = kern_cdiv64(m, GN_ROWS);
+        const int64_t chunk = chunk_length(n, rowblocks, nsm);
+        const dim3 grid((unsigned)rowblocks, (unsigned)kern_min64(kern_cdiv64(n, chunk), 65535));
+        const size_t smem = (size_t)chunk * sizeof(T);
+        if (aligned)
+            gemv_n_kernel<T, true><<<grid, GN_THREADS, smem, s>>>(m, n, chunk, alpha, A, lda, x,
+                                                                 incx, y, incy);
+        else
+            gemv_n_kernel<T, false><<<grid, GN_THREADS, smem, s>>>(m, n, chunk, alpha, A, lda,
+                                                                  x, incx, y, incy);
+    } else {
+        const int64_t colblocks = kern_cdiv64(n, GT_WARPS * GT_COLS);
+        const int64_t chunk = chunk_length(m, colblocks, nsm);
+        const dim3 grid((unsigned)colblocks, (unsigned)kern_min64(kern_cdiv64(m, chunk), 65535));
+        const size_t smem = (size_t)chunk * sizeof(T);
         const bool cj = trans == TessConjTrans;
-        switch (vi) {
-        case 1:
-            return gemv_t_launch<T, 4, 8, 1, 4>(s, m, n, alpha, A, lda, x, incx, y, incy,
-                                                aligned, cj, nsm, cmax);
-        case 2:
-            return gemv_t_launch<T, 4, 4, 2, 4>(s, m, n, alpha, A, lda, x, incx, y, incy,
-                                                aligned, cj, nsm, cmax);
-        case 3:
-        case 5:
-            return gemv_t_launch<T, 4, 2, 4, 5>(s, m, n, alpha, A, lda, x, incx, y, incy,
-                                                aligned, cj, nsm, cmax);
-        default:
-            return gemv_t_launch<T, 4, 8, 1, 0>(s, m, n, alpha, A, lda, x, incx, y, incy,
-                                                aligned, cj, nsm, cmax);
-        }
+        if (aligned && cj)
+            gemv_t_kernel<T, true, true><<<grid, GT_WARPS * 32, smem, s>>>(m, n, chunk, alpha, A,
+                                                                          lda, x, incx, y, incy);
+        else if (aligned)
+            gemv_t_kernel<T, true, false><<<grid, GT_WARPS * 32, smem, s>>>(m, n, chunk, alpha,
+                                                                           A, lda, x, incx, y,
+                                                                           incy);
+        else if (cj)
+            gemv_t_kernel<T, false, true><<<grid, GT_WARPS * 32, smem, s>>>(m, n, chunk, alpha,
+                                                                           A, lda, x, incx, y,
+                                                                           incy);
+        else
+            gemv_t_kernel<T, false, false><<<grid, GT_WARPS * 32, smem, s>>>(m, n, chunk, alpha,
+                                                                            A, lda, x, incx, y,
+                                                                            incy);
     }
-    const int64_t rowblocks = kern_cdiv64(m, GN_ROWS);
-    const int64_t chunk = chunk_length(n, rowblocks, nsm, X_CHUNK_MAX);
-    const dim3 grid((unsigned)rowblocks, (unsigned)kern_min64(kern_cdiv64(n, chunk), 65535));
-    const size_t smem = (size_t)chunk * sizeof(T);
-    if (aligned)
-        gemv_n_kernel<T, true><<<grid, GN_THREADS, smem, s>>>(m, n, chunk, alpha, A, lda, x,
-                                                             incx, y, incy);
-    else
-        gemv_n_kernel<T, false><<<grid, GN_THREADS, smem, s>>>(m, n, chunk, alpha, A, lda, x,
-                                                              incx, y, incy);
     KERN_LAUNCH_CHECK();
     return 0;
 }

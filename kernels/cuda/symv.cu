@@ -13,38 +13,26 @@
  * Thread (tx, ty) holds rows 2tx and 2tx+1 of columns ty, ty + TY, ... of a
  * tile: each warp reads whole 64-row column segments, in 16-byte pairs.
  *
- * TESS_KVARIANT_SYMV (kvariant.cuh) picks the warps per block, the blocks per
- * multiprocessor the registers are capped for, and the run lengths; see
- * symv_variants below. */
+ * Blocks of 16 warps (4 columns a thread) in every precision, registers
+ * capped for one block per multiprocessor (128 a thread): a tile and its
+ * prefetched successor fit without spills (complex double spills 48 bytes
+ * a thread when aligned, as before).  Runs are long (up to 32 tiles):
+ * fewer barriers and y_j atomics per tile, longer streams.  On an H200 this
+ * measured 1.89x / 3.11x / 0.99x cuBLAS (DSYMV L 32768, U 32768, L 8192)
+ * against 1.78x / 3.03x / 0.95x for the former design, 8 warps of 8 columns
+ * (two blocks per multiprocessor) with runs of at most 16 tiles
+ * (BENCHMARKS.md, sweep of 2026-11-23). */
 #include "blas2_common.cuh"
-#include "kvariant.cuh"
 
 namespace {
 
-constexpr int SB = 64; /* tile size */
-
-/* Warps per block, at least; complex double uses more warps with fewer columns
- * each, to keep a tile and its prefetched successor in registers. */
-template <class T> __host__ __device__ constexpr int symv_ty() { return sizeof(T) > 8 ? 16 : 8; }
-
-/* The designs TESS_KVARIANT_SYMV chooses from (the kernel's shape is picked
- * in symv_typed, the run lengths here): runs are as long as about per_sm
- * blocks per multiprocessor remain, 2 to max_run tiles.
- *   t8     the default: 8 warps, registers capped for 2 blocks per SM (128),
- *          runs for 8 blocks per SM, at most 16 tiles;
- *   t16    16 warps of 4 columns, one block: the same warps per SM without
- *          the spills that 8 columns a thread cause at 128 registers;
- *   t16b2  16 warps, two blocks (64 registers): twice the warps in flight;
- *   r32    t8 with runs for 4 blocks per SM, up to 32 tiles: fewer barriers
- *          and y_j atomics per tile, longer streams;
- *   r4     t8 with runs for 32 blocks per SM: finer load balance at small n;
- *   t16r32 t16 with the runs of r32.
- * Complex double keeps its 16 warps and one block in t8, r32, r4. */
-struct symv_variant {
-    int per_sm, max_run;
-};
-constexpr const char *symv_names[] = {"t8", "t16", "t16b2", "r32", "r4", "t16r32"};
-constexpr symv_variant symv_variants[] = {{8, 16}, {8, 16}, {8, 16}, {4, 32}, {32, 16}, {4, 32}};
+constexpr int SB = 64;       /* tile size */
+constexpr int TY = 16;       /* warps per block */
+constexpr int CPT = SB / TY; /* columns of a tile per thread */
+/* Runs of 2 to MAX_RUN tiles: as long as about RUN_BLOCKS_PER_SM blocks per
+ * multiprocessor remain. */
+constexpr int64_t MAX_RUN = 32;
+constexpr int64_t RUN_BLOCKS_PER_SM = 4;
 
 template <class T> struct symv_args {
     const T *A;
@@ -57,7 +45,7 @@ template <class T> struct symv_args {
 
 /* The tile at block row bi of this block column, and the matching piece of x:
  * pair reads when the tile lies inside A, guarded single reads otherwise. */
-template <class T, bool ALIGNED, int CPT, int TY>
+template <class T, bool ALIGNED>
 __device__ __forceinline__ void symv_load(const symv_args<T> &a, int64_t bi, int64_t col0,
                                           int tx, int ty, kpair<T> (&t)[CPT], kpair<T> &xr)
 {
@@ -85,7 +73,7 @@ __device__ __forceinline__ void symv_load(const symv_args<T> &a, int64_t bi, int
 
 /* Sum the block's partial products for rows row0 .. row0+63 and add them to
  * y.  Two shared buffers alternate, so one barrier per tile suffices. */
-template <class T, int TY>
+template <class T>
 __device__ __forceinline__ void symv_rows_to_y(const symv_args<T> &a, T (&srow)[2][TY][SB],
                                                int &buf, int tx, int ty, T rp0, T rp1,
                                                int64_t row0)
@@ -103,11 +91,10 @@ __device__ __forceinline__ void symv_rows_to_y(const symv_args<T> &a, T (&srow)[
     buf ^= 1;
 }
 
-/* TY warps; the registers capped for MINB blocks per multiprocessor. */
-template <class T, int TY, int MINB, bool ALIGNED, bool LOWER>
-__global__ void __launch_bounds__(32 * TY, MINB) symv_kernel(symv_args<T> a)
+/* TY warps, registers capped for one block per multiprocessor. */
+template <class T, bool ALIGNED, bool LOWER>
+__global__ void __launch_bounds__(32 * TY, 1) symv_kernel(symv_args<T> a)
 {
-    constexpr int CPT = SB / TY;
     __shared__ T srow[2][TY][SB];
     const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
     const int64_t nbt = kern_cdiv64(a.n, SB), bj = blockIdx.x, col0 = bj * SB;
@@ -131,7 +118,7 @@ __global__ void __launch_bounds__(32 * TY, MINB) symv_kernel(symv_args<T> a)
          * and, mirrored, column c.  The diagonal serves its row once, by its
          * real part for a Hermitian matrix. */
         kpair<T> t[CPT], xr;
-        symv_load<T, false, CPT, TY>(a, bj, col0, tx, ty, t, xr);
+        symv_load<T, false>(a, bj, col0, tx, ty, t, xr);
         T rp0 = kzero<T>(), rp1 = kzero<T>();
 #pragma unroll
         for (int q = 0; q < CPT; q++) {
@@ -150,15 +137,15 @@ __global__ void __launch_bounds__(32 * TY, MINB) symv_kernel(symv_args<T> a)
                 yc[q] = kfma(kconj(vcol), e ? xr.b : xr.a, yc[q]);
             }
         }
-        symv_rows_to_y<T, TY>(a, srow, buf, tx, ty, rp0, rp1, col0);
+        symv_rows_to_y<T>(a, srow, buf, tx, ty, rp0, rp1, col0);
     }
 
     if (lo < hi) {
         kpair<T> cur[CPT], nxt[CPT], xcur, xnxt;
-        symv_load<T, ALIGNED, CPT, TY>(a, lo, col0, tx, ty, cur, xcur);
+        symv_load<T, ALIGNED>(a, lo, col0, tx, ty, cur, xcur);
         for (int64_t bi = lo; bi < hi; bi++) {
             if (bi + 1 < hi)
-                symv_load<T, ALIGNED, CPT, TY>(a, bi + 1, col0, tx, ty, nxt, xnxt);
+                symv_load<T, ALIGNED>(a, bi + 1, col0, tx, ty, nxt, xnxt);
             T rp0 = kzero<T>(), rp1 = kzero<T>();
 #pragma unroll
             for (int q = 0; q < CPT; q++) {
@@ -169,7 +156,7 @@ __global__ void __launch_bounds__(32 * TY, MINB) symv_kernel(symv_args<T> a)
                 cur[q] = nxt[q];
             }
             xcur = xnxt;
-            symv_rows_to_y<T, TY>(a, srow, buf, tx, ty, rp0, rp1, bi * SB);
+            symv_rows_to_y<T>(a, srow, buf, tx, ty, rp0, rp1, bi * SB);
         }
     }
 
@@ -180,27 +167,6 @@ __global__ void __launch_bounds__(32 * TY, MINB) symv_kernel(symv_args<T> a)
         if (tx == 0 && c < a.n)
             katomic_add(&a.y[c * a.incy], kmul(a.alpha, sum));
     }
-}
-
-/* TY0 warps, registers capped for MINB0 blocks per multiprocessor (0: as
- * many as 128 registers a thread allow); fewer warps than symv_ty<T>() are
- * raised to it, with the default cap. */
-template <class T, int TY0, int MINB0>
-int symv_launch(cudaStream_t s, dim3 grid, const symv_args<T> &a, bool aligned, bool lower)
-{
-    constexpr int TY = TY0 > symv_ty<T>() ? TY0 : symv_ty<T>();
-    constexpr int MINB = MINB0 > 0 && TY0 >= symv_ty<T>() ? MINB0 : 16 / TY;
-    const dim3 block(32 * TY);
-    if (aligned && lower)
-        symv_kernel<T, TY, MINB, true, true><<<grid, block, 0, s>>>(a);
-    else if (aligned)
-        symv_kernel<T, TY, MINB, true, false><<<grid, block, 0, s>>>(a);
-    else if (lower)
-        symv_kernel<T, TY, MINB, false, true><<<grid, block, 0, s>>>(a);
-    else
-        symv_kernel<T, TY, MINB, false, false><<<grid, block, 0, s>>>(a);
-    KERN_LAUNCH_CHECK();
-    return 0;
 }
 
 template <class T>
@@ -224,22 +190,25 @@ int symv_typed(cudaStream_t s, tess_uplo_t uplo, int64_t n, const void *alpha_p,
     if ((err = kern_sm_count(&nsm)))
         return err;
 
-    static const int vi = kern_variant("TESS_KVARIANT_SYMV", symv_names);
-    const symv_variant &v = symv_variants[vi];
-    /* Runs of 2 to max_run tiles: as long as about per_sm blocks per
-     * multiprocessor remain, since a longer run adds y_j fewer times and
-     * keeps more reads in flight between barriers. */
+    /* A longer run adds y_j fewer times and keeps more reads in flight
+     * between barriers. */
     const int64_t nbt = kern_cdiv64(n, SB);
     const int64_t tiles = nbt * (nbt - 1) / 2;
-    a.tiles_per_block = kern_max64(2, kern_min64(v.max_run, tiles / (v.per_sm * (int64_t)nsm)));
+    a.tiles_per_block =
+        kern_max64(2, kern_min64(MAX_RUN, tiles / (RUN_BLOCKS_PER_SM * (int64_t)nsm)));
     const dim3 grid((unsigned)nbt, (unsigned)kern_max64(1, kern_cdiv64(nbt - 1, a.tiles_per_block)));
+    const dim3 block(32 * TY);
     const bool aligned = kern_pairs_aligned(A, lda), lower = uplo == TessLower;
-    switch (vi) {
-    case 1:
-    case 5: return symv_launch<T, 16, 1>(s, grid, a, aligned, lower);
-    case 2: return symv_launch<T, 16, 2>(s, grid, a, aligned, lower);
-    default: return symv_launch<T, 8, 0>(s, grid, a, aligned, lower);
-    }
+    if (aligned && lower)
+        symv_kernel<T, true, true><<<grid, block, 0, s>>>(a);
+    else if (aligned)
+        symv_kernel<T, true, false><<<grid, block, 0, s>>>(a);
+    else if (lower)
+        symv_kernel<T, false, true><<<grid, block, 0, s>>>(a);
+    else
+        symv_kernel<T, false, false><<<grid, block, 0, s>>>(a);
+    KERN_LAUNCH_CHECK();
+    return 0;
 }
 
 } // namespace

@@ -18,15 +18,14 @@
  * (solve) or zeros (multiply); padded elements are never read from or
  * written to B.
  *
- * TESS_KVARIANT_TRXM=thread (kvariant.cuh) selects a second design, one
- * thread per vector (trxm_leaf_tpv_kernel): the warp design reads all of T
- * from shared memory once per pair of vectors and shuffles each finished
- * element, which makes it bound by shared-memory bandwidth and shuffles
- * (about 32 us for 64 x 16384 on an H200, against 4 us to move B); a thread
- * that holds its whole vector reads each element of T as a broadcast that
- * serves 32 vectors, and needs no shuffle. */
+ * The leaf is bound by shared-memory reads of T and shuffles (about 32 us for
+ * 64 x 16384 on an H200, against 4 us to move B).  A thread-per-vector leaf
+ * (each thread holding a whole vector, T read as broadcasts, no shuffles)
+ * was measured against this one on an H200 and lost everywhere but the
+ * side-right leaf: DTRSM m=16384, n=64/256/1024 at 0.63x/0.68x/0.74x cuBLAS
+ * against 1.73x/1.55x/1.30x here, DTRMM 16384^2 1.05x against 1.19x
+ * (BENCHMARKS.md, sweep of 2026-11-23); it was removed. */
 #include "check.cuh"
-#include "kvariant.cuh"
 #include "scalar.cuh"
 #include "trxm_leaf.cuh"
 
@@ -35,8 +34,6 @@ namespace {
 constexpr int LEAF_WARPS = 8;
 constexpr int V = 2;                  /* vectors per warp at a time */
 constexpr int RT = LEAF_WARPS * V;    /* rows of B per round, side right */
-constexpr int TV_WARPS = 2;           /* thread-per-vector design: warps per block */
-constexpr int TV_RP = 16;             /* rows of B per pass through shared memory */
 
 /* Which loop runs: forward or backward solve, lower or upper product. */
 enum leaf_op { SOLVE_LOWER, SOLVE_UPPER, MUL_LOWER, MUL_UPPER };
@@ -104,57 +101,44 @@ __device__ __forceinline__ void leaf_vectors(T (&x)[V][NB / 32], const T *sT, co
     }
 }
 
-/* Stage T in shared memory, T(i,j) at sT[i + j*LDS], by NT threads: all of
- * a thread's reads of A in a batch (up to 16) are issued before the first
- * store; A is read down its columns. */
-template <class T, int NB, int LDS, leaf_op OP, int NT>
-__device__ __forceinline__ void stage_triangle(const leaf_args<T> &a, T *sT, T *sdinv)
-{
-    constexpr bool LOWER = OP == SOLVE_LOWER || OP == MUL_LOWER;
-    constexpr bool SOLVE = OP == SOLVE_LOWER || OP == SOLVE_UPPER;
-    constexpr int STAGE = NB * NB / NT; /* elements of A per thread */
-    constexpr int BATCH = STAGE < 16 ? STAGE : 16;
-    static_assert(NB * NB % NT == 0 && STAGE % BATCH == 0, "staging must divide evenly");
-#pragma unroll
-    for (int e0 = 0; e0 < STAGE; e0 += BATCH) {
-        T av[BATCH];
-#pragma unroll
-        for (int e = 0; e < BATCH; e++) {
-            const int idx = threadIdx.x + (e0 + e) * NT, p = idx % NB, q = idx / NB;
-            const int i = a.tr ? q : p, j = a.tr ? p : q;
-            const bool want = p < a.k && q < a.k && (i == j ? !a.unit : LOWER ? i > j : i < j);
-            av[e] = want ? a.A[p + (int64_t)q * a.lda] : kzero<T>();
-        }
-#pragma unroll
-        for (int e = 0; e < BATCH; e++) {
-            const int idx = threadIdx.x + (e0 + e) * NT, p = idx % NB, q = idx / NB;
-            const int i = a.tr ? q : p, j = a.tr ? p : q;
-            const T v = a.cj ? kconj(av[e]) : av[e];
-            if (i == j) {
-                /* unit or padding: 1; the diagonal of T stays 0 in sT when solving */
-                const T d = (p < a.k && !a.unit) ? v : kone<T>();
-                if (SOLVE)
-                    sdinv[i] = kinv(d);
-                sT[i + j * LDS] = SOLVE || p >= a.k ? kzero<T>() : d;
-            } else {
-                sT[i + j * LDS] = v;
-            }
-        }
-    }
-}
-
 /* Element i of vector vec: B(i, vec) on side left, B(vec, i) on side right. */
 template <class T, int NB, leaf_op OP, bool LEFT>
 __global__ void __launch_bounds__(LEAF_WARPS * 32) trxm_leaf_kernel(leaf_args<T> a)
 {
     constexpr int LDS = NB + 1; /* keeps the transposed stores conflict-free */
     constexpr int R = NB / 32;  /* elements of a vector per lane */
+    constexpr bool LOWER = OP == SOLVE_LOWER || OP == MUL_LOWER;
     constexpr bool SOLVE = OP == SOLVE_LOWER || OP == SOLVE_UPPER;
+    constexpr int STAGE = NB * NB / (LEAF_WARPS * 32); /* elements of A per thread */
     __shared__ T sT[NB * LDS];
     __shared__ T sdinv[NB];
     __shared__ T sB[LEFT ? 1 : RT * LDS];
 
-    stage_triangle<T, NB, LDS, OP, LEAF_WARPS * 32>(a, sT, sdinv);
+    /* Stage T: all of this thread's reads of A are issued before the first
+     * store; A is read down its columns, T(i,j) stored at sT[i + j*LDS]. */
+    T av[STAGE];
+#pragma unroll
+    for (int e = 0; e < STAGE; e++) {
+        const int idx = threadIdx.x + e * LEAF_WARPS * 32, p = idx % NB, q = idx / NB;
+        const int i = a.tr ? q : p, j = a.tr ? p : q;
+        const bool want = p < a.k && q < a.k && (i == j ? !a.unit : LOWER ? i > j : i < j);
+        av[e] = want ? a.A[p + (int64_t)q * a.lda] : kzero<T>();
+    }
+#pragma unroll
+    for (int e = 0; e < STAGE; e++) {
+        const int idx = threadIdx.x + e * LEAF_WARPS * 32, p = idx % NB, q = idx / NB;
+        const int i = a.tr ? q : p, j = a.tr ? p : q;
+        const T v = a.cj ? kconj(av[e]) : av[e];
+        if (i == j) {
+            /* unit or padding: 1; the diagonal of T stays 0 in sT when solving */
+            const T d = (p < a.k && !a.unit) ? v : kone<T>();
+            if (SOLVE)
+                sdinv[i] = kinv(d);
+            sT[i + j * LDS] = SOLVE || p >= a.k ? kzero<T>() : d;
+        } else {
+            sT[i + j * LDS] = v;
+        }
+    }
     __syncthreads();
 
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -227,174 +211,32 @@ __global__ void __launch_bounds__(LEAF_WARPS * 32) trxm_leaf_kernel(leaf_args<T>
     }
 }
 
-/* x := T^-1 x (solve) or T x for one vector held whole by this thread; every
- * element of T is read as a broadcast, so one read serves the warp's 32
- * vectors.  The products run in place: lower from the last row up, upper
- * from the first row down, so that each row reads elements not yet
- * overwritten. */
-template <class T, int NB, leaf_op OP>
-__device__ __forceinline__ void leaf_thread_vector(T (&x)[NB], const T *sT, const T *sdinv)
-{
-    if (OP == SOLVE_LOWER) {
-#pragma unroll
-        for (int j = 0; j < NB; j++) {
-            x[j] = kmul(x[j], sdinv[j]);
-#pragma unroll
-            for (int i = j + 1; i < NB; i++)
-                x[i] = kfms(sT[i + j * NB], x[j], x[i]);
-        }
-    } else if (OP == SOLVE_UPPER) {
-#pragma unroll
-        for (int j = NB - 1; j >= 0; j--) {
-            x[j] = kmul(x[j], sdinv[j]);
-#pragma unroll
-            for (int i = 0; i < j; i++)
-                x[i] = kfms(sT[i + j * NB], x[j], x[i]);
-        }
-    } else if (OP == MUL_LOWER) {
-#pragma unroll
-        for (int i = NB - 1; i >= 0; i--) {
-            T acc = kzero<T>();
-#pragma unroll
-            for (int j = 0; j <= i; j++)
-                acc = kfma(sT[i + j * NB], x[j], acc);
-            x[i] = acc;
-        }
-    } else {
-#pragma unroll
-        for (int i = 0; i < NB; i++) {
-            T acc = kzero<T>();
-#pragma unroll
-            for (int j = i; j < NB; j++)
-                acc = kfma(sT[i + j * NB], x[j], acc);
-            x[i] = acc;
-        }
-    }
-}
-
-/* One thread per vector, TV_WARPS warps per block, each warp taking 32
- * vectors at a time.  Side right: lane l holds row v0 + l of B, and the
- * warp's reads of a column of B are contiguous.  Side left: lane l holds
- * column v0 + l, so its elements pass through shared memory TV_RP rows at a
- * time, read and written by the warp in 128-byte column segments. */
-template <class T, int NB, leaf_op OP, bool LEFT>
-__global__ void __launch_bounds__(TV_WARPS * 32, 1) trxm_leaf_tpv_kernel(leaf_args<T> a)
-{
-    constexpr bool SOLVE = OP == SOLVE_LOWER || OP == SOLVE_UPPER;
-    constexpr int LDB = TV_RP + 1; /* odd: conflict-free by lane in both directions */
-    constexpr int CPI = 32 / TV_RP; /* columns a warp reads per instruction, side left */
-    static_assert(NB % TV_RP == 0 && 32 % TV_RP == 0, "passes must divide the leaf");
-    __shared__ __align__(16) T sT[NB * NB];
-    __shared__ T sdinv[NB];
-    __shared__ T sB[LEFT ? TV_WARPS * 32 * LDB : 1];
-
-    stage_triangle<T, NB, NB, OP, TV_WARPS * 32>(a, sT, sdinv);
-    __syncthreads();
-
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    T *sw = sB + (LEFT ? warp * 32 * LDB : 0);
-    const int64_t stride = (int64_t)gridDim.x * TV_WARPS * 32;
-    for (int64_t v0 = ((int64_t)blockIdx.x * TV_WARPS + warp) * 32; v0 < a.nvec; v0 += stride) {
-        /* keeps the compiler from hoisting T's shared-memory reads out of
-         * the loop: NB^2/2 loop invariants would all spill */
-        asm volatile("" ::: "memory");
-        const int64_t vec = v0 + lane;
-        T x[NB];
-        if constexpr (LEFT) {
-#pragma unroll
-            for (int p = 0; p < NB / TV_RP; p++) {
-#pragma unroll
-                for (int c = 0; c < TV_RP; c++) {
-                    const int cc = c * CPI + lane / TV_RP, r = lane % TV_RP;
-                    const int i = p * TV_RP + r;
-                    const int64_t col = v0 + cc;
-                    sw[cc * LDB + r] = i < a.k && col < a.nvec ? a.B[i + col * a.ldb]
-                                                               : kzero<T>();
-                }
-                __syncwarp();
-#pragma unroll
-                for (int r = 0; r < TV_RP; r++)
-                    x[p * TV_RP + r] = sw[lane * LDB + r];
-                __syncwarp(); /* sw is refilled by the next pass */
-            }
-        } else {
-            /* a walking pointer: 64-bit addresses of all NB elements kept
-             * for the stores would not leave registers for x */
-            const T *b = a.B + kern_min64(vec, a.nvec - 1);
-#pragma unroll
-            for (int i = 0; i < NB; i++, b += a.ldb)
-                x[i] = i < a.k && vec < a.nvec ? *b : kzero<T>();
-        }
-#pragma unroll
-        for (int i = 0; i < NB; i++)
-            if (SOLVE)
-                x[i] = kmul(a.alpha, x[i]);
-        leaf_thread_vector<T, NB, OP>(x, sT, sdinv);
-#pragma unroll
-        for (int i = 0; i < NB; i++)
-            if (!SOLVE)
-                x[i] = kmul(a.alpha, x[i]);
-        if constexpr (LEFT) {
-#pragma unroll
-            for (int p = 0; p < NB / TV_RP; p++) {
-#pragma unroll
-                for (int r = 0; r < TV_RP; r++)
-                    sw[lane * LDB + r] = x[p * TV_RP + r];
-                __syncwarp();
-#pragma unroll
-                for (int c = 0; c < TV_RP; c++) {
-                    const int cc = c * CPI + lane / TV_RP, r = lane % TV_RP;
-                    const int i = p * TV_RP + r;
-                    const int64_t col = v0 + cc;
-                    if (i < a.k && col < a.nvec)
-                        a.B[i + col * a.ldb] = sw[cc * LDB + r];
-                }
-                __syncwarp(); /* sw is refilled by the next pass */
-            }
-        } else if (vec < a.nvec) {
-            T *b = a.B + vec;
-#pragma unroll
-            for (int i = 0; i < NB; i++, b += a.ldb)
-                if (i < a.k)
-                    *b = x[i];
-        }
-    }
-}
-
 /* As many blocks as the device holds at once (never more than there is
- * work for); the occupancy is asked once per kernel.  TPV: the
- * thread-per-vector kernel, else the warp one. */
-template <class T, int NB, leaf_op OP, bool LEFT, bool TPV>
+ * work for); the occupancy is asked once per kernel. */
+template <class T, int NB, leaf_op OP, bool LEFT>
 int leaf_launch(cudaStream_t s, const leaf_args<T> &a)
 {
-    constexpr int threads = TPV ? TV_WARPS * 32 : LEAF_WARPS * 32;
-    constexpr int per_round = TPV ? TV_WARPS * 32 : RT; /* vectors a block takes at once */
-    void (*const kernel)(leaf_args<T>) =
-        TPV ? trxm_leaf_tpv_kernel<T, NB, OP, LEFT> : trxm_leaf_kernel<T, NB, OP, LEFT>;
-    static const int per_sm = [kernel] {
+    static const int per_sm = [] {
         int o = 0;
-        const bool ok =
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o, kernel, threads, 0) == cudaSuccess;
+        const bool ok = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &o, trxm_leaf_kernel<T, NB, OP, LEFT>, LEAF_WARPS * 32, 0) ==
+                        cudaSuccess;
         return ok && o > 0 ? o : 1;
     }();
     int nsm;
     int err = kern_sm_count(&nsm);
     if (err)
         return err;
-    const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, per_round));
-    kernel<<<(unsigned)blocks, threads, 0, s>>>(a);
+    const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, RT));
+    trxm_leaf_kernel<T, NB, OP, LEFT><<<(unsigned)blocks, LEAF_WARPS * 32, 0, s>>>(a);
     KERN_LAUNCH_CHECK();
     return 0;
 }
 
 template <class T, int NB, leaf_op OP>
-int leaf_launch_side(bool left, bool tpv, cudaStream_t s, const leaf_args<T> &a)
+int leaf_launch_side(bool left, cudaStream_t s, const leaf_args<T> &a)
 {
-    if (tpv)
-        return left ? leaf_launch<T, NB, OP, true, true>(s, a)
-                    : leaf_launch<T, NB, OP, false, true>(s, a);
-    return left ? leaf_launch<T, NB, OP, true, false>(s, a)
-                : leaf_launch<T, NB, OP, false, false>(s, a);
+    return left ? leaf_launch<T, NB, OP, true>(s, a) : leaf_launch<T, NB, OP, false>(s, a);
 }
 
 } // namespace
@@ -420,13 +262,11 @@ int kern_trxm_leaf(cudaStream_t s, bool solve, tess_side_t side, tess_uplo_t upl
     a.cj = trans == TessConjTrans;
     a.unit = diag == TessUnit;
     const bool lower = (uplo == TessLower) != a.tr; /* is T lower triangular */
-    static const char *const names[] = {"warp", "thread"};
-    static const bool tpv = kern_variant("TESS_KVARIANT_TRXM", names) == 1;
     if (solve)
-        return lower ? leaf_launch_side<T, NB, SOLVE_LOWER>(left, tpv, s, a)
-                     : leaf_launch_side<T, NB, SOLVE_UPPER>(left, tpv, s, a);
-    return lower ? leaf_launch_side<T, NB, MUL_LOWER>(left, tpv, s, a)
-                 : leaf_launch_side<T, NB, MUL_UPPER>(left, tpv, s, a);
+        return lower ? leaf_launch_side<T, NB, SOLVE_LOWER>(left, s, a)
+                     : leaf_launch_side<T, NB, SOLVE_UPPER>(left, s, a);
+    return lower ? leaf_launch_side<T, NB, MUL_LOWER>(left, s, a)
+                 : leaf_launch_side<T, NB, MUL_UPPER>(left, s, a);
 }
 
 #define KERN_LEAF_INSTANCE(T)                                                                      \
