@@ -23,7 +23,7 @@ int tiling_make(tiling_t *g, const void *ptr, int64_t m, int64_t n, int64_t ld, 
         }
     }
     if (m > 0 && n > 0)
-        pin_request((void *)ptr, ((size_t)(n - 1) * (size_t)ld + (size_t)m) * es, false);
+        pin_request((void *)ptr, block_span_bytes(m, n, ld, es), false);
     return 0;
 }
 

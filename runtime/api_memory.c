@@ -81,7 +81,8 @@ TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t
     err = block_foreach_in(TessAll, A, m, n, lda, elsize, invalidate_block, &blk_err);
     pthread_mutex_unlock(&rt.submit_lock);
     /* the host owns this memory again, and may free it */
-    pin_release_inside(A, m > 0 && n > 0 ? ((size_t)(n - 1) * (size_t)lda + (size_t)m) * elsize : 0);
+    if (m > 0 && n > 0)
+        pin_release_inside(A, block_span_bytes(m, n, lda, elsize));
     return err ? err : blk_err;
 }
 

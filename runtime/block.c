@@ -14,7 +14,7 @@ static struct {
     size_t max_span;                    /* largest byte span of any block */
 } dir;
 
-static size_t span_bytes(int64_t m, int64_t n, int64_t ld, size_t es)
+size_t block_span_bytes(int64_t m, int64_t n, int64_t ld, size_t es)
 {
     return ((size_t)(n - 1) * (size_t)ld + (size_t)m) * es;
 }
@@ -84,7 +84,8 @@ bool block_views_overlap(const char *p1, int64_t m1, int64_t n1, int64_t ld1, si
 {
     if (m1 <= 0 || n1 <= 0 || m2 <= 0 || n2 <= 0)
         return false;
-    const char *e1 = p1 + span_bytes(m1, n1, ld1, es1), *e2 = p2 + span_bytes(m2, n2, ld2, es2);
+    const char *e1 = p1 + block_span_bytes(m1, n1, ld1, es1);
+    const char *e2 = p2 + block_span_bytes(m2, n2, ld2, es2);
     if (e1 <= p2 || e2 <= p1)
         return false;
     if (ld1 != ld2 || es1 != es2)
@@ -144,7 +145,7 @@ static size_t first_near(const char *p)
 
 static bool link_overlaps(rt_block_t *nb)
 {
-    size_t span = span_bytes(nb->m, nb->n, nb->ld, nb->elsize);
+    size_t span = block_span_bytes(nb->m, nb->n, nb->ld, nb->elsize);
     for (size_t i = first_near(nb->ptr); i < dir.n && dir.sorted[i]->ptr < nb->ptr + span; i++) {
         rt_block_t *b = dir.sorted[i];
         if (b == nb || !block_views_overlap(nb->ptr, nb->m, nb->n, nb->ld, nb->elsize, b->ptr,
@@ -186,7 +187,7 @@ rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, in
         return NULL;
     *b = (rt_block_t){ .ptr = ptr, .m = m, .n = n, .ld = ld, .elsize = es, .ti = ti, .tj = tj,
                        .host_valid = true };
-    size_t span = span_bytes(m, n, ld, es);
+    size_t span = block_span_bytes(m, n, ld, es);
     if (span > dir.max_span)
         dir.max_span = span;
     if (!link_overlaps(b) || !insert_sorted(b)) {
@@ -236,7 +237,7 @@ int block_foreach_in(tess_part_t part, const char *p, int64_t m, int64_t n, int6
 {
     if (m <= 0 || n <= 0)
         return 0;
-    size_t span = span_bytes(m, n, ld, es);
+    size_t span = block_span_bytes(m, n, ld, es);
     /* fn may remove the block it is given: collect first */
     size_t cap = 0, cnt = 0;
     rt_block_t **hits = NULL;

@@ -167,6 +167,20 @@ static int nearest_source(const rt_block_t *b, int d)
 
 /* ---- the task-facing operations ------------------------------------------- */
 
+/* The events around one transfer on device d: *done always, *start only when
+ * tracing.  Either both are taken or neither. */
+static int transfer_events(rt_device_t *d, rt_event_t **start, rt_event_t **done)
+{
+    *done = event_get(d);
+    *start = rt.cfg.trace ? event_get(d) : NULL;
+    if (*done && (*start || !rt.cfg.trace))
+        return 0;
+    event_put(*done);
+    event_put(*start);
+    *start = *done = NULL;
+    return TESS_ENOMEM;
+}
+
 /* Queues the transfer of b into c from the nearest valid copy, under
  * rt.cache_lock, which it drops meanwhile (from pageable host memory the
  * backend copies synchronously).  c stays invalid until the transfer is
@@ -178,12 +192,9 @@ static int fetch(rt_device_t *d, rt_block_t *b, rt_copy_t *c, cache_use_t *u)
     if (src < 0 && !b->host_valid)
         return TESS_EINTERNAL;
     size_t bytes = tile_bytes(b);
-    rt_event_t *done = event_get(d), *start = rt.cfg.trace ? event_get(d) : NULL;
-    if (!done || (rt.cfg.trace && !start)) {
-        event_put(done);
-        event_put(start);
+    rt_event_t *start, *done;
+    if (transfer_events(d, &start, &done))
         return TESS_ENOMEM;
-    }
     rt_copy_t *sc = src >= 0 ? &b->copies[src] : NULL;
     rt_event_t *after = sc ? sc->arrival : NULL;
     int stream = sc ? RT_S_PEER : RT_S_H2D;
@@ -290,14 +301,8 @@ static int write_back_start(rt_block_t *b, bool unlock, int *src, rt_event_t **s
         return TESS_EINTERNAL;
     rt_device_t *od = rt.dev[o];
     rt_copy_t *oc = &b->copies[o];
-    *done = event_get(od);
-    *start = rt.cfg.trace ? event_get(od) : NULL;
-    if (!*done || (rt.cfg.trace && !*start)) {
-        event_put(*done);
-        event_put(*start);
-        *start = *done = NULL;
+    if (transfer_events(od, start, done))
         return TESS_ENOMEM;
-    }
     oc->pins++;
     if (unlock)
         pthread_mutex_unlock(&rt.cache_lock);

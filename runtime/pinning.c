@@ -135,20 +135,22 @@ void pin_wait_idle(void)
     pthread_mutex_unlock(&pin.lock);
 }
 
-/* Removes the entries for which drop says so, unpinning them. */
-static void remove_if(bool (*drop)(const reg_t *, const void *), const void *arg, bool *found)
+/* Removes the entries for which drop says so, unpinning them; true if any. */
+static bool remove_if(bool (*drop)(const reg_t *, const void *), const void *arg)
 {
+    bool found = false;
     for (reg_t **pr = &pin.regs; *pr;) {
         reg_t *r = *pr;
         if (drop(r, arg)) {
             *pr = r->next;
             unpin(r);
             free(r);
-            *found = true;
+            found = true;
         } else {
             pr = &r->next;
         }
     }
+    return found;
 }
 
 static bool registered_at(const reg_t *r, const void *p)
@@ -158,10 +160,9 @@ static bool registered_at(const reg_t *r, const void *p)
 
 int pin_unregister(void *p)
 {
-    bool found = false;
     pthread_mutex_lock(&pin.lock);
     wait_idle_locked();
-    remove_if(registered_at, p, &found);
+    bool found = remove_if(registered_at, p);
     pthread_mutex_unlock(&pin.lock);
     return found ? 0 : TESS_ENOTREG;
 }
@@ -176,13 +177,10 @@ static bool auto_inside(const reg_t *r, const void *arg)
 
 void pin_release_inside(const void *p, size_t bytes)
 {
-    if (!bytes)
-        return;
-    bool found = false;
     range_t g = { p, bytes };
     pthread_mutex_lock(&pin.lock);
     wait_idle_locked();
-    remove_if(auto_inside, &g, &found);
+    remove_if(auto_inside, &g);
     pthread_mutex_unlock(&pin.lock);
 }
 
@@ -203,8 +201,7 @@ void pin_fini(void)
         pthread_join(pin.thread, NULL);
         pin.started = false;
     }
-    bool found = false;
-    remove_if(any, NULL, &found);
+    remove_if(any, NULL);
     pthread_mutex_destroy(&pin.lock);
     pthread_cond_destroy(&pin.work);
     pthread_cond_destroy(&pin.idle);

@@ -71,6 +71,8 @@ typedef struct rt_block {
 
 rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t elsize, int64_t ti,
                       int64_t tj);
+/* Bytes from a view's first element to one past its last (m, n > 0). */
+size_t block_span_bytes(int64_t m, int64_t n, int64_t ld, size_t es);
 bool block_views_overlap(const char *p1, int64_t m1, int64_t n1, int64_t ld1, size_t es1,
                          const char *p2, int64_t m2, int64_t n2, int64_t ld2, size_t es2);
 /* Calls fn on every block sharing memory with the region (and, for a triangular
@@ -228,7 +230,6 @@ typedef struct {
     rt_event_t *ready;                  /* the copy is there once this completes; NULL: now */
     rt_event_t *fetched;                /* the copy this acquire queued, with ... */
     rt_event_t *fetch_start;            /* ... its start when traced */
-    bool from_host;
     int src;                            /* device whose copy it read, pinned meanwhile; -1 */
 } cache_use_t;
 
