@@ -231,12 +231,23 @@ static int fetch(rt_device_t *d, rt_block_t *b, rt_copy_t *c, cache_use_t *u)
     return 0;
 }
 
-/* A write leaves this copy the only valid one. */
+/* A write leaves this copy the only valid one.  Another copy that a queued
+ * transfer still reads (pinned as its source: the fetch that this very
+ * acquire may have just queued) is only invalidated; eviction takes its
+ * memory back once the reading task has retired. */
 static void take_ownership(rt_device_t *d, rt_block_t *b)
 {
-    for (int i = 0; i < rt.ndev; i++)
-        if (i != d->id && b->copies[i].ptr)
+    for (int i = 0; i < rt.ndev; i++) {
+        rt_copy_t *c = &b->copies[i];
+        if (i == d->id || !c->ptr)
+            continue;
+        if (c->pins) {
+            set_state(c, COPY_I);
+            c->arrival = NULL;
+        } else {
             free_copy(i, b);
+        }
+    }
     set_state(&b->copies[d->id], COPY_M);
     b->host_valid = false;
 }
