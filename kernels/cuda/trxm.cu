@@ -3,7 +3,8 @@
  * The triangular dimension k is split at the largest power of two below it
  * (half of it when k is one), so that every leaf but the last is full and the
  * off-diagonal products are large GEMMs; cuBLAS does those, and the leaf
- * kernel finishes the diagonal blocks.  Nothing the size of B is allocated.
+ * kernel finishes the diagonal blocks of up to two leaf tiles (the bottom
+ * level's product included).  Nothing the size of B is allocated.
  *
  * With T = op(A) on the side of B, call "first" the half of B that the other
  * half depends on: the top rows when T is lower (side left), the left columns
@@ -44,7 +45,7 @@ int trxm_rec(const trxm_case &c, int64_t m, int64_t n, T alpha, const T *A, int6
 {
     const bool left = c.side == TessLeft;
     const int64_t k = left ? m : n;
-    if (k <= kern_leaf_nb<T>())
+    if (k <= kern_leaf_max<T>())
         return kern_trxm_leaf<T>(c.s, c.solve, c.side, c.uplo, c.trans, c.diag, k,
                                  left ? n : m, alpha, A, lda, B, ldb);
 

@@ -1,5 +1,5 @@
 /* The in-place kernel that finishes recursive TRSM and TRMM on a diagonal
- * block of at most kern_leaf_nb<T>() rows. */
+ * block of at most kern_leaf_max<T>() rows. */
 #ifndef KERN_CUDA_TRXM_LEAF_CUH
 #define KERN_CUDA_TRXM_LEAF_CUH
 
@@ -10,7 +10,10 @@
  * shared memory for several blocks per multiprocessor. */
 template <class T> __host__ __device__ constexpr int kern_leaf_nb() { return sizeof(T) > 8 ? 32 : 64; }
 
-/* On the k x k triangle at A (k <= kern_leaf_nb<T>()):
+/* The largest block the kernel finishes in one launch: two leaf tiles. */
+template <class T> __host__ __device__ constexpr int kern_leaf_max() { return 2 * kern_leaf_nb<T>(); }
+
+/* On the k x k triangle at A (k <= kern_leaf_max<T>()):
  *   solve: B = alpha op(A)^-1 B, or alpha B op(A)^-1 (side right);
  *   else:  B = alpha op(A) B,    or alpha B op(A).
  * B is k x nvec (side left) or nvec x k (side right).  Queued on s; 0 or

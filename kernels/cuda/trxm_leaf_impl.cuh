@@ -1,0 +1,413 @@
+/* In-place triangular solve and multiply on a diagonal block of at most
+ * kern_leaf_max<T>() rows, in sub-blocks of NB = kern_leaf_nb<T>().
+ *
+ * Side left works on the columns of B, side right on its rows: a row b of B
+ * with b op(A) is the column op(A)^T b^T, so both sides become the same
+ * problem, v := T^-1 v or v := T v for each vector v, with T = op(A) (left)
+ * or op(A)^T (right).  T's NB x NB tiles pass through shared memory already
+ * transposed and conjugated as needed, with zeros outside the triangle, so
+ * the inner loops read them down columns (no bank conflicts) and never branch
+ * on the case.  One warp owns V vectors, kept in registers: lane l holds
+ * elements l, l+32, ...; each step broadcasts an element with a shuffle and
+ * updates the others.  The grid holds just as many blocks as fit on the
+ * device at one time, each looping over its share of vectors.  On side right
+ * the rows of B pass through shared memory RT at a time, so that B is read
+ * and written in coalesced column segments rather than one element per row.
+ * Elements past k are padding (an identity when solving, zeros when
+ * multiplying) and are never read from or written to B.
+ *
+ * The recursion's leaf is a block of one tile (NBLK = 1), each warp carrying
+ * two vectors through the chain of dependent steps at once.  It is bound by
+ * shared-memory reads and shuffles (about 32 us for 64 x 16384 on an H200,
+ * against 4 us to move B).  A thread-per-vector leaf (T read as broadcasts,
+ * no shuffles) lost everywhere but the side-right leaf: DTRSM m=16384,
+ * n=64/256/1024 at 0.63x/0.68x/0.74x cuBLAS against 1.73x/1.55x/1.30x for
+ * this one (H200, BENCHMARKS.md, sweep of 2026-11-23).
+ *
+ * With few vectors the recursion's bottom level is bound by launches, not by
+ * the device: on an H200, DTRSM m = 16384 with 1024 right-hand sides spent
+ * 1.9 ms in 224 cuBLAS products with k <= 256 (8.5 us of host time each, the
+ * device idle in between) and 2.1 ms in 256 leaves.  A block of NBLK = 2
+ * tiles finishes the bottom level in one launch: its three tiles stay in
+ * shared memory, and for each sub-block c in dependency order, acc = T(c,b)
+ * x_b for the sub-block b it depends on, then x_c := T(c,c)^-1 (x_c - acc)
+ * or T(c,c) x_c + acc.  Measured in one H200 run against leaves of one tile:
+ * DTRSM m = 16384, n = 64 / 256 / 1024 at 1.80x / 1.66x / 1.35x cuBLAS
+ * against 1.66x / 1.53x / 1.29x, 16384^2 unchanged (1.23x).  Four tiles,
+ * restaged through shared memory per group of vectors (ten tiles do not fit),
+ * ran at 0.85x-0.92x: the restaging, not the launches, became the cost. */
+#ifndef KERN_CUDA_TRXM_LEAF_IMPL_CUH
+#define KERN_CUDA_TRXM_LEAF_IMPL_CUH
+
+#include "check.cuh"
+#include "scalar.cuh"
+#include "trxm_leaf.cuh"
+
+namespace {
+
+constexpr int LEAF_WARPS = 8;
+constexpr int THREADS = LEAF_WARPS * 32;
+
+/* Which loop runs: forward or backward solve, lower or upper product. */
+enum leaf_op { SOLVE_LOWER, SOLVE_UPPER, MUL_LOWER, MUL_UPPER };
+
+template <leaf_op OP> __host__ __device__ constexpr bool op_lower() { return OP == SOLVE_LOWER || OP == MUL_LOWER; }
+template <leaf_op OP> __host__ __device__ constexpr bool op_solve() { return OP == SOLVE_LOWER || OP == SOLVE_UPPER; }
+
+constexpr int V = 2;               /* vectors per warp at a time */
+constexpr int RT = LEAF_WARPS * V; /* rows of B per round, side right */
+
+/* Tiles of a block of NBLK sub-blocks, its triangle of tiles, and where
+ * tile (c, b) sits among them (b <= c when T is lower, b >= c when upper). */
+template <int NBLK> __host__ __device__ constexpr int block_tiles() { return NBLK * (NBLK + 1) / 2; }
+template <int NBLK, bool LOWER> __device__ __forceinline__ int tile_slot(int c, int b)
+{
+    if (!LOWER) {
+        c = NBLK - 1 - c;
+        b = NBLK - 1 - b;
+    }
+    return c * (c + 1) / 2 + b;
+}
+
+template <class T> struct leaf_args {
+    const T *A;
+    T *B;
+    int64_t lda, ldb, nvec;
+    T alpha;
+    int k;
+    bool tr;     /* T(i,j) = A(j,i) (else A(i,j)) */
+    bool cj;     /* conjugate A's elements */
+    bool unit;   /* unit diagonal: A's diagonal is not read */
+};
+
+/* Tile (c, b) of T, rows c NB.. and columns b NB.., into sT with T(i,j) at
+ * sT[i + j (NB+1)]; a diagonal tile keeps only its triangle and, when
+ * solving, its inverted diagonal in sdinv.  All of this thread's reads of A
+ * (down its columns) are issued before the first store.  The caller fences
+ * sT with a barrier. */
+template <class T, int NB, leaf_op OP>
+__device__ __forceinline__ void stage_tile(const leaf_args<T> &a, int c, int b, T *sT, T *sdinv)
+{
+    constexpr int LDS = NB + 1, STAGE = NB * NB / THREADS, QSTEP = THREADS / NB;
+    constexpr bool LOWER = op_lower<OP>(), SOLVE = op_solve<OP>();
+    const bool diag = c == b;
+    const int r0 = c * NB, c0 = b * NB;
+    const int ar = a.tr ? c0 : r0, ac = a.tr ? r0 : c0; /* the tile's origin in A */
+    /* this thread reads A(ar + p, ac + q0 + QSTEP e), one pointer and one
+     * stride, which keeps the compiler from holding an address per element */
+    const int p = threadIdx.x % NB, q0 = threadIdx.x / NB;
+    const T *src = a.A + ar + p + (int64_t)(ac + q0) * a.lda;
+    const int64_t src_step = (int64_t)QSTEP * a.lda;
+    const int dst_step = a.tr ? QSTEP : QSTEP * LDS;
+    const int dst0 = a.tr ? q0 + p * LDS : p + q0 * LDS;
+    T av[STAGE];
+#pragma unroll
+    for (int e = 0; e < STAGE; e++) {
+        const int q = q0 + QSTEP * e, i = a.tr ? q : p, j = a.tr ? p : q;
+        const bool inside = ar + p < a.k && ac + q < a.k;
+        const bool want = inside && (!diag || (i == j ? !a.unit : LOWER ? i > j : i < j));
+        av[e] = want ? src[e * src_step] : kzero<T>();
+    }
+#pragma unroll
+    for (int e = 0; e < STAGE; e++) {
+        const int q = q0 + QSTEP * e, i = a.tr ? q : p, j = a.tr ? p : q;
+        const T v = a.cj ? kconj(av[e]) : av[e];
+        T *dst = sT + dst0 + e * dst_step;
+        if (diag && i == j) {
+            /* unit or padding: 1; the diagonal of T stays 0 in sT when solving */
+            const bool real = r0 + i < a.k;
+            const T d = real && !a.unit ? v : kone<T>();
+            if (SOLVE)
+                sdinv[i] = kinv(d);
+            *dst = SOLVE || !real ? kzero<T>() : d;
+        } else {
+            *dst = v;
+        }
+    }
+}
+
+/* x[v] := T^-1 x[v] (solve) or T x[v] for one diagonal tile staged in sT;
+ * lane holds element lane + 32 r of vector v in x[v][r]. */
+template <class T, int NB, int V, leaf_op OP>
+__device__ __forceinline__ void tile_vectors(T (&x)[V][NB / 32], const T *sT, const T *sdinv,
+                                             int lane)
+{
+    constexpr int LDS = NB + 1, R = NB / 32;
+    constexpr bool LOWER = op_lower<OP>();
+    if (op_solve<OP>()) {
+        /* x_j = x_j / T(j,j), then x_i -= T(i,j) x_j below (lower) or above
+         * (upper) j; groups of 32 rows with nothing left to update are
+         * skipped at compile time. */
+#pragma unroll
+        for (int s = 0; s < NB; s++) {
+            const int j = LOWER ? s : NB - 1 - s;
+            const T d = sdinv[j];
+#pragma unroll
+            for (int v = 0; v < V; v++) {
+                const T xj = kmul(kshfl(x[v][j / 32], j % 32), d);
+                if (lane == j % 32)
+                    x[v][j / 32] = xj;
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (LOWER ? 32 * r + 31 > j : 32 * r < j)
+                        x[v][r] = kfms(sT[lane + 32 * r + j * LDS], xj, x[v][r]);
+            }
+        }
+    } else {
+        T y[V][R];
+#pragma unroll
+        for (int v = 0; v < V; v++)
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                y[v][r] = kzero<T>();
+#pragma unroll
+        for (int j = 0; j < NB; j++)
+#pragma unroll
+            for (int v = 0; v < V; v++) {
+                const T xj = kshfl(x[v][j / 32], j % 32);
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (LOWER ? 32 * r + 31 >= j : 32 * r <= j)
+                        y[v][r] = kfma(sT[lane + 32 * r + j * LDS], xj, y[v][r]);
+            }
+#pragma unroll
+        for (int v = 0; v < V; v++)
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                x[v][r] = y[v][r];
+    }
+}
+
+/* x[v] := T^-1 x[v] or T x[v] over nblk <= NBLK sub-blocks, their tiles in
+ * sT: solve lower and multiply upper walk the sub-blocks forward, the other
+ * two backward, so that every x_b that sub-block c reads is final (solve) or
+ * still original (multiply). */
+template <class T, int NB, int NBLK, leaf_op OP>
+__device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 32)],
+                                              const T *sT, const T *sdinv, int lane)
+{
+    constexpr int LDS = NB + 1, R = NB / 32;
+    constexpr bool LOWER = op_lower<OP>(), SOLVE = op_solve<OP>();
+    constexpr bool FORWARD = LOWER == SOLVE;
+#pragma unroll
+    for (int s = 0; s < NBLK; s++) {
+        const int c = FORWARD ? s : NBLK - 1 - s;
+        if (c >= nblk)
+            continue;
+        T acc[V][R];
+#pragma unroll
+        for (int v = 0; v < V; v++)
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                acc[v][r] = kzero<T>();
+#pragma unroll
+        for (int b = 0; b < NBLK; b++) {
+            if ((LOWER ? b >= c : b <= c) || b >= nblk)
+                continue;
+            const T *tile = sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS;
+#pragma unroll
+            for (int j = 0; j < NB; j++)
+#pragma unroll
+                for (int v = 0; v < V; v++) {
+                    const T xj = kshfl(x[v][b * R + j / 32], j % 32);
+#pragma unroll
+                    for (int r = 0; r < R; r++)
+                        acc[v][r] = kfma(tile[lane + 32 * r + j * LDS], xj, acc[v][r]);
+                }
+        }
+        T xc[V][R];
+#pragma unroll
+        for (int v = 0; v < V; v++)
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                xc[v][r] = NBLK == 1 || !SOLVE ? x[v][c * R + r]
+                                               : kfms(kone<T>(), acc[v][r], x[v][c * R + r]);
+        tile_vectors<T, NB, V, OP>(xc, sT + tile_slot<NBLK, LOWER>(c, c) * NB * LDS,
+                                   sdinv + c * NB, lane);
+#pragma unroll
+        for (int v = 0; v < V; v++)
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                x[v][c * R + r] = NBLK == 1 || SOLVE ? xc[v][r] : kadd(xc[v][r], acc[v][r]);
+    }
+}
+
+/* Bytes of shared memory: the block's tiles, their inverted diagonals, and
+ * on side right a round of rows of B. */
+template <class T, int NB, int NBLK, bool LEFT> constexpr size_t leaf_smem()
+{
+    return sizeof(T) * ((size_t)block_tiles<NBLK>() * NB * (NB + 1) + NBLK * NB +
+                        (LEFT ? 0 : (size_t)RT * (NB * NBLK + 1)));
+}
+
+/* Element i of vector vec: B(i, vec) on side left, B(vec, i) on side right.
+ * T's tiles are staged once per thread block, which then loops over its
+ * share of vectors. */
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
+__global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
+{
+    constexpr int LDS = NB + 1; /* keeps the transposed stores conflict-free */
+    constexpr int KB = NB * NBLK, XR = NBLK * (NB / 32), LDB = KB + 1;
+    constexpr bool LOWER = op_lower<OP>(), SOLVE = op_solve<OP>();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T *const sT = reinterpret_cast<T *>(smem_raw);
+    T *const sdinv = sT + block_tiles<NBLK>() * NB * LDS;
+    T *const sB = sdinv + NBLK * NB;
+
+    const int nblk = (a.k + NB - 1) / NB;
+#pragma unroll
+    for (int c = 0; c < NBLK; c++)
+#pragma unroll
+        for (int b = 0; b < NBLK; b++)
+            if (!(LOWER ? b > c : b < c) && c < nblk && b < nblk)
+                stage_tile<T, NB, OP>(a, c, b, sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS,
+                                      sdinv + c * NB);
+    __syncthreads();
+
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    T x[V][XR];
+    if constexpr (LEFT) {
+        /* warps take V columns of B at a time, read and written in place */
+        const int64_t stride = (int64_t)gridDim.x * LEAF_WARPS * V;
+        for (int64_t v0 = ((int64_t)blockIdx.x * LEAF_WARPS + warp) * V; v0 < a.nvec;
+             v0 += stride) {
+#pragma unroll
+            for (int v = 0; v < V; v++) {
+                const T *b = a.B + kern_min64(v0 + v, a.nvec - 1) * a.ldb;
+#pragma unroll
+                for (int r = 0; r < XR; r++) {
+                    const int i = lane + 32 * r;
+                    x[v][r] = i < a.k && v0 + v < a.nvec ? b[i] : kzero<T>();
+                    if (SOLVE)
+                        x[v][r] = kmul(a.alpha, x[v][r]);
+                }
+            }
+            block_vectors<T, NB, NBLK, OP>(nblk, x, sT, sdinv, lane);
+#pragma unroll
+            for (int v = 0; v < V; v++) {
+                T *b = a.B + (v0 + v) * a.ldb;
+#pragma unroll
+                for (int r = 0; r < XR; r++) {
+                    const int i = lane + 32 * r;
+                    if (i < a.k && v0 + v < a.nvec)
+                        b[i] = SOLVE ? x[v][r] : kmul(a.alpha, x[v][r]);
+                }
+            }
+        }
+    } else {
+        /* rounds of RT rows through shared memory; warp w takes rows wV.. */
+        for (int64_t row0 = (int64_t)blockIdx.x * RT; row0 < a.nvec;
+             row0 += (int64_t)gridDim.x * RT) {
+            const int rows = (int)kern_min64(RT, a.nvec - row0);
+            for (int idx = threadIdx.x; idx < RT * a.k; idx += blockDim.x) {
+                const int rr = idx % RT, c = idx / RT;
+                if (rr < rows)
+                    sB[rr * LDB + c] = a.B[row0 + rr + (int64_t)c * a.ldb];
+            }
+            __syncthreads();
+#pragma unroll
+            for (int v = 0; v < V; v++)
+#pragma unroll
+                for (int r = 0; r < XR; r++) {
+                    const int i = lane + 32 * r, rr = warp * V + v;
+                    x[v][r] = i < a.k && rr < rows ? sB[rr * LDB + i] : kzero<T>();
+                    if (SOLVE)
+                        x[v][r] = kmul(a.alpha, x[v][r]);
+                }
+            block_vectors<T, NB, NBLK, OP>(nblk, x, sT, sdinv, lane);
+#pragma unroll
+            for (int v = 0; v < V; v++)
+#pragma unroll
+                for (int r = 0; r < XR; r++) {
+                    const int i = lane + 32 * r, rr = warp * V + v;
+                    if (i < a.k && rr < rows)
+                        sB[rr * LDB + i] = SOLVE ? x[v][r] : kmul(a.alpha, x[v][r]);
+                }
+            __syncthreads();
+            for (int idx = threadIdx.x; idx < RT * a.k; idx += blockDim.x) {
+                const int rr = idx % RT, c = idx / RT;
+                if (rr < rows)
+                    a.B[row0 + rr + (int64_t)c * a.ldb] = sB[rr * LDB + c];
+            }
+            __syncthreads(); /* sB is refilled next round */
+        }
+    }
+}
+
+/* As many blocks as the device holds at once (never more than there is
+ * work for); the shared-memory limit and the occupancy are set and asked
+ * once per kernel. */
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
+int leaf_launch(cudaStream_t s, const leaf_args<T> &a)
+{
+    constexpr size_t smem = leaf_smem<T, NB, NBLK, LEFT>();
+    static const int per_sm = [] {
+        auto *kernel = trxm_leaf_kernel<T, NB, NBLK, OP, LEFT>;
+        int o = 0;
+        const bool ok = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)smem) == cudaSuccess &&
+                        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o, kernel, THREADS,
+                                                                      smem) == cudaSuccess;
+        return ok ? o : 0;
+    }();
+    if (per_sm <= 0)
+        return TESS_EDEVICE;
+    int nsm;
+    int err = kern_sm_count(&nsm);
+    if (err)
+        return err;
+    const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, RT));
+    trxm_leaf_kernel<T, NB, NBLK, OP, LEFT><<<(unsigned)blocks, THREADS, smem, s>>>(a);
+    KERN_LAUNCH_CHECK();
+    return 0;
+}
+
+template <class T, leaf_op OP>
+int leaf_launch_case(bool left, bool one_tile, cudaStream_t s, const leaf_args<T> &a)
+{
+    constexpr int NB = kern_leaf_nb<T>(), NBLK = kern_leaf_max<T>() / NB;
+    if (one_tile)
+        return left ? leaf_launch<T, NB, 1, OP, true>(s, a) : leaf_launch<T, NB, 1, OP, false>(s, a);
+    return left ? leaf_launch<T, NB, NBLK, OP, true>(s, a)
+                : leaf_launch<T, NB, NBLK, OP, false>(s, a);
+}
+
+} // namespace
+
+template <class T>
+int kern_trxm_leaf(cudaStream_t s, bool solve, tess_side_t side, tess_uplo_t uplo,
+                   tess_trans_t trans, tess_diag_t diag, int64_t k, int64_t nvec, T alpha,
+                   const T *A, int64_t lda, T *B, int64_t ldb)
+{
+    if (k <= 0 || nvec <= 0)
+        return 0;
+    if (k > kern_leaf_max<T>())
+        return TESS_EINTERNAL;
+    const bool left = side == TessLeft, one_tile = k <= kern_leaf_nb<T>();
+    leaf_args<T> a;
+    a.A = A;
+    a.B = B;
+    a.lda = lda;
+    a.ldb = ldb;
+    a.nvec = nvec;
+    a.alpha = alpha;
+    a.k = (int)k;
+    a.tr = left ? trans != TessNoTrans : trans == TessNoTrans;
+    a.cj = trans == TessConjTrans;
+    a.unit = diag == TessUnit;
+    const bool lower = (uplo == TessLower) != a.tr; /* is T lower triangular */
+    if (solve)
+        return lower ? leaf_launch_case<T, SOLVE_LOWER>(left, one_tile, s, a)
+                     : leaf_launch_case<T, SOLVE_UPPER>(left, one_tile, s, a);
+    return lower ? leaf_launch_case<T, MUL_LOWER>(left, one_tile, s, a)
+                 : leaf_launch_case<T, MUL_UPPER>(left, one_tile, s, a);
+}
+
+/* One translation unit per precision (trxm_leaf_{s,d,c,z}.cu), so that the
+ * four compile in parallel. */
+#define KERN_LEAF_INSTANCE(T)                                                                      \
+    template int kern_trxm_leaf<T>(cudaStream_t, bool, tess_side_t, tess_uplo_t, tess_trans_t,     \
+                                   tess_diag_t, int64_t, int64_t, T, const T *, int64_t, T *,     \
+                                   int64_t);
+
+#endif
