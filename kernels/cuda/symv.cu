@@ -1,56 +1,117 @@
 /* SYMV (real) and HEMV (complex) after KBLAS: y = alpha A x + beta y, with A
  * read once.
  *
- * A is cut into 64 x 64 tiles.  Thread block (bj, c) owns block column bj:
- * block 0 of the column takes its diagonal tile, and each block takes a run
- * of the stored off-diagonal tiles below (lower) or above (upper) it.  Every
- * off-diagonal tile A_ij serves both of its products: A_ij x_j goes to y_i
- * (summed across the block in shared memory, then added with atomics), and
- * A_ij^H x_i builds up in registers for y_j, reduced across the warp and
- * added once at the end.  The next tile is read into registers while the
- * current one is used (register double buffering).
+ * A is cut into 64 x 64 tiles.  The stored tiles, diagonal ones included, form
+ * one column-major list (block columns left to right, each column's tiles top
+ * to bottom: lower from its diagonal tile down, upper down to its diagonal
+ * tile).  A persistent grid of two blocks per multiprocessor cuts the list
+ * into equal contiguous pieces, one a block; a piece may cross block columns.
+ * Every off-diagonal tile A_ij serves both of its products: A_ij x_j goes to
+ * y_i (summed across the block in shared memory, then added with atomics),
+ * and A_ij^H x_i builds up in registers for y_j, reduced across the warp and
+ * added when the piece leaves column j (x_j is then reloaded for the next
+ * column).  A diagonal tile uses only its stored triangle, and the real part
+ * of its diagonal.  The next tile is read into registers while the current
+ * one is used.
  *
- * Thread (tx, ty) holds rows 2tx and 2tx+1 of columns ty, ty + TY, ... of a
- * tile: each warp reads whole 64-row column segments, in 16-byte pairs.
+ * Blocks of 8 warps; thread (tx, ty) holds rows 2tx and 2tx+1 of columns ty,
+ * ty + 8, ... of a tile (8 columns a thread): each warp reads whole 64-row
+ * column segments, in 16-byte pairs.  Registers are capped for two blocks per
+ * multiprocessor (128 a thread).  To fit a tile and its successor, x_j is kept
+ * in shared memory, not registers, and a diagonal tile is masked in place and
+ * then taken as any other: float, complex float and double (paired reads)
+ * spill nothing, double with single reads 4 bytes a thread.  Complex double
+ * has twice the bytes an element: there one block of 16 warps (4 columns a
+ * thread) a multiprocessor keeps the registers a thread, the warps and the
+ * bytes in flight a multiprocessor of the others (28-40 bytes a thread
+ * spilled, 48 in the former design).
  *
- * Blocks of 16 warps (4 columns a thread) in every precision, registers
- * capped for one block per multiprocessor (128 a thread): a tile and its
- * prefetched successor fit without spills (complex double spills 48 bytes
- * a thread when aligned, as before).  Runs are long (up to 32 tiles):
- * fewer barriers and y_j atomics per tile, longer streams.  On an H200 this
- * measured 1.89x / 3.11x / 0.99x cuBLAS (DSYMV L 32768, U 32768, L 8192)
- * against 1.78x / 3.03x / 0.95x for the former design, 8 warps of 8 columns
- * (two blocks per multiprocessor) with runs of at most 16 tiles
- * (BENCHMARKS.md, sweep of 2026-11-23). */
+ * y = beta y is a separate kernel that lets the main kernel start at once
+ * (programmatic dependent launch): the main kernel reads its first tile, then
+ * waits for the scaling to finish before it adds anything to y.
+ *
+ * H200, sweep of 2026-11-23, second session (scratch/symv/sweep.cu, DSYMV
+ * lower): 1.10x-1.11x cuBLAS at n = 8192 (0.082 ms) and 1.96x (4.05 TB/s) at
+ * n = 32768, against 1.04x and 1.88x (3.88 TB/s) for the former design in the
+ * same runs (blocks of 16 warps, one a block column and run of up to 32
+ * tiles, grid sized from the matrix).  What lost: the same flat list with
+ * blocks of 16 warps, one a multiprocessor (0.96x-0.98x, 1.66x-1.68x, one or
+ * two tiles read ahead); the list pulled in chunks of 8 or 24 tiles through
+ * an atomic counter (0.87x-0.92x, 1.60x-1.63x); beta fused into the main
+ * kernel behind a grid-wide barrier (1.05x, 1.83x with 8 warps); a plain beta
+ * kernel before the main one (1.08x, 1.97x: a little slower at 8192). */
 #include "blas2_common.cuh"
 
 namespace {
 
-constexpr int SB = 64;       /* tile size */
-constexpr int TY = 16;       /* warps per block */
-constexpr int CPT = SB / TY; /* columns of a tile per thread */
-/* Runs of 2 to MAX_RUN tiles: as long as about RUN_BLOCKS_PER_SM blocks per
- * multiprocessor remain. */
-constexpr int64_t MAX_RUN = 32;
-constexpr int64_t RUN_BLOCKS_PER_SM = 4;
+constexpr int SB = 64; /* tile size */
+
+/* Warps a block and blocks a multiprocessor (the register cap). */
+template <class T> struct symv_shape {
+    static constexpr int TY = 8, MINB = 2;
+};
+template <> struct symv_shape<cuDoubleComplex> {
+    static constexpr int TY = 16, MINB = 1;
+};
 
 template <class T> struct symv_args {
     const T *A;
     const T *x;
     T *y;
     int64_t n, lda, incx, incy;
-    int64_t tiles_per_block;
+    int64_t ntiles; /* stored tiles, diagonal ones included */
+    int nbt;        /* tiles a side */
     T alpha;
 };
 
-/* The tile at block row bi of this block column, and the matching piece of x:
- * pair reads when the tile lies inside A, guarded single reads otherwise. */
-template <class T, bool ALIGNED>
-__device__ __forceinline__ void symv_load(const symv_args<T> &a, int64_t bi, int64_t col0,
-                                          int tx, int ty, kpair<T> (&t)[CPT], kpair<T> &xr)
+/* Where block column j starts in the list. */
+template <bool LOWER> __device__ __forceinline__ int64_t symv_col_start(int64_t nbt, int64_t j)
 {
-    const int64_t row = bi * SB + 2 * tx;
-    const bool full = (bi + 1) * SB <= a.n && col0 + SB <= a.n;
+    return LOWER ? j * nbt - j * (j - 1) / 2 : j * (j + 1) / 2;
+}
+
+/* Tile (bi, bj) at list index t: the column from the quadratic's root, then
+ * corrected for rounding. */
+template <bool LOWER>
+__device__ __forceinline__ void symv_tile_at(int64_t nbt, int64_t t, int &bi, int &bj)
+{
+    double est;
+    if (LOWER) {
+        const double b = 2.0 * (double)nbt + 1.0;
+        est = (b - sqrt(b * b - 8.0 * (double)t)) / 2.0;
+    } else {
+        est = (sqrt(8.0 * (double)t + 1.0) - 1.0) / 2.0;
+    }
+    int64_t j = kern_max64(0, kern_min64(nbt - 1, (int64_t)est));
+    while (j > 0 && symv_col_start<LOWER>(nbt, j) > t)
+        j--;
+    while (j + 1 < nbt && symv_col_start<LOWER>(nbt, j + 1) <= t)
+        j++;
+    bj = (int)j;
+    bi = (int)((LOWER ? j : 0) + (t - symv_col_start<LOWER>(nbt, j)));
+}
+
+/* The tile after (bi, bj) in the list. */
+template <bool LOWER> __device__ __forceinline__ void symv_tile_next(int nbt, int &bi, int &bj)
+{
+    if (LOWER) {
+        if (++bi == nbt)
+            bi = ++bj;
+    } else if (++bi > bj) {
+        ++bj;
+        bi = 0;
+    }
+}
+
+/* Tile (bi, bj) and the matching piece of x (rows): pair reads when the tile
+ * lies inside A, guarded single reads otherwise. */
+template <class T, int TY, bool ALIGNED>
+__device__ __forceinline__ void symv_load(const symv_args<T> &a, int bi, int bj, int tx, int ty,
+                                          kpair<T> (&t)[SB / TY], kpair<T> &xr)
+{
+    constexpr int CPT = SB / TY;
+    const int64_t row = (int64_t)bi * SB + 2 * tx, col0 = (int64_t)bj * SB;
+    const bool full = ((int64_t)bi + 1) * SB <= a.n && col0 + SB <= a.n;
     if (ALIGNED && full) {
 #pragma unroll
         for (int q = 0; q < CPT; q++)
@@ -63,7 +124,7 @@ __device__ __forceinline__ void symv_load(const symv_args<T> &a, int64_t bi, int
 #pragma unroll
     for (int q = 0; q < CPT; q++) {
         const int64_t c = col0 + ty + TY * q;
-        const T *p = a.A + row + kern_min64(c, a.n - 1) * a.lda;
+        const T *p = a.A + kern_min64(row, a.n - 1) + kern_min64(c, a.n - 1) * a.lda;
         t[q].a = r0 && c < a.n ? p[0] : kzero<T>();
         t[q].b = r1 && c < a.n ? p[1] : kzero<T>();
     }
@@ -71,102 +132,186 @@ __device__ __forceinline__ void symv_load(const symv_args<T> &a, int64_t bi, int
     xr.b = r1 ? a.x[(row + 1) * a.incx] : kzero<T>();
 }
 
-/* Sum the block's partial products for rows row0 .. row0+63 and add them to
- * y.  Two shared buffers alternate, so one barrier per tile suffices. */
-template <class T>
-__device__ __forceinline__ void symv_rows_to_y(const symv_args<T> &a, T (&srow)[2][TY][SB],
-                                               int &buf, int tx, int ty, T rp0, T rp1,
-                                               int64_t row0)
+/* The loader's place in the block's piece of the list: the next tile to read
+ * and the tiles left to read from there on (a piece fits an int: a matrix in
+ * device memory has fewer than 2^31 tiles). */
+struct symv_cursor {
+    int left, bi, bj;
+};
+
+/* One tile in registers, with its coordinates; ok is false past the piece. */
+template <class T, int CPT> struct symv_slot {
+    kpair<T> t[CPT], xr;
+    int bi, bj;
+    bool ok;
+};
+
+/* Read the cursor's tile into s and step the cursor. */
+template <class T, int TY, bool ALIGNED, bool LOWER>
+__device__ __forceinline__ void symv_load_next(const symv_args<T> &a, symv_cursor &c, int tx,
+                                               int ty, symv_slot<T, SB / TY> &s)
 {
-    srow[buf][ty][2 * tx] = rp0;
-    srow[buf][ty][2 * tx + 1] = rp1;
-    __syncthreads();
-    if (threadIdx.x < SB && row0 + threadIdx.x < a.n) {
-        T sum = kzero<T>();
-#pragma unroll
-        for (int w = 0; w < TY; w++)
-            sum = kadd(sum, srow[buf][w][threadIdx.x]);
-        katomic_add(&a.y[(row0 + threadIdx.x) * a.incy], kmul(a.alpha, sum));
-    }
-    buf ^= 1;
+    s.ok = c.left > 0;
+    if (!s.ok)
+        return;
+    s.bi = c.bi;
+    s.bj = c.bj;
+    symv_load<T, TY, ALIGNED>(a, c.bi, c.bj, tx, ty, s.t, s.xr);
+    if (--c.left > 0)
+        symv_tile_next<LOWER>(a.nbt, c.bi, c.bj);
 }
 
-/* TY warps, registers capped for one block per multiprocessor. */
-template <class T, bool ALIGNED, bool LOWER>
-__global__ void __launch_bounds__(32 * TY, 1) symv_kernel(symv_args<T> a)
+/* y_j += alpha (the column products gathered in yc), j the block column col. */
+template <class T, int TY>
+__device__ __forceinline__ void symv_flush_col(const symv_args<T> &a, int col, int tx, int ty,
+                                               const T (&yc)[SB / TY])
 {
-    __shared__ T srow[2][TY][SB];
-    const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
-    const int64_t nbt = kern_cdiv64(a.n, SB), bj = blockIdx.x, col0 = bj * SB;
-    const int64_t lo = (LOWER ? bj + 1 : 0) + blockIdx.y * a.tiles_per_block;
-    const int64_t hi = kern_min64(LOWER ? nbt : bj, lo + a.tiles_per_block);
-    const bool diag = blockIdx.y == 0;
-    if (!diag && lo >= hi)
-        return;
-
-    T xc[CPT], yc[CPT];
 #pragma unroll
-    for (int q = 0; q < CPT; q++) {
-        const int64_t c = col0 + ty + TY * q;
-        xc[q] = c < a.n ? a.x[c * a.incx] : kzero<T>();
-        yc[q] = kzero<T>();
-    }
-    int buf = 0;
-
-    if (diag) {
-        /* Only the stored triangle is read; the element (r, c) serves row r
-         * and, mirrored, column c.  The diagonal serves its row once, by its
-         * real part for a Hermitian matrix. */
-        kpair<T> t[CPT], xr;
-        symv_load<T, false>(a, bj, col0, tx, ty, t, xr);
-        T rp0 = kzero<T>(), rp1 = kzero<T>();
-#pragma unroll
-        for (int q = 0; q < CPT; q++) {
-            const int c = ty + TY * q;
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                const int r = 2 * tx + e;
-                const T v = e ? t[q].b : t[q].a;
-                const bool stored = LOWER ? r > c : r < c;
-                const T vrow = r == c ? kreal(v) : stored ? v : kzero<T>();
-                const T vcol = stored ? v : kzero<T>();
-                if (e)
-                    rp1 = kfma(vrow, xc[q], rp1);
-                else
-                    rp0 = kfma(vrow, xc[q], rp0);
-                yc[q] = kfma(kconj(vcol), e ? xr.b : xr.a, yc[q]);
-            }
-        }
-        symv_rows_to_y<T>(a, srow, buf, tx, ty, rp0, rp1, col0);
-    }
-
-    if (lo < hi) {
-        kpair<T> cur[CPT], nxt[CPT], xcur, xnxt;
-        symv_load<T, ALIGNED>(a, lo, col0, tx, ty, cur, xcur);
-        for (int64_t bi = lo; bi < hi; bi++) {
-            if (bi + 1 < hi)
-                symv_load<T, ALIGNED>(a, bi + 1, col0, tx, ty, nxt, xnxt);
-            T rp0 = kzero<T>(), rp1 = kzero<T>();
-#pragma unroll
-            for (int q = 0; q < CPT; q++) {
-                rp0 = kfma(cur[q].a, xc[q], rp0);
-                rp1 = kfma(cur[q].b, xc[q], rp1);
-                yc[q] = kfma(kconj(cur[q].a), xcur.a, yc[q]);
-                yc[q] = kfma(kconj(cur[q].b), xcur.b, yc[q]);
-                cur[q] = nxt[q];
-            }
-            xcur = xnxt;
-            symv_rows_to_y<T>(a, srow, buf, tx, ty, rp0, rp1, bi * SB);
-        }
-    }
-
-#pragma unroll
-    for (int q = 0; q < CPT; q++) {
+    for (int q = 0; q < SB / TY; q++) {
         const T sum = kwarp_sum(yc[q]);
-        const int64_t c = col0 + ty + TY * q;
+        const int64_t c = (int64_t)col * SB + ty + TY * q;
         if (tx == 0 && c < a.n)
             katomic_add(&a.y[c * a.incy], kmul(a.alpha, sum));
     }
+}
+
+template <class T, bool ALIGNED, bool LOWER>
+__global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
+    symv_kernel(symv_args<T> a)
+{
+    constexpr int TY = symv_shape<T>::TY, CPT = SB / TY;
+    __shared__ T srow[2][TY][SB]; /* row products of a tile, by warp; two alternate */
+    __shared__ T sx[SB];          /* x_j of the current block column */
+    const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+
+    /* This block's equal piece of the list. */
+    const int64_t G = gridDim.x, b = blockIdx.x, first = b * a.ntiles / G;
+    symv_cursor cur;
+    cur.left = (int)((b + 1) * a.ntiles / G - first);
+    cur.bi = cur.bj = 0;
+    if (cur.left > 0)
+        symv_tile_at<LOWER>(a.nbt, first, cur.bi, cur.bj);
+
+    symv_slot<T, CPT> slot[2];
+    symv_load_next<T, TY, ALIGNED, LOWER>(a, cur, tx, ty, slot[0]);
+
+    /* y = beta y (the kernel launched before this one) is complete from here
+     * on; nothing above touches y. */
+    cudaGridDependencySynchronize();
+
+    T yc[CPT];
+#pragma unroll
+    for (int q = 0; q < CPT; q++)
+        yc[q] = kzero<T>();
+    int col = -1, buf = 0;
+    bool live = true;
+    while (live) {
+        /* Two slots taken in turn, unrolled so that no register moves wait
+         * on the loads. */
+#pragma unroll
+        for (int s = 0; s < 2; s++) {
+            symv_slot<T, CPT> &cs = slot[s];
+            if (!cs.ok) {
+                live = false;
+                break;
+            }
+            symv_load_next<T, TY, ALIGNED, LOWER>(a, cur, tx, ty, slot[s ^ 1]);
+            if (cs.bj != col) {
+                /* Every thread has finished with sx: the last tile's barrier
+                 * came after its products. */
+                if (col >= 0)
+                    symv_flush_col<T, TY>(a, col, tx, ty, yc);
+                col = cs.bj;
+                if (threadIdx.x < SB) {
+                    const int64_t c = (int64_t)col * SB + threadIdx.x;
+                    sx[threadIdx.x] = c < a.n ? a.x[c * a.incx] : kzero<T>();
+                }
+#pragma unroll
+                for (int q = 0; q < CPT; q++)
+                    yc[q] = kzero<T>();
+                __syncthreads();
+            }
+            T rp0 = kzero<T>(), rp1 = kzero<T>();
+            if (cs.bi == cs.bj) {
+                /* Only the stored triangle counts: the rest is zeroed in
+                 * place, and so is the diagonal, which serves its row once
+                 * (the row products start with it), by its real part for a
+                 * Hermitian matrix, and not its column.  x_r is x_c there. */
+                const int dr = 2 * tx - ty; /* row less column, plus TY q - e */
+#pragma unroll
+                for (int q = 0; q < CPT; q++) {
+#pragma unroll
+                    for (int e = 0; e < 2; e++) {
+                        const int k = dr + e - TY * q;
+                        T &v = e ? cs.t[q].b : cs.t[q].a;
+                        const T dv = k == 0 ? kreal(v) : kzero<T>();
+                        if (e)
+                            rp1 = kfma(dv, cs.xr.b, rp1);
+                        else
+                            rp0 = kfma(dv, cs.xr.a, rp0);
+                        v = (LOWER ? k > 0 : k < 0) ? v : kzero<T>();
+                    }
+                }
+            }
+            /* A_ij x_j to the rows, A_ij^H x_i to the columns. */
+#pragma unroll
+            for (int q = 0; q < CPT; q++) {
+                const T xq = sx[ty + TY * q];
+                rp0 = kfma(cs.t[q].a, xq, rp0);
+                rp1 = kfma(cs.t[q].b, xq, rp1);
+                yc[q] = kfma(kconj(cs.t[q].a), cs.xr.a, yc[q]);
+                yc[q] = kfma(kconj(cs.t[q].b), cs.xr.b, yc[q]);
+            }
+            /* The tile's rows: summed across the block, added to y.  Two
+             * shared buffers alternate, so one barrier a tile suffices. */
+            const int64_t row0 = (int64_t)cs.bi * SB;
+            srow[buf][ty][2 * tx] = rp0;
+            srow[buf][ty][2 * tx + 1] = rp1;
+            __syncthreads();
+            if (threadIdx.x < SB && row0 + threadIdx.x < a.n) {
+                T sum = kzero<T>();
+#pragma unroll
+                for (int w = 0; w < TY; w++)
+                    sum = kadd(sum, srow[buf][w][threadIdx.x]);
+                katomic_add(&a.y[(row0 + threadIdx.x) * a.incy], kmul(a.alpha, sum));
+            }
+            buf ^= 1;
+        }
+    }
+    if (col >= 0)
+        symv_flush_col<T, TY>(a, col, tx, ty, yc);
+}
+
+/* y = beta y; beta == 0 writes zeros without reading y, so NaNs there do not
+ * survive.  It lets the main kernel, launched behind it with programmatic
+ * stream serialization, start at once: that one waits for this grid to
+ * complete before touching y. */
+template <class T> __global__ void symv_scale_kernel(int64_t len, T beta, T *y, int64_t incy)
+{
+    cudaTriggerProgrammaticLaunchCompletion();
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < len)
+        y[i * incy] = kis_zero(beta) ? kzero<T>() : kmul(beta, y[i * incy]);
+}
+
+template <class T, bool ALIGNED, bool LOWER>
+int symv_launch(cudaStream_t s, const symv_args<T> &a, int nsm, bool after_scale)
+{
+    constexpr int TY = symv_shape<T>::TY, MINB = symv_shape<T>::MINB;
+    const int64_t slots = (int64_t)nsm * MINB;
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.gridDim = dim3((unsigned)kern_max64(1, kern_min64(slots, a.ntiles)));
+    cfg.blockDim = dim3(32 * TY);
+    cfg.dynamicSmemBytes = 0;
+    cfg.stream = s;
+    /* Only behind our own scaling kernel, which triggers at once. */
+    cfg.attrs = attr;
+    cfg.numAttrs = after_scale ? 1 : 0;
+    KERN_CUDA_TRY(cudaLaunchKernelEx(&cfg, symv_kernel<T, ALIGNED, LOWER>, a));
+    return 0;
 }
 
 template <class T>
@@ -183,32 +328,30 @@ int symv_typed(cudaStream_t s, tess_uplo_t uplo, int64_t n, const void *alpha_p,
     a.incx = incx;
     a.y = kern_vec_base(y, n, incy);
     a.incy = incy;
-    int err = kern_scale_vec(s, n, beta, a.y, incy);
-    if (err || kis_zero(a.alpha))
-        return err;
-    int nsm;
+    const int64_t nbt = kern_cdiv64(n, SB);
+    a.nbt = (int)nbt;
+    a.ntiles = nbt * (nbt + 1) / 2;
+
+    const bool scale = !kis_one(beta);
+    if (scale) {
+        const int threads = 256;
+        symv_scale_kernel<T><<<(unsigned)kern_cdiv64(n, threads), threads, 0, s>>>(n, beta, a.y,
+                                                                                 incy);
+        KERN_LAUNCH_CHECK();
+    }
+    if (kis_zero(a.alpha))
+        return 0;
+    int nsm, err;
     if ((err = kern_sm_count(&nsm)))
         return err;
-
-    /* A longer run adds y_j fewer times and keeps more reads in flight
-     * between barriers. */
-    const int64_t nbt = kern_cdiv64(n, SB);
-    const int64_t tiles = nbt * (nbt - 1) / 2;
-    a.tiles_per_block =
-        kern_max64(2, kern_min64(MAX_RUN, tiles / (RUN_BLOCKS_PER_SM * (int64_t)nsm)));
-    const dim3 grid((unsigned)nbt, (unsigned)kern_max64(1, kern_cdiv64(nbt - 1, a.tiles_per_block)));
-    const dim3 block(32 * TY);
     const bool aligned = kern_pairs_aligned(A, lda), lower = uplo == TessLower;
     if (aligned && lower)
-        symv_kernel<T, true, true><<<grid, block, 0, s>>>(a);
-    else if (aligned)
-        symv_kernel<T, true, false><<<grid, block, 0, s>>>(a);
-    else if (lower)
-        symv_kernel<T, false, true><<<grid, block, 0, s>>>(a);
-    else
-        symv_kernel<T, false, false><<<grid, block, 0, s>>>(a);
-    KERN_LAUNCH_CHECK();
-    return 0;
+        return symv_launch<T, true, true>(s, a, nsm, scale);
+    if (aligned)
+        return symv_launch<T, true, false>(s, a, nsm, scale);
+    if (lower)
+        return symv_launch<T, false, true>(s, a, nsm, scale);
+    return symv_launch<T, false, false>(s, a, nsm, scale);
 }
 
 } // namespace
