@@ -30,11 +30,12 @@
  * (programmatic dependent launch): the main kernel reads its first tile, then
  * waits for the scaling to finish before it adds anything to y.
  *
- * H200, sweep of 2026-11-23, second session (scratch/symv/sweep.cu, DSYMV
- * lower): 1.10x-1.11x cuBLAS at n = 8192 (0.082 ms) and 1.96x (4.05 TB/s) at
- * n = 32768, against 1.04x and 1.88x (3.88 TB/s) for the former design in the
- * same runs (blocks of 16 warps, one a block column and run of up to 32
- * tiles, grid sized from the matrix).  What lost: the same flat list with
+ * H200, 2026-11-23, second session: as built here, DSYMV lower 2.08x cuBLAS
+ * at n = 32768 (4.29 TB/s) and 1.09x-1.14x at 8192 in four runs, upper 3.36x
+ * (bench/cuda/sweep.sh).  In the standalone design sweep before it (DSYMV
+ * lower), 1.10x-1.11x at 8192 and 1.96x at 32768 against 1.04x and 1.88x for
+ * the former design in the same runs (blocks of 16 warps, one a block column
+ * and run of up to 32 tiles, grid sized from the matrix).  What lost: the same flat list with
  * blocks of 16 warps, one a multiprocessor (0.96x-0.98x, 1.66x-1.68x, one or
  * two tiles read ahead); the list pulled in chunks of 8 or 24 tiles through
  * an atomic counter (0.87x-0.92x, 1.60x-1.63x); beta fused into the main
