@@ -29,8 +29,12 @@ template <class T> static inline T *kern_vec_base(T *v, int64_t len, int64_t inc
 }
 
 #ifdef __CUDACC__
+/* Triggers at once, so that a kernel launched behind it with programmatic
+ * stream serialization (SYMV) may start and wait for this grid only before
+ * it touches y; other successors wait for the grid as usual. */
 template <class T> __global__ void kern_scale_kernel(int64_t len, T beta, T *y, int64_t incy)
 {
+    cudaTriggerProgrammaticLaunchCompletion();
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < len)
         y[i * incy] = kis_zero(beta) ? kzero<T>() : kmul(beta, y[i * incy]);

@@ -283,18 +283,6 @@ __global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
         symv_flush_col<T, TY>(a, col, tx, ty, yc);
 }
 
-/* y = beta y; beta == 0 writes zeros without reading y, so NaNs there do not
- * survive.  It lets the main kernel, launched behind it with programmatic
- * stream serialization, start at once: that one waits for this grid to
- * complete before touching y. */
-template <class T> __global__ void symv_scale_kernel(int64_t len, T beta, T *y, int64_t incy)
-{
-    cudaTriggerProgrammaticLaunchCompletion();
-    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < len)
-        y[i * incy] = kis_zero(beta) ? kzero<T>() : kmul(beta, y[i * incy]);
-}
-
 template <class T, bool ALIGNED, bool LOWER>
 int symv_launch(cudaStream_t s, const symv_args<T> &a, int nsm, bool after_scale)
 {
@@ -308,7 +296,7 @@ int symv_launch(cudaStream_t s, const symv_args<T> &a, int nsm, bool after_scale
     cfg.blockDim = dim3(32 * TY);
     cfg.dynamicSmemBytes = 0;
     cfg.stream = s;
-    /* Only behind our own scaling kernel, which triggers at once. */
+    /* Only behind kern_scale_vec's kernel, which triggers at once. */
     cfg.attrs = attr;
     cfg.numAttrs = after_scale ? 1 : 0;
     KERN_CUDA_TRY(cudaLaunchKernelEx(&cfg, symv_kernel<T, ALIGNED, LOWER>, a));
@@ -333,16 +321,14 @@ int symv_typed(cudaStream_t s, tess_uplo_t uplo, int64_t n, const void *alpha_p,
     a.nbt = (int)nbt;
     a.ntiles = nbt * (nbt + 1) / 2;
 
+    /* y = beta y first (none when beta is 1), the main kernel behind it */
     const bool scale = !kis_one(beta);
-    if (scale) {
-        const int threads = 256;
-        symv_scale_kernel<T><<<(unsigned)kern_cdiv64(n, threads), threads, 0, s>>>(n, beta, a.y,
-                                                                                 incy);
-        KERN_LAUNCH_CHECK();
-    }
+    int err = kern_scale_vec(s, n, beta, a.y, incy);
+    if (err)
+        return err;
     if (kis_zero(a.alpha))
         return 0;
-    int nsm, err;
+    int nsm;
     if ((err = kern_sm_count(&nsm)))
         return err;
     const bool aligned = kern_pairs_aligned(A, lda), lower = uplo == TessLower;
