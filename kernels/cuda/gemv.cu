@@ -1,12 +1,20 @@
 /* GEMV after KBLAS (Abdelfattah, Keyes, Ltaief): y = alpha op(A) x + beta y.
  *
- * A 2-D grid cuts A into block rows and column chunks (no transpose) or block
- * columns and row chunks (transpose), so that even a tall-skinny or
- * short-wide A fills the device.  Each block stages its piece of x in shared
- * memory, streams its part of A once in coalesced pair reads, prefetching
- * the next group of columns (rows) into registers while it multiplies the
- * current one, and adds alpha times its partial sums into y with atomics
- * after a separate pass has applied beta. */
+ * No transpose: a 2-D grid cuts A into block rows and column chunks, so that
+ * even a short-wide A fills the device.  Each block stages its piece of x in
+ * shared memory, streams its part of A once in coalesced pair reads,
+ * prefetching the next group of columns into registers while it multiplies
+ * the current one, and adds alpha times its partial sums into y with atomics
+ * after a separate pass has applied beta.
+ *
+ * Transpose and conjugate transpose: one warp a column, reading it in
+ * coalesced pairs, the next step of rows prefetched into registers while it
+ * multiplies the current one; x is read from global memory through L1, which
+ * the loads of A bypass.  When there are columns enough to fill the device,
+ * a warp takes a whole column and writes y = alpha sum + beta y itself (no
+ * beta pass, no atomics); otherwise a 2-D grid cuts the columns into row
+ * chunks, as above, and the chunks add into y with atomics after the beta
+ * pass. */
 #include "blas2_common.cuh"
 
 namespace {
@@ -18,18 +26,29 @@ constexpr int GN_GROUP = 8;
 /* Upper bound on the staged piece of x (32 KB for complex double). */
 constexpr int64_t X_CHUNK_MAX = 2048;
 
-/* Transpose: GT_WARPS warps x GT_COLS columns each, lanes down the rows in
- * pairs, GT_SEG segments of 64 rows of each column read per step (2 KB
- * contiguous per column for double), the registers capped for GT_MINB blocks
- * per multiprocessor (96 for double on sm_90, none spilled: 20 warps per
- * SM; complex double spills 256 bytes a thread).  On an H200 this measured 0.95x / 0.89x cuBLAS (DGEMV^T 32768 / 8192)
- * against 0.88x / 0.83x for the former shape, 8 columns x one segment with
- * no register cap (BENCHMARKS.md, sweep of 2026-11-23). */
+/* Transpose: GT_WARPS warps a block, one column each, lanes down the rows
+ * in pairs, GT_SEG segments of 64 rows read per step (4 KB contiguous for
+ * double).  The registers are capped for gt_minb blocks per multiprocessor:
+ * 4 for S, D, C (128 registers; double uses 119, none spilled), 3 for
+ * complex double (168, none spilled).  x is not staged: it is read with
+ * __ldg, and the loads of A are L1::no_allocate, so that the column stream
+ * does not evict it.  When the blocks of whole columns fill GT_WAVES waves
+ * of resident blocks, each warp takes its whole column and y is written
+ * once, alpha sum + beta y, with no beta pass and no atomics.
+ *
+ * One H200, 2026-11-23 (third session), DGEMV^T against cuBLAS in the same
+ * process: 1.00x / 0.99x at 32768 and 0.99x at 8192.  The same code capped
+ * at 5 blocks (96 registers) ran 0.89x-0.90x at 32768 (the compiler
+ * unrolls the step loop; short of registers, it likely issues the next
+ * step's reads too late to overlap the current step), 0.78x with the loop
+ * kept rolled, 0.98x rolled with pointers stepped instead of indexed.  The former design (2 columns x 4 segments a
+ * warp, x staged in shared memory in chunks of at most 2048, always a beta
+ * pass and atomics) ran 0.96x / 0.89x at 32768 / 8192. */
 constexpr int GT_WARPS = 4;
-constexpr int GT_COLS = 2;
-constexpr int GT_SEG = 4;
+constexpr int GT_SEG = 8;
 constexpr int GT_ROWS = 64 * GT_SEG; /* rows one warp reads per step */
-constexpr int GT_MINB = 5;
+constexpr int GT_WAVES = 4;
+template <class T> constexpr int gt_minb() { return sizeof(T) == 16 ? 3 : 4; }
 
 /* Rows i, i+1 of alpha A x over the columns [j0, j0 + nj) staged in sx. */
 template <class T, bool ALIGNED>
@@ -102,89 +121,203 @@ __global__ void __launch_bounds__(GN_THREADS)
     }
 }
 
-/* Columns [c0, c0 + GT_COLS) of alpha op(A)^T x over the rows [0, ni) at a,
- * x staged in sx; one warp. */
-template <class T, bool ALIGNED, bool CONJ>
-__device__ __forceinline__ void gemv_t_cols(int64_t n, int64_t c0, int64_t ni, T alpha,
-                                            const T *a, int64_t lda, const T *sx, T *y,
-                                            int64_t incy)
+/* Loads of A for the transpose: every element is read once, so they bypass
+ * L1 (ld.global.nc.L1::no_allocate) and leave it to x, which every warp of
+ * the block reads again.  kload_a: one element (the tail rows and the
+ * unaligned fallback); kload_a_pair: rows i, i+1 of a column (i even, the
+ * pointer aligned for kpair). */
+__device__ __forceinline__ float kload_a(const float *p)
+{
+    float v;
+    asm("ld.global.nc.L1::no_allocate.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ double kload_a(const double *p)
+{
+    double v;
+    asm("ld.global.nc.L1::no_allocate.f64 %0, [%1];" : "=d"(v) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ cuComplex kload_a(const cuComplex *p)
+{
+    cuComplex v;
+    asm("ld.global.nc.L1::no_allocate.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ cuDoubleComplex kload_a(const cuDoubleComplex *p)
+{
+    cuDoubleComplex v;
+    asm("ld.global.nc.L1::no_allocate.v2.f64 {%0, %1}, [%2];" : "=d"(v.x), "=d"(v.y) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ kpair<float> kload_a_pair(const float *p)
+{
+    kpair<float> v;
+    asm("ld.global.nc.L1::no_allocate.v2.f32 {%0, %1}, [%2];" : "=f"(v.a), "=f"(v.b) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ kpair<double> kload_a_pair(const double *p)
+{
+    kpair<double> v;
+    asm("ld.global.nc.L1::no_allocate.v2.f64 {%0, %1}, [%2];" : "=d"(v.a), "=d"(v.b) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ kpair<cuComplex> kload_a_pair(const cuComplex *p)
+{
+    kpair<cuComplex> v;
+    asm("ld.global.nc.L1::no_allocate.v4.f32 {%0, %1, %2, %3}, [%4];"
+        : "=f"(v.a.x), "=f"(v.a.y), "=f"(v.b.x), "=f"(v.b.y)
+        : "l"(p));
+    return v;
+}
+__device__ __forceinline__ kpair<cuDoubleComplex> kload_a_pair(const cuDoubleComplex *p)
+{
+    return kpair<cuDoubleComplex>{kload_a(p), kload_a(p + 1)};
+}
+
+/* Elements i, i+1 of x (i even), read from global memory through L1: one
+ * access where x is contiguous (XPAIR: incx = 1 and x aligned for kpair),
+ * two at x[i incx], x[(i+1) incx] otherwise (incx < 0 included: x is the base
+ * kern_vec_base gives). */
+__device__ __forceinline__ kpair<float> kload_x_pair(const float *p)
+{
+    const float2 v = __ldg(reinterpret_cast<const float2 *>(p));
+    return kpair<float>{v.x, v.y};
+}
+__device__ __forceinline__ kpair<double> kload_x_pair(const double *p)
+{
+    const double2 v = __ldg(reinterpret_cast<const double2 *>(p));
+    return kpair<double>{v.x, v.y};
+}
+__device__ __forceinline__ kpair<cuComplex> kload_x_pair(const cuComplex *p)
+{
+    const float4 v = __ldg(reinterpret_cast<const float4 *>(p));
+    return kpair<cuComplex>{make_cuComplex(v.x, v.y), make_cuComplex(v.z, v.w)};
+}
+__device__ __forceinline__ kpair<cuDoubleComplex> kload_x_pair(const cuDoubleComplex *p)
+{
+    return kpair<cuDoubleComplex>{__ldg(p), __ldg(p + 1)};
+}
+template <class T, bool XPAIR>
+__device__ __forceinline__ kpair<T> gemv_t_x_pair(const T *x, int64_t i, int64_t incx)
+{
+    if constexpr (XPAIR)
+        return kload_x_pair(x + i);
+    else
+        return kpair<T>{__ldg(x + i * incx), __ldg(x + (i + 1) * incx)};
+}
+
+/* sum_i op(a[i]) x[i incx] over the rows [0, ni) of one column, a partial
+ * sum in each lane (the caller sums the warp).  APAIR: a is aligned for
+ * kpair, whole steps of GT_ROWS rows are read in pairs and the rows past the
+ * last one element by element; otherwise every row is read element by
+ * element. */
+template <class T, bool APAIR, bool XPAIR, bool CONJ>
+__device__ __forceinline__ T gemv_t_col(int64_t ni, const T *a, const T *x, int64_t incx)
 {
     const int lane = threadIdx.x % 32;
-    /* columns past n read column n-1 again and are dropped at the end */
-    const T *col[GT_COLS];
+    T acc = kzero<T>();
+    const int64_t steps = APAIR ? ni / GT_ROWS : 0, full = steps * GT_ROWS;
+    if (steps > 0) {
+        /* register double buffering: the next step's reads are issued before
+         * the current step is multiplied */
+        kpair<T> cur[GT_SEG], nxt[GT_SEG];
+        const T *a2 = a + 2 * lane;
 #pragma unroll
-    for (int c = 0; c < GT_COLS; c++)
-        col[c] = a + kern_min64(c0 + c, n - 1) * lda;
-
-    T acc[GT_COLS];
+        for (int g = 0; g < GT_SEG; g++)
+            cur[g] = kload_a_pair(a2 + 64 * g);
+        for (int64_t t = 0; t < steps; t++) {
+            if (t + 1 < steps) {
 #pragma unroll
-    for (int c = 0; c < GT_COLS; c++)
-        acc[c] = kzero<T>();
-    const int64_t full = ALIGNED ? ni / GT_ROWS * GT_ROWS : 0;
-    if (full > 0) {
-        kpair<T> cur[GT_COLS][GT_SEG], nxt[GT_COLS][GT_SEG];
-#pragma unroll
-        for (int c = 0; c < GT_COLS; c++)
-#pragma unroll
-            for (int g = 0; g < GT_SEG; g++)
-                cur[c][g] = *reinterpret_cast<const kpair<T> *>(col[c] + 2 * lane + 64 * g);
-        for (int64_t i = 2 * lane; i < full; i += GT_ROWS) {
-            if (i + GT_ROWS < full) {
-#pragma unroll
-                for (int c = 0; c < GT_COLS; c++)
-#pragma unroll
-                    for (int g = 0; g < GT_SEG; g++)
-                        nxt[c][g] =
-                            *reinterpret_cast<const kpair<T> *>(col[c] + i + GT_ROWS + 64 * g);
+                for (int g = 0; g < GT_SEG; g++)
+                    nxt[g] = kload_a_pair(a2 + (t + 1) * GT_ROWS + 64 * g);
             }
 #pragma unroll
             for (int g = 0; g < GT_SEG; g++) {
-                const T x0 = sx[i + 64 * g], x1 = sx[i + 64 * g + 1];
-#pragma unroll
-                for (int c = 0; c < GT_COLS; c++) {
-                    acc[c] = kfma(CONJ ? kconj(cur[c][g].a) : cur[c][g].a, x0, acc[c]);
-                    acc[c] = kfma(CONJ ? kconj(cur[c][g].b) : cur[c][g].b, x1, acc[c]);
-                    cur[c][g] = nxt[c][g];
-                }
+                const kpair<T> xv =
+                    gemv_t_x_pair<T, XPAIR>(x, t * GT_ROWS + 2 * lane + 64 * g, incx);
+                acc = kfma(CONJ ? kconj(cur[g].a) : cur[g].a, xv.a, acc);
+                acc = kfma(CONJ ? kconj(cur[g].b) : cur[g].b, xv.b, acc);
+                cur[g] = nxt[g];
             }
         }
     }
+#pragma unroll 4
     for (int64_t i = full + lane; i < ni; i += 32) {
-        const T xi = sx[i];
-#pragma unroll
-        for (int c = 0; c < GT_COLS; c++)
-            acc[c] = kfma(CONJ ? kconj(col[c][i]) : col[c][i], xi, acc[c]);
+        const T ai = kload_a(a + i);
+        acc = kfma(CONJ ? kconj(ai) : ai, __ldg(x + i * incx), acc);
     }
-#pragma unroll
-    for (int c = 0; c < GT_COLS; c++) {
-        const T sum = kwarp_sum(acc[c]);
-        if (lane == c && c0 + c < n)
-            katomic_add(&y[(c0 + c) * incy], kmul(alpha, sum));
-    }
+    return acc;
 }
 
-/* Block (bx, by): warps take GT_COLS columns each, against row chunks by,
- * by + gridDim.y, ... */
-template <class T, bool ALIGNED, bool CONJ>
-__global__ void __launch_bounds__(GT_WARPS * 32, GT_MINB)
-    gemv_t_kernel(int64_t m, int64_t n, int64_t chunk, T alpha, const T *__restrict__ A,
-                  int64_t lda, const T *__restrict__ x, int64_t incx, T *y, int64_t incy)
+/* Warp w of block (bx, by) takes column bx GT_WARPS + w against the row
+ * chunks by, by + gridDim.y, ...  direct: the chunk is the whole column, and
+ * y = alpha sum + beta y is written once (beta == 0 does not read y); else
+ * alpha sum is added with atomics after the beta pass. */
+template <class T, bool APAIR, bool XPAIR, bool CONJ>
+__global__ void __launch_bounds__(GT_WARPS * 32, gt_minb<T>())
+    gemv_t_kernel(int64_t m, int64_t n, int64_t chunk, bool direct, T alpha, T beta,
+                  const T *__restrict__ A, int64_t lda, const T *__restrict__ x, int64_t incx,
+                  T *y, int64_t incy)
 {
-    extern __shared__ unsigned char smem_raw[];
-    T *sx = reinterpret_cast<T *>(smem_raw);
-    const int64_t c0 = ((int64_t)blockIdx.x * GT_WARPS + threadIdx.x / 32) * GT_COLS;
+    const int64_t j = (int64_t)blockIdx.x * GT_WARPS + threadIdx.x / 32;
+    if (j >= n)
+        return; /* a whole warp: nothing below synchronises the block */
+    const T *col = A + j * lda;
     for (int64_t i0 = (int64_t)blockIdx.y * chunk; i0 < m; i0 += (int64_t)gridDim.y * chunk) {
         const int64_t ni = kern_min64(m - i0, chunk);
-        __syncthreads(); /* the previous chunk's x is no longer read */
-        for (int64_t i = threadIdx.x; i < ni; i += blockDim.x)
-            sx[i] = x[(i0 + i) * incx];
-        __syncthreads();
-        if (c0 < n)
-            gemv_t_cols<T, ALIGNED, CONJ>(n, c0, ni, alpha, A + i0, lda, sx, y, incy);
+        const T sum = kwarp_sum(gemv_t_col<T, APAIR, XPAIR, CONJ>(ni, col + i0, x + i0 * incx,
+                                                                   incx));
+        if (threadIdx.x % 32 == 0) {
+            const T v = kmul(alpha, sum);
+            T *yj = &y[j * incy];
+            if (!direct)
+                katomic_add(yj, v);
+            else if (kis_zero(beta))
+                *yj = v;
+            else if (kis_one(beta))
+                *yj = kadd(*yj, v);
+            else
+                *yj = kfma(beta, *yj, v);
+        }
     }
 }
 
-/* Cut the other dimension into chunks so that about 32 blocks per
+template <class T>
+using gemv_t_fn = void (*)(int64_t, int64_t, int64_t, bool, T, T, const T *, int64_t, const T *,
+                           int64_t, T *, int64_t);
+
+/* A transpose kernel and its resident blocks per multiprocessor, asked once
+ * per instantiation (0 when the query failed). */
+template <class T> struct gemv_t_launch {
+    gemv_t_fn<T> fn;
+    int per_sm;
+};
+
+template <class T, bool APAIR, bool XPAIR, bool CONJ> gemv_t_launch<T> gemv_t_instance()
+{
+    static const int per_sm = [] {
+        int o = 0;
+        return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                   &o, gemv_t_kernel<T, APAIR, XPAIR, CONJ>, GT_WARPS * 32, 0) == cudaSuccess
+                   ? o
+                   : 0;
+    }();
+    return {gemv_t_kernel<T, APAIR, XPAIR, CONJ>, per_sm};
+}
+
+/* The instantiation for A's and x's layout and for ^T / ^H. */
+template <class T> gemv_t_launch<T> gemv_t_pick(bool apair, bool xpair, bool cj)
+{
+    if (apair && xpair)
+        return cj ? gemv_t_instance<T, true, true, true>() : gemv_t_instance<T, true, true, false>();
+    if (apair)
+        return cj ? gemv_t_instance<T, true, false, true>()
+                  : gemv_t_instance<T, true, false, false>();
+    return cj ? gemv_t_instance<T, false, false, true>() : gemv_t_instance<T, false, false, false>();
+}
+
+/* No transpose: cut the columns into chunks so that about 32 blocks per
  * multiprocessor exist, with 256 to X_CHUNK_MAX elements of x each. */
 int64_t chunk_length(int64_t len, int64_t blocks_across, int nsm)
 {
@@ -205,15 +338,16 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
     const int64_t lenx = notrans ? n : m, leny = notrans ? m : n;
     x = kern_vec_base(x, lenx, incx);
     y = kern_vec_base(y, leny, incy);
-    int err = kern_scale_vec(s, leny, beta, y, incy);
-    if (err || kis_zero(alpha))
-        return err;
-    int nsm;
+    if (kis_zero(alpha))
+        return kern_scale_vec(s, leny, beta, y, incy);
+    int nsm, err;
     if ((err = kern_sm_count(&nsm)))
         return err;
     const bool aligned = kern_pairs_aligned(A, lda);
 
     if (notrans) {
+        if ((err = kern_scale_vec(s, leny, beta, y, incy)))
+            return err;
         const int64_t rowblocks = kern_cdiv64(m, GN_ROWS);
         const int64_t chunk = chunk_length(n, rowblocks, nsm);
         const dim3 grid((unsigned)rowblocks, (unsigned)kern_min64(kern_cdiv64(n, chunk), 65535));
@@ -225,26 +359,28 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
             gemv_n_kernel<T, false><<<grid, GN_THREADS, smem, s>>>(m, n, chunk, alpha, A, lda,
                                                                   x, incx, y, incy);
     } else {
-        const int64_t colblocks = kern_cdiv64(n, GT_WARPS * GT_COLS);
-        const int64_t chunk = chunk_length(m, colblocks, nsm);
-        const dim3 grid((unsigned)colblocks, (unsigned)kern_min64(kern_cdiv64(m, chunk), 65535));
-        const size_t smem = (size_t)chunk * sizeof(T);
-        const bool cj = trans == TessConjTrans;
-        if (aligned && cj)
-            gemv_t_kernel<T, true, true><<<grid, GT_WARPS * 32, smem, s>>>(m, n, chunk, alpha, A,
-                                                                          lda, x, incx, y, incy);
-        else if (aligned)
-            gemv_t_kernel<T, true, false><<<grid, GT_WARPS * 32, smem, s>>>(m, n, chunk, alpha,
-                                                                           A, lda, x, incx, y,
-                                                                           incy);
-        else if (cj)
-            gemv_t_kernel<T, false, true><<<grid, GT_WARPS * 32, smem, s>>>(m, n, chunk, alpha,
-                                                                           A, lda, x, incx, y,
-                                                                           incy);
-        else
-            gemv_t_kernel<T, false, false><<<grid, GT_WARPS * 32, smem, s>>>(m, n, chunk, alpha,
-                                                                            A, lda, x, incx, y,
-                                                                            incy);
+        /* Whole columns (one chunk, y written directly) when the blocks of
+         * GT_WARPS columns fill GT_WAVES waves of resident blocks; otherwise
+         * row chunks of whole steps, about 8 waves of blocks in all. */
+        const bool xpair = incx == 1 && (uintptr_t)x % alignof(kpair<T>) == 0;
+        const gemv_t_launch<T> kern = gemv_t_pick<T>(aligned, xpair, trans == TessConjTrans);
+        if (kern.per_sm <= 0)
+            return TESS_EDEVICE;
+        const int64_t resident = (int64_t)kern.per_sm * nsm;
+        const int64_t colblocks = kern_cdiv64(n, GT_WARPS);
+        int64_t nchunks = 1;
+        if (colblocks < GT_WAVES * resident) {
+            nchunks = kern_cdiv64(8 * resident, colblocks);
+            nchunks = kern_min64(nchunks, kern_cdiv64(m, GT_ROWS));
+        }
+        const int64_t chunk = kern_cdiv64(kern_cdiv64(m, nchunks), GT_ROWS) * GT_ROWS;
+        nchunks = kern_cdiv64(m, chunk);
+        const bool direct = nchunks == 1;
+        if (!direct && (err = kern_scale_vec(s, leny, beta, y, incy)))
+            return err;
+        const dim3 grid((unsigned)colblocks, (unsigned)kern_min64(nchunks, 65535));
+        kern.fn<<<grid, GT_WARPS * 32, 0, s>>>(m, n, chunk, direct, alpha, beta, A, lda, x, incx,
+                                               y, incy);
     }
     KERN_LAUNCH_CHECK();
     return 0;
