@@ -7,14 +7,24 @@
  * or op(A)^T (right).  T's NB x NB tiles pass through shared memory already
  * transposed and conjugated as needed, with zeros outside the triangle, so
  * the inner loops read them down columns (no bank conflicts) and never branch
- * on the case.  One warp owns V vectors, kept in registers: lane l holds
- * elements l, l+32, ...; each step broadcasts an element with a shuffle and
- * updates the others.  The grid holds just as many blocks as fit on the
- * device at one time, each looping over its share of vectors.  On side right
- * the rows of B pass through shared memory RT at a time, so that B is read
- * and written in coalesced column segments rather than one element per row.
- * Elements past k are padding (an identity when solving, zeros when
- * multiplying) and are never read from or written to B.
+ * on the case.  The grid holds just as many blocks as fit on the device at
+ * one time, each looping over its share of vectors.  Elements past k are
+ * padding (an identity when solving, zeros when multiplying) and are never
+ * read from or written to B.
+ *
+ * Solve: one warp owns V vectors, kept in registers: lane l holds elements
+ * l, l+32, ...; each step broadcasts an element with a shuffle and updates
+ * the others.  On side right the rows of B pass through shared memory RT at
+ * a time, so that B is read and written in coalesced column segments rather
+ * than one element per row.
+ *
+ * Multiply has no chain of dependent steps, so it is a small product: panels
+ * of PV vectors pass through shared memory, each warp computes T x for VM of
+ * them, lane l rows l, l+32, ..., reading each element of T once for its VM
+ * vectors and the elements of x as broadcasts.  On an H200 the 128 leaves of
+ * DTRMM 16384^2 took 5.5 ms this way against 7.9 ms with the solve's
+ * shuffles, and the whole call 83.0 against 88.2 ms (probe of 2026-11-23,
+ * third session).
  *
  * The recursion's leaf is a block of one tile (NBLK = 1), each warp carrying
  * two vectors through the chain of dependent steps at once.  It is bound by
@@ -30,8 +40,8 @@
  * device idle in between) and 2.1 ms in 256 leaves.  A block of NBLK = 2
  * tiles finishes the bottom level in one launch: its three tiles stay in
  * shared memory, and for each sub-block c in dependency order, acc = T(c,b)
- * x_b for the sub-block b it depends on, then x_c := T(c,c)^-1 (x_c - acc)
- * or T(c,c) x_c + acc.  Measured in one H200 run against leaves of one tile:
+ * x_b for the sub-block b it depends on, then x_c := T(c,c)^-1 (x_c - acc).
+ * Measured in one H200 run against leaves of one tile:
  * DTRSM m = 16384, n = 64 / 256 / 1024 at 1.80x / 1.66x / 1.35x cuBLAS
  * against 1.66x / 1.53x / 1.29x, 16384^2 unchanged (1.23x).  Four tiles,
  * restaged through shared memory per group of vectors (ten tiles do not fit),
@@ -56,6 +66,8 @@ template <leaf_op OP> __host__ __device__ constexpr bool op_solve() { return OP 
 
 constexpr int V = 2;               /* vectors per warp at a time */
 constexpr int RT = LEAF_WARPS * V; /* rows of B per round, side right */
+constexpr int VM = 8;              /* multiply: vectors per warp */
+constexpr int PV = LEAF_WARPS * VM; /* multiply: vectors per panel */
 
 /* Tiles of a block of NBLK sub-blocks, its triangle of tiles, and where
  * tile (c, b) sits among them (b <= c when T is lower, b >= c when upper). */
@@ -126,72 +138,47 @@ __device__ __forceinline__ void stage_tile(const leaf_args<T> &a, int c, int b, 
     }
 }
 
-/* x[v] := T^-1 x[v] (solve) or T x[v] for one diagonal tile staged in sT;
- * lane holds element lane + 32 r of vector v in x[v][r]. */
+/* x[v] := T^-1 x[v] for one diagonal tile staged in sT, its inverted
+ * diagonal in sdinv; lane holds element lane + 32 r of vector v in x[v][r]:
+ * x_j = x_j / T(j,j), then x_i -= T(i,j) x_j below (lower) or above (upper)
+ * j; groups of 32 rows with nothing left to update are skipped at compile
+ * time. */
 template <class T, int NB, int V, leaf_op OP>
 __device__ __forceinline__ void tile_vectors(T (&x)[V][NB / 32], const T *sT, const T *sdinv,
                                              int lane)
 {
     constexpr int LDS = NB + 1, R = NB / 32;
     constexpr bool LOWER = op_lower<OP>();
-    if (op_solve<OP>()) {
-        /* x_j = x_j / T(j,j), then x_i -= T(i,j) x_j below (lower) or above
-         * (upper) j; groups of 32 rows with nothing left to update are
-         * skipped at compile time. */
 #pragma unroll
-        for (int s = 0; s < NB; s++) {
-            const int j = LOWER ? s : NB - 1 - s;
-            const T d = sdinv[j];
+    for (int s = 0; s < NB; s++) {
+        const int j = LOWER ? s : NB - 1 - s;
+        const T d = sdinv[j];
 #pragma unroll
-            for (int v = 0; v < V; v++) {
-                const T xj = kmul(kshfl(x[v][j / 32], j % 32), d);
-                if (lane == j % 32)
-                    x[v][j / 32] = xj;
+        for (int v = 0; v < V; v++) {
+            const T xj = kmul(kshfl(x[v][j / 32], j % 32), d);
+            if (lane == j % 32)
+                x[v][j / 32] = xj;
 #pragma unroll
-                for (int r = 0; r < R; r++)
-                    if (LOWER ? 32 * r + 31 > j : 32 * r < j)
-                        x[v][r] = kfms(sT[lane + 32 * r + j * LDS], xj, x[v][r]);
-            }
+            for (int r = 0; r < R; r++)
+                if (LOWER ? 32 * r + 31 > j : 32 * r < j)
+                    x[v][r] = kfms(sT[lane + 32 * r + j * LDS], xj, x[v][r]);
         }
-    } else {
-        T y[V][R];
-#pragma unroll
-        for (int v = 0; v < V; v++)
-#pragma unroll
-            for (int r = 0; r < R; r++)
-                y[v][r] = kzero<T>();
-#pragma unroll
-        for (int j = 0; j < NB; j++)
-#pragma unroll
-            for (int v = 0; v < V; v++) {
-                const T xj = kshfl(x[v][j / 32], j % 32);
-#pragma unroll
-                for (int r = 0; r < R; r++)
-                    if (LOWER ? 32 * r + 31 >= j : 32 * r <= j)
-                        y[v][r] = kfma(sT[lane + 32 * r + j * LDS], xj, y[v][r]);
-            }
-#pragma unroll
-        for (int v = 0; v < V; v++)
-#pragma unroll
-            for (int r = 0; r < R; r++)
-                x[v][r] = y[v][r];
     }
 }
 
-/* x[v] := T^-1 x[v] or T x[v] over nblk <= NBLK sub-blocks, their tiles in
- * sT: solve lower and multiply upper walk the sub-blocks forward, the other
- * two backward, so that every x_b that sub-block c reads is final (solve) or
- * still original (multiply). */
+/* x[v] := T^-1 x[v] over nblk <= NBLK sub-blocks, their tiles in sT: a
+ * lower T walks the sub-blocks forward, an upper one backward, so that
+ * every x_b that sub-block c reads is final; x_c -= T(c,b) x_b for those,
+ * then x_c := T(c,c)^-1 x_c. */
 template <class T, int NB, int NBLK, leaf_op OP>
 __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 32)],
                                               const T *sT, const T *sdinv, int lane)
 {
     constexpr int LDS = NB + 1, R = NB / 32;
-    constexpr bool LOWER = op_lower<OP>(), SOLVE = op_solve<OP>();
-    constexpr bool FORWARD = LOWER == SOLVE;
+    constexpr bool LOWER = op_lower<OP>();
 #pragma unroll
     for (int s = 0; s < NBLK; s++) {
-        const int c = FORWARD ? s : NBLK - 1 - s;
+        const int c = LOWER ? s : NBLK - 1 - s;
         if (c >= nblk)
             continue;
         T acc[V][R];
@@ -220,54 +207,128 @@ __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 3
         for (int v = 0; v < V; v++)
 #pragma unroll
             for (int r = 0; r < R; r++)
-                xc[v][r] = NBLK == 1 || !SOLVE ? x[v][c * R + r]
-                                               : kfms(kone<T>(), acc[v][r], x[v][c * R + r]);
+                xc[v][r] = NBLK == 1 ? x[v][c * R + r] : kfms(kone<T>(), acc[v][r], x[v][c * R + r]);
         tile_vectors<T, NB, V, OP>(xc, sT + tile_slot<NBLK, LOWER>(c, c) * NB * LDS,
                                    sdinv + c * NB, lane);
 #pragma unroll
         for (int v = 0; v < V; v++)
 #pragma unroll
             for (int r = 0; r < R; r++)
-                x[v][c * R + r] = NBLK == 1 || SOLVE ? xc[v][r] : kadd(xc[v][r], acc[v][r]);
+                x[v][c * R + r] = xc[v][r];
     }
 }
 
 /* Bytes of shared memory: the block's tiles, their inverted diagonals, and
- * on side right a round of rows of B. */
-template <class T, int NB, int NBLK, bool LEFT> constexpr size_t leaf_smem()
+ * a panel of vectors (multiply) or on side right a round of rows of B
+ * (solve). */
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT> constexpr size_t leaf_smem()
 {
+    constexpr size_t staged = op_solve<OP>() ? (LEFT ? 0 : RT) : PV;
     return sizeof(T) * ((size_t)block_tiles<NBLK>() * NB * (NB + 1) + NBLK * NB +
-                        (LEFT ? 0 : (size_t)RT * (NB * NBLK + 1)));
+                        staged * (NB * NBLK + 1));
 }
 
-/* Element i of vector vec: B(i, vec) on side left, B(vec, i) on side right.
- * T's tiles are staged once per thread block, which then loops over its
- * share of vectors. */
-template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
-__global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
+/* Multiply: acc[v][r] = (T x_v)(lane + 32 r) for this warp's VM vectors,
+ * x_v at sx + v (KB + 1).  Each T(i, j) is read from shared memory once for
+ * the VM vectors and x_v(j) is a broadcast, so that the loop is bound by
+ * the multiply-adds rather than, as the shuffles of the solve, by moving
+ * operands.  Tiles outside the triangle (and past nblk) are skipped, and so
+ * are groups of 32 rows of a diagonal tile on the zero side of column j. */
+template <class T, int NB, int NBLK, bool LOWER>
+__device__ __forceinline__ void mul_panel(int nblk, const T *sT, const T *sx, int lane,
+                                          T (&acc)[VM][NBLK * (NB / 32)])
 {
-    constexpr int LDS = NB + 1; /* keeps the transposed stores conflict-free */
-    constexpr int KB = NB * NBLK, XR = NBLK * (NB / 32), LDB = KB + 1;
-    constexpr bool LOWER = op_lower<OP>(), SOLVE = op_solve<OP>();
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    T *const sT = reinterpret_cast<T *>(smem_raw);
-    T *const sdinv = sT + block_tiles<NBLK>() * NB * LDS;
-    T *const sB = sdinv + NBLK * NB;
-
-    const int nblk = (a.k + NB - 1) / NB;
+    constexpr int LDS = NB + 1, KB = NB * NBLK, XR = KB / 32, LDX = KB + 1;
 #pragma unroll
-    for (int c = 0; c < NBLK; c++)
+    for (int v = 0; v < VM; v++)
 #pragma unroll
-        for (int b = 0; b < NBLK; b++)
-            if (!(LOWER ? b > c : b < c) && c < nblk && b < nblk)
-                stage_tile<T, NB, OP>(a, c, b, sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS,
-                                      sdinv + c * NB);
-    __syncthreads();
+        for (int r = 0; r < XR; r++)
+            acc[v][r] = kzero<T>();
+#pragma unroll
+    for (int b = 0; b < NBLK; b++) {
+        if (b >= nblk)
+            break;
+#pragma unroll 4
+        for (int jj = 0; jj < NB; jj++) {
+            const int j = b * NB + jj;
+            T xj[VM];
+#pragma unroll
+            for (int v = 0; v < VM; v++)
+                xj[v] = sx[v * LDX + j];
+#pragma unroll
+            for (int r = 0; r < XR; r++) {
+                constexpr int RPT = NB / 32; /* groups of 32 rows a tile */
+                const int c = r / RPT;
+                if (LOWER ? b > c : b < c)
+                    continue;
+                if (b == c && (LOWER ? 32 * r + 31 < j : 32 * r > j))
+                    continue;
+                const T t = sT[tile_slot<NBLK, LOWER>(c, b) * NB * LDS + 32 * (r - c * RPT) +
+                               lane + jj * LDS];
+#pragma unroll
+                for (int v = 0; v < VM; v++)
+                    acc[v][r] = kfma(t, xj[v], acc[v][r]);
+            }
+        }
+    }
+}
 
+/* Multiply: the block's vectors in panels of PV, each staged in shared
+ * memory (element i of vector v at sx[v (KB + 1) + i], zeros past k and past
+ * the last vector), multiplied, and written back over itself. */
+template <class T, int NB, int NBLK, bool LOWER, bool LEFT>
+__device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, int nblk, const T *sT, T *sx)
+{
+    constexpr int KB = NB * NBLK, XR = KB / 32, LDX = KB + 1;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    for (int64_t v0 = (int64_t)blockIdx.x * PV; v0 < a.nvec; v0 += (int64_t)gridDim.x * PV) {
+        const int nv = (int)kern_min64(PV, a.nvec - v0);
+        /* B read and written in column segments: down a column of B on
+         * side left, along its rows' index on side right */
+        if (LEFT) {
+            for (int v = warp; v < PV; v += LEAF_WARPS)
+                for (int i = lane; i < KB; i += 32)
+                    sx[v * LDX + i] = v < nv && i < a.k ? a.B[(v0 + v) * a.ldb + i] : kzero<T>();
+        } else {
+            for (int i = warp; i < KB; i += LEAF_WARPS)
+                for (int v = lane; v < PV; v += 32)
+                    sx[v * LDX + i] = v < nv && i < a.k ? a.B[v0 + v + i * a.ldb] : kzero<T>();
+        }
+        __syncthreads();
+        T acc[VM][XR];
+        mul_panel<T, NB, NBLK, LOWER>(nblk, sT, sx + warp * VM * LDX, lane, acc);
+        __syncwarp(); /* the warp's vectors are read by it alone, and now done */
+#pragma unroll
+        for (int v = 0; v < VM; v++)
+#pragma unroll
+            for (int r = 0; r < XR; r++)
+                sx[(warp * VM + v) * LDX + 32 * r + lane] = kmul(a.alpha, acc[v][r]);
+        __syncthreads();
+        if (LEFT) {
+            for (int v = warp; v < nv; v += LEAF_WARPS)
+                for (int i = lane; i < a.k; i += 32)
+                    a.B[(v0 + v) * a.ldb + i] = sx[v * LDX + i];
+        } else {
+            for (int i = warp; i < a.k; i += LEAF_WARPS)
+                for (int v = lane; v < nv; v += 32)
+                    a.B[v0 + v + i * a.ldb] = sx[v * LDX + i];
+        }
+        __syncthreads(); /* sx is refilled next round */
+    }
+}
+
+/* Solve: one warp carries V vectors at a time in registers (element
+ * lane + 32 r of vector v in x[v][r]), read and written in place on side
+ * left; on side right rounds of RT rows of B pass through shared memory sB,
+ * warp w taking rows w V.. */
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
+__device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, const T *sT,
+                                              const T *sdinv, T *sB)
+{
+    constexpr int KB = NB * NBLK, XR = KB / 32, LDB = KB + 1;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     T x[V][XR];
     if constexpr (LEFT) {
-        /* warps take V columns of B at a time, read and written in place */
         const int64_t stride = (int64_t)gridDim.x * LEAF_WARPS * V;
         for (int64_t v0 = ((int64_t)blockIdx.x * LEAF_WARPS + warp) * V; v0 < a.nvec;
              v0 += stride) {
@@ -277,9 +338,7 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
 #pragma unroll
                 for (int r = 0; r < XR; r++) {
                     const int i = lane + 32 * r;
-                    x[v][r] = i < a.k && v0 + v < a.nvec ? b[i] : kzero<T>();
-                    if (SOLVE)
-                        x[v][r] = kmul(a.alpha, x[v][r]);
+                    x[v][r] = i < a.k && v0 + v < a.nvec ? kmul(a.alpha, b[i]) : kzero<T>();
                 }
             }
             block_vectors<T, NB, NBLK, OP>(nblk, x, sT, sdinv, lane);
@@ -290,12 +349,11 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
                 for (int r = 0; r < XR; r++) {
                     const int i = lane + 32 * r;
                     if (i < a.k && v0 + v < a.nvec)
-                        b[i] = SOLVE ? x[v][r] : kmul(a.alpha, x[v][r]);
+                        b[i] = x[v][r];
                 }
             }
         }
     } else {
-        /* rounds of RT rows through shared memory; warp w takes rows wV.. */
         for (int64_t row0 = (int64_t)blockIdx.x * RT; row0 < a.nvec;
              row0 += (int64_t)gridDim.x * RT) {
             const int rows = (int)kern_min64(RT, a.nvec - row0);
@@ -310,9 +368,8 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
 #pragma unroll
                 for (int r = 0; r < XR; r++) {
                     const int i = lane + 32 * r, rr = warp * V + v;
-                    x[v][r] = i < a.k && rr < rows ? sB[rr * LDB + i] : kzero<T>();
-                    if (SOLVE)
-                        x[v][r] = kmul(a.alpha, x[v][r]);
+                    x[v][r] = i < a.k && rr < rows ? kmul(a.alpha, sB[rr * LDB + i])
+                                                   : kzero<T>();
                 }
             block_vectors<T, NB, NBLK, OP>(nblk, x, sT, sdinv, lane);
 #pragma unroll
@@ -321,7 +378,7 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
                 for (int r = 0; r < XR; r++) {
                     const int i = lane + 32 * r, rr = warp * V + v;
                     if (i < a.k && rr < rows)
-                        sB[rr * LDB + i] = SOLVE ? x[v][r] : kmul(a.alpha, x[v][r]);
+                        sB[rr * LDB + i] = x[v][r];
                 }
             __syncthreads();
             for (int idx = threadIdx.x; idx < RT * a.k; idx += blockDim.x) {
@@ -334,13 +391,41 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
     }
 }
 
+/* Element i of vector vec: B(i, vec) on side left, B(vec, i) on side right.
+ * T's tiles are staged once per thread block, which then loops over its
+ * share of vectors. */
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
+__global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
+{
+    constexpr int LDS = NB + 1; /* keeps the transposed stores conflict-free */
+    constexpr bool LOWER = op_lower<OP>();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T *const sT = reinterpret_cast<T *>(smem_raw);
+    T *const sdinv = sT + block_tiles<NBLK>() * NB * LDS;
+    T *const staged = sdinv + NBLK * NB;
+
+    const int nblk = (a.k + NB - 1) / NB;
+#pragma unroll
+    for (int c = 0; c < NBLK; c++)
+#pragma unroll
+        for (int b = 0; b < NBLK; b++)
+            if (!(LOWER ? b > c : b < c) && c < nblk && b < nblk)
+                stage_tile<T, NB, OP>(a, c, b, sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS,
+                                      sdinv + c * NB);
+    __syncthreads();
+    if constexpr (op_solve<OP>())
+        solve_vectors<T, NB, NBLK, OP, LEFT>(a, nblk, sT, sdinv, staged);
+    else
+        mul_vectors<T, NB, NBLK, LOWER, LEFT>(a, nblk, sT, staged);
+}
+
 /* As many blocks as the device holds at once (never more than there is
  * work for); the shared-memory limit and the occupancy are set and asked
  * once per kernel. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
 int leaf_launch(cudaStream_t s, const leaf_args<T> &a)
 {
-    constexpr size_t smem = leaf_smem<T, NB, NBLK, LEFT>();
+    constexpr size_t smem = leaf_smem<T, NB, NBLK, OP, LEFT>();
     static const int per_sm = [] {
         auto *kernel = trxm_leaf_kernel<T, NB, NBLK, OP, LEFT>;
         int o = 0;
@@ -356,7 +441,8 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a)
     int err = kern_sm_count(&nsm);
     if (err)
         return err;
-    const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, RT));
+    const int64_t per_block = op_solve<OP>() ? RT : PV;
+    const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, per_block));
     trxm_leaf_kernel<T, NB, NBLK, OP, LEFT><<<(unsigned)blocks, THREADS, smem, s>>>(a);
     KERN_LAUNCH_CHECK();
     return 0;
