@@ -1,16 +1,43 @@
 /* The host backend: simulated devices, each with its own memory region and
  * worker, so that every copy the cache makes is a real copy and every path of
- * the runtime (placement, coherence, eviction, tasks in flight) runs without
- * a GPU.  Kernels are the host BLAS's.  Its streams run each operation as it
- * is queued, so an event is complete once recorded and a wait never waits. */
-#include <string.h>
+ * the runtime (placement, coherence, eviction, tasks in flight, copies still
+ * arriving) runs without a GPU.
+ *
+ * Kernels are the host BLAS's, run by the worker when the task calls them, so
+ * the compute streams are synchronous: a record there completes its event at
+ * once, and a wait there blocks the caller, which is what "nothing queued
+ * after it runs before the event" means for a stream running work as it is
+ * queued.  The copy streams are asynchronous, each on a thread of its own
+ * (host_stream.c), as a GPU's copy engines are; TESS_HOST_LINK_GBPS slows
+ * their copies down to a link's rate. */
+#include <stdlib.h>
 #include <sys/mman.h>
+#include "host_stream.h"
 #include "rt.h"
+
+typedef struct {
+    hs_stream_t *copy[RT_S_COMPUTE];    /* indexed by RT_S_H2D, RT_S_D2H, RT_S_PEER */
+} host_dev_t;
+
+static hs_stream_t *copy_stream(const rt_device_t *d, int stream)
+{
+    return ((host_dev_t *)d->be_data)->copy[stream];
+}
 
 /* A device's memory is an anonymous mapping: pages are committed as tiles
  * land in them, as on a device whose pool is carved out once. */
 static int host_open(rt_device_t *d)
 {
+    host_dev_t *h = calloc(1, sizeof *h);
+    if (!h)
+        return TESS_ENOMEM;
+    d->be_data = h;
+    double gbps = rt.cfg.host_link_gbps;        /* 1 GB/s is one byte per ns */
+    for (int i = 0; i < RT_S_COMPUTE; i++) {
+        int err = hs_stream_start(&h->copy[i], gbps > 0 ? 1 / gbps : 0);
+        if (err)
+            return err;
+    }
     d->pool_size = rt.cfg.host_device_mem;
     void *p = mmap(NULL, d->pool_size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -20,8 +47,23 @@ static int host_open(rt_device_t *d)
     return 0;
 }
 
+static void host_drain(rt_device_t *d)
+{
+    host_dev_t *h = d->be_data;
+    for (int i = 0; h && i < RT_S_COMPUTE; i++)
+        if (h->copy[i])
+            hs_stream_drain(h->copy[i]);
+}
+
+/* Also undoes a partial host_open. */
 static void host_close(rt_device_t *d)
 {
+    host_dev_t *h = d->be_data;
+    for (int i = 0; h && i < RT_S_COMPUTE; i++)
+        if (h->copy[i])
+            hs_stream_stop(h->copy[i]);
+    free(h);
+    d->be_data = NULL;
     if (d->pool_base)
         munmap(d->pool_base, d->pool_size);
     d->pool_base = NULL;
@@ -37,47 +79,45 @@ static kern_ctx_t *host_ctx(rt_device_t *d, int stream)
 static int host_event_init(rt_device_t *d, rt_event_t *ev)
 {
     (void)d;
-    ev->be.ns = 0;
-    return 0;
+    hs_event_t *e;
+    int err = hs_event_new(&e);
+    if (!err)
+        ev->be.p = e;
+    return err;
 }
 
 static void host_event_fini(rt_event_t *ev)
 {
-    (void)ev;
+    hs_event_free(ev->be.p);
 }
 
 static int host_event_done(rt_event_t *ev, bool *done)
 {
-    (void)ev;
-    *done = true;
-    return 0;
+    return hs_event_done(ev->be.p, done);
 }
 
 static int host_event_sync(rt_event_t *ev)
 {
-    (void)ev;
-    return 0;
+    return hs_event_sync(ev->be.p);
 }
 
 static int64_t host_event_time(rt_event_t *ev)
 {
-    return ev->be.ns;
+    return hs_event_time(ev->be.p);
 }
 
 static int host_record(rt_device_t *d, int stream, rt_event_t *ev)
 {
-    (void)d;
-    (void)stream;
-    ev->be.ns = rt_now_ns();
-    return 0;
+    if (stream >= RT_S_COMPUTE)
+        return hs_event_complete(ev->be.p);
+    return hs_record(copy_stream(d, stream), ev->be.p);
 }
 
 static int host_wait(rt_device_t *d, int stream, rt_event_t *ev)
 {
-    (void)d;
-    (void)stream;
-    (void)ev;
-    return 0;
+    if (stream >= RT_S_COMPUTE)
+        return hs_event_sync(ev->be.p);
+    return hs_wait(copy_stream(d, stream), ev->be.p);
 }
 
 /* Simulated devices are all one memory apart. */
@@ -90,29 +130,23 @@ static int host_link_rank(const rt_device_t *dst, const rt_device_t *src)
 
 static int host_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
 {
-    (void)d;
     size_t col = (size_t)b->m * b->elsize;
-    for (int64_t j = 0; j < b->n; j++)
-        memcpy((char *)dst + (size_t)j * col, b->ptr + (size_t)j * (size_t)b->ld * b->elsize, col);
-    return 0;
+    return hs_copy(copy_stream(d, RT_S_H2D), dst, col, b->ptr, (size_t)b->ld * b->elsize, col,
+                   (size_t)b->n);
 }
 
 static int host_d2h(rt_device_t *d, const rt_block_t *b, const void *src)
 {
-    (void)d;
     size_t col = (size_t)b->m * b->elsize;
-    for (int64_t j = 0; j < b->n; j++)
-        memcpy(b->ptr + (size_t)j * (size_t)b->ld * b->elsize, (const char *)src + (size_t)j * col, col);
-    return 0;
+    return hs_copy(copy_stream(d, RT_S_D2H), b->ptr, (size_t)b->ld * b->elsize, src, col, col,
+                   (size_t)b->n);
 }
 
 static int host_d2d(rt_device_t *dst_dev, void *dst, rt_device_t *src_dev, const void *src,
                     size_t bytes)
 {
-    (void)dst_dev;
     (void)src_dev;
-    memcpy(dst, src, bytes);
-    return 0;
+    return hs_copy(copy_stream(dst_dev, RT_S_PEER), dst, bytes, src, bytes, bytes, 1);
 }
 
 const rt_backend_t rt_backend_host = {
@@ -132,4 +166,5 @@ const rt_backend_t rt_backend_host = {
     .d2h = host_d2h,
     .d2d = host_d2d,
     .link_rank = host_link_rank,
+    .drain = host_drain,
 };

@@ -152,6 +152,11 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
     if (!c->host_device_mem)
         c->host_device_mem = DEFAULT_HOST_MEM;
 
+    /* a variable only: a testing aid, which tess_config_t does not carry */
+    if ((s = getenv("TESS_HOST_LINK_GBPS")) && *s &&
+        ((err = parse_double(s, &c->host_link_gbps)) || !(c->host_link_gbps >= 0)))
+        return err ? err : TESS_ECONFIG;
+
     c->threshold = u->threshold;
     if (!c->threshold && (s = getenv("TESS_THRESHOLD")) && (err = parse_double(s, &c->threshold)))
         return err;

@@ -171,6 +171,10 @@ typedef struct {
     /* optional: */
     int (*thread_init)(struct rt_device *d);    /* in the device's worker, first */
     int (*near_cpuset)(struct rt_device *d, hwloc_topology_t topo, hwloc_bitmap_t set);
+    /* blocks until everything queued on d's streams has run; called on every
+     * device before any device's events or memory are released, since a
+     * stream may still be reading another device's (after a failed issue) */
+    void (*drain)(struct rt_device *d);
     /* page-locks host memory; *mine false when it was locked already (by the
      * user, say), so that only what we locked is unlocked */
     int (*pin)(void *p, size_t bytes, bool *mine);
@@ -260,6 +264,7 @@ typedef struct {
     int window;                         /* tasks in flight per device */
     double cache_fraction;
     size_t host_device_mem;
+    double host_link_gbps;              /* host devices' copy rate; 0: as fast as memcpy */
     double threshold;
     char *trace;
     int verbose;

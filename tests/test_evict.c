@@ -8,11 +8,9 @@
 #define TILE_BYTES ((size_t)NB * NB * sizeof(double))
 static const tu_type_t *D = &tu_types[1];
 
-static void gemm_chain_larger_than_all_device_memory_completes_out_of_core(void **state)
+/* 8 tiles per device; the operands hold 3 x 36 tiles */
+static void gemm_chain_out_of_core(void)
 {
-    (void)state;
-    /* 8 tiles per device; the operands hold 3 x 36 tiles */
-    assert_int_equal(tu_init_host(2, NB, 8 * TILE_BYTES), 0);
     int64_t n = 6 * NB;
     double *A = tu_matrix(D, n, n, 1), *B = tu_matrix(D, n, n, 2), *C = tu_matrix(D, n, n, 3);
     double *E = tu_matrix(D, n, n, 4), *Cr = tu_copy(D, C, n, n), *Er = tu_copy(D, E, n, n);
@@ -33,6 +31,27 @@ static void gemm_chain_larger_than_all_device_memory_completes_out_of_core(void 
     assert_true(s.writebacks > (uint64_t)(n / NB) * (n / NB));
     tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n); tu_release(D, E, n, n);
     free(Cr); free(Er);
+}
+
+static void gemm_chain_larger_than_all_device_memory_completes_out_of_core(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(2, NB, 8 * TILE_BYTES), 0);
+    gemm_chain_out_of_core();
+    assert_int_equal(tess_finalize(), 0);
+}
+
+/* A tile takes 40 us to cross a simulated link of 50 MB/s, so kernels wait
+ * for inputs still arriving, devices copy from tiles still arriving on the
+ * other device, and write-backs finish after their task is polled. */
+static void out_of_core_over_a_slow_link_waits_for_copies_still_arriving(void **state)
+{
+    (void)state;
+    assert_int_equal(setenv("TESS_HOST_LINK_GBPS", "0.05", 1), 0);
+    int err = tu_init_host(2, NB, 8 * TILE_BYTES);
+    unsetenv("TESS_HOST_LINK_GBPS");
+    assert_int_equal(err, 0);
+    gemm_chain_out_of_core();
     assert_int_equal(tess_finalize(), 0);
 }
 
@@ -57,6 +76,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gemm_chain_larger_than_all_device_memory_completes_out_of_core),
+        cmocka_unit_test(out_of_core_over_a_slow_link_waits_for_copies_still_arriving),
         cmocka_unit_test(a_task_whose_tiles_exceed_device_memory_fails_at_sync_with_enomem),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
