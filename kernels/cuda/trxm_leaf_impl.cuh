@@ -64,8 +64,14 @@ enum leaf_op { SOLVE_LOWER, SOLVE_UPPER, MUL_LOWER, MUL_UPPER };
 template <leaf_op OP> __host__ __device__ constexpr bool op_lower() { return OP == SOLVE_LOWER || OP == MUL_LOWER; }
 template <leaf_op OP> __host__ __device__ constexpr bool op_solve() { return OP == SOLVE_LOWER || OP == SOLVE_UPPER; }
 
-constexpr int V = 2;               /* vectors per warp at a time */
-constexpr int RT = LEAF_WARPS * V; /* rows of B per round, side right */
+/* Solve: V vectors a warp at a time, 2, or 1 when two would leave
+ * multiprocessors without a block: the steps of a solve form a chain of
+ * latencies, so one vector a warp over twice the blocks finishes first.  On
+ * an H200, DTRSM m = 16384 with 64 / 256 / 1024 right-hand sides went from
+ * 1.88x / 1.68x / 1.36x cuBLAS to 1.98x-2.00x / 1.76x-1.80x / 1.41x (two
+ * runs, 2026-11-23, third session).  Side right passes the rows of B through
+ * shared memory rows_per_round at a time. */
+template <int V> __host__ __device__ constexpr int rows_per_round() { return LEAF_WARPS * V; }
 constexpr int VM = 8;              /* multiply: vectors per warp */
 constexpr int PV = LEAF_WARPS * VM; /* multiply: vectors per panel */
 
@@ -170,7 +176,7 @@ __device__ __forceinline__ void tile_vectors(T (&x)[V][NB / 32], const T *sT, co
  * lower T walks the sub-blocks forward, an upper one backward, so that
  * every x_b that sub-block c reads is final; x_c -= T(c,b) x_b for those,
  * then x_c := T(c,c)^-1 x_c. */
-template <class T, int NB, int NBLK, leaf_op OP>
+template <class T, int NB, int NBLK, leaf_op OP, int V>
 __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 32)],
                                               const T *sT, const T *sdinv, int lane)
 {
@@ -221,9 +227,9 @@ __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 3
 /* Bytes of shared memory: the block's tiles, their inverted diagonals, and
  * a panel of vectors (multiply) or on side right a round of rows of B
  * (solve). */
-template <class T, int NB, int NBLK, leaf_op OP, bool LEFT> constexpr size_t leaf_smem()
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V> constexpr size_t leaf_smem()
 {
-    constexpr size_t staged = op_solve<OP>() ? (LEFT ? 0 : RT) : PV;
+    constexpr size_t staged = op_solve<OP>() ? (LEFT ? 0 : rows_per_round<V>()) : PV;
     return sizeof(T) * ((size_t)block_tiles<NBLK>() * NB * (NB + 1) + NBLK * NB +
                         staged * (NB * NBLK + 1));
 }
@@ -321,11 +327,11 @@ __device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, int nblk, con
  * lane + 32 r of vector v in x[v][r]), read and written in place on side
  * left; on side right rounds of RT rows of B pass through shared memory sB,
  * warp w taking rows w V.. */
-template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V>
 __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, const T *sT,
                                               const T *sdinv, T *sB)
 {
-    constexpr int KB = NB * NBLK, XR = KB / 32, LDB = KB + 1;
+    constexpr int KB = NB * NBLK, XR = KB / 32, LDB = KB + 1, RT = rows_per_round<V>();
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     T x[V][XR];
     if constexpr (LEFT) {
@@ -341,7 +347,7 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
                     x[v][r] = i < a.k && v0 + v < a.nvec ? kmul(a.alpha, b[i]) : kzero<T>();
                 }
             }
-            block_vectors<T, NB, NBLK, OP>(nblk, x, sT, sdinv, lane);
+            block_vectors<T, NB, NBLK, OP, V>(nblk, x, sT, sdinv, lane);
 #pragma unroll
             for (int v = 0; v < V; v++) {
                 T *b = a.B + (v0 + v) * a.ldb;
@@ -371,7 +377,7 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
                     x[v][r] = i < a.k && rr < rows ? kmul(a.alpha, sB[rr * LDB + i])
                                                    : kzero<T>();
                 }
-            block_vectors<T, NB, NBLK, OP>(nblk, x, sT, sdinv, lane);
+            block_vectors<T, NB, NBLK, OP, V>(nblk, x, sT, sdinv, lane);
 #pragma unroll
             for (int v = 0; v < V; v++)
 #pragma unroll
@@ -393,8 +399,8 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
 
 /* Element i of vector vec: B(i, vec) on side left, B(vec, i) on side right.
  * T's tiles are staged once per thread block, which then loops over its
- * share of vectors. */
-template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
+ * share of vectors.  V: vectors a warp carries when solving. */
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V>
 __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
 {
     constexpr int LDS = NB + 1; /* keeps the transposed stores conflict-free */
@@ -414,7 +420,7 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
                                       sdinv + c * NB);
     __syncthreads();
     if constexpr (op_solve<OP>())
-        solve_vectors<T, NB, NBLK, OP, LEFT>(a, nblk, sT, sdinv, staged);
+        solve_vectors<T, NB, NBLK, OP, LEFT, V>(a, nblk, sT, sdinv, staged);
     else
         mul_vectors<T, NB, NBLK, LOWER, LEFT>(a, nblk, sT, staged);
 }
@@ -422,12 +428,12 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
 /* As many blocks as the device holds at once (never more than there is
  * work for); the shared-memory limit and the occupancy are set and asked
  * once per kernel. */
-template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
-int leaf_launch(cudaStream_t s, const leaf_args<T> &a)
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V>
+int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm)
 {
-    constexpr size_t smem = leaf_smem<T, NB, NBLK, OP, LEFT>();
+    constexpr size_t smem = leaf_smem<T, NB, NBLK, OP, LEFT, V>();
     static const int per_sm = [] {
-        auto *kernel = trxm_leaf_kernel<T, NB, NBLK, OP, LEFT>;
+        auto *kernel = trxm_leaf_kernel<T, NB, NBLK, OP, LEFT, V>;
         int o = 0;
         const bool ok = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              (int)smem) == cudaSuccess &&
@@ -437,25 +443,36 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a)
     }();
     if (per_sm <= 0)
         return TESS_EDEVICE;
-    int nsm;
-    int err = kern_sm_count(&nsm);
-    if (err)
-        return err;
-    const int64_t per_block = op_solve<OP>() ? RT : PV;
+    const int64_t per_block = op_solve<OP>() ? rows_per_round<V>() : PV;
     const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, per_block));
-    trxm_leaf_kernel<T, NB, NBLK, OP, LEFT><<<(unsigned)blocks, THREADS, smem, s>>>(a);
+    trxm_leaf_kernel<T, NB, NBLK, OP, LEFT, V><<<(unsigned)blocks, THREADS, smem, s>>>(a);
     KERN_LAUNCH_CHECK();
     return 0;
+}
+
+/* A solve takes one vector a warp when two would leave multiprocessors
+ * without a block. */
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
+int leaf_launch_v(cudaStream_t s, const leaf_args<T> &a, int nsm)
+{
+    if (op_solve<OP>() && a.nvec < (int64_t)rows_per_round<2>() * nsm)
+        return leaf_launch<T, NB, NBLK, OP, LEFT, 1>(s, a, nsm);
+    return leaf_launch<T, NB, NBLK, OP, LEFT, op_solve<OP>() ? 2 : 1>(s, a, nsm);
 }
 
 template <class T, leaf_op OP>
 int leaf_launch_case(bool left, bool one_tile, cudaStream_t s, const leaf_args<T> &a)
 {
     constexpr int NB = kern_leaf_nb<T>(), NBLK = kern_leaf_max<T>() / NB;
+    int nsm;
+    int err = kern_sm_count(&nsm);
+    if (err)
+        return err;
     if (one_tile)
-        return left ? leaf_launch<T, NB, 1, OP, true>(s, a) : leaf_launch<T, NB, 1, OP, false>(s, a);
-    return left ? leaf_launch<T, NB, NBLK, OP, true>(s, a)
-                : leaf_launch<T, NB, NBLK, OP, false>(s, a);
+        return left ? leaf_launch_v<T, NB, 1, OP, true>(s, a, nsm)
+                    : leaf_launch_v<T, NB, 1, OP, false>(s, a, nsm);
+    return left ? leaf_launch_v<T, NB, NBLK, OP, true>(s, a, nsm)
+                : leaf_launch_v<T, NB, NBLK, OP, false>(s, a, nsm);
 }
 
 } // namespace
