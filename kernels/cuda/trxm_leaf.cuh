@@ -17,10 +17,12 @@ template <class T> __host__ __device__ constexpr int kern_leaf_max() { return 2 
  *   solve: B = alpha op(A)^-1 B, or alpha B op(A)^-1 (side right);
  *   else:  B = alpha op(A) B,    or alpha B op(A).
  * B is k x nvec (side left) or nvec x k (side right).  Queued on s; 0 or
- * TESS_EDEVICE. */
+ * TESS_EDEVICE.  overlap: the kernel queued just before on s never writes A
+ * (it is one of the same call's), so this one may start, and read A, before
+ * that kernel ends. */
 template <class T>
 int kern_trxm_leaf(cudaStream_t s, bool solve, tess_side_t side, tess_uplo_t uplo,
                    tess_trans_t trans, tess_diag_t diag, int64_t k, int64_t nvec, T alpha,
-                   const T *A, int64_t lda, T *B, int64_t ldb);
+                   const T *A, int64_t lda, T *B, int64_t ldb, bool overlap);
 
 #endif

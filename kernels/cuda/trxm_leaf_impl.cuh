@@ -418,6 +418,10 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
             if (!(LOWER ? b > c : b < c) && c < nblk && b < nblk)
                 stage_tile<T, NB, OP>(a, c, b, sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS,
                                       sdinv + c * NB);
+    /* Launched to overlap the kernel before it (programmatic dependent
+     * launch), which may still be writing B, though never A; otherwise a
+     * no-op. */
+    cudaGridDependencySynchronize();
     __syncthreads();
     if constexpr (op_solve<OP>())
         solve_vectors<T, NB, NBLK, OP, LEFT, V>(a, nblk, sT, sdinv, staged);
@@ -429,7 +433,7 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
  * work for); the shared-memory limit and the occupancy are set and asked
  * once per kernel. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V>
-int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm)
+int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
 {
     constexpr size_t smem = leaf_smem<T, NB, NBLK, OP, LEFT, V>();
     static const int per_sm = [] {
@@ -445,23 +449,33 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm)
         return TESS_EDEVICE;
     const int64_t per_block = op_solve<OP>() ? rows_per_round<V>() : PV;
     const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, per_block));
-    trxm_leaf_kernel<T, NB, NBLK, OP, LEFT, V><<<(unsigned)blocks, THREADS, smem, s>>>(a);
-    KERN_LAUNCH_CHECK();
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)blocks);
+    cfg.blockDim = dim3(THREADS);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = s;
+    cfg.attrs = attr;
+    cfg.numAttrs = overlap ? 1 : 0;
+    KERN_CUDA_TRY(cudaLaunchKernelEx(&cfg, trxm_leaf_kernel<T, NB, NBLK, OP, LEFT, V>, a));
     return 0;
 }
 
 /* A solve takes one vector a warp when two would leave multiprocessors
  * without a block. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
-int leaf_launch_v(cudaStream_t s, const leaf_args<T> &a, int nsm)
+int leaf_launch_v(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
 {
     if (op_solve<OP>() && a.nvec < (int64_t)rows_per_round<2>() * nsm)
-        return leaf_launch<T, NB, NBLK, OP, LEFT, 1>(s, a, nsm);
-    return leaf_launch<T, NB, NBLK, OP, LEFT, op_solve<OP>() ? 2 : 1>(s, a, nsm);
+        return leaf_launch<T, NB, NBLK, OP, LEFT, 1>(s, a, nsm, overlap);
+    return leaf_launch<T, NB, NBLK, OP, LEFT, op_solve<OP>() ? 2 : 1>(s, a, nsm, overlap);
 }
 
 template <class T, leaf_op OP>
-int leaf_launch_case(bool left, bool one_tile, cudaStream_t s, const leaf_args<T> &a)
+int leaf_launch_case(bool left, bool one_tile, cudaStream_t s, const leaf_args<T> &a,
+                     bool overlap)
 {
     constexpr int NB = kern_leaf_nb<T>(), NBLK = kern_leaf_max<T>() / NB;
     int nsm;
@@ -469,10 +483,10 @@ int leaf_launch_case(bool left, bool one_tile, cudaStream_t s, const leaf_args<T
     if (err)
         return err;
     if (one_tile)
-        return left ? leaf_launch_v<T, NB, 1, OP, true>(s, a, nsm)
-                    : leaf_launch_v<T, NB, 1, OP, false>(s, a, nsm);
-    return left ? leaf_launch_v<T, NB, NBLK, OP, true>(s, a, nsm)
-                : leaf_launch_v<T, NB, NBLK, OP, false>(s, a, nsm);
+        return left ? leaf_launch_v<T, NB, 1, OP, true>(s, a, nsm, overlap)
+                    : leaf_launch_v<T, NB, 1, OP, false>(s, a, nsm, overlap);
+    return left ? leaf_launch_v<T, NB, NBLK, OP, true>(s, a, nsm, overlap)
+                : leaf_launch_v<T, NB, NBLK, OP, false>(s, a, nsm, overlap);
 }
 
 } // namespace
@@ -480,7 +494,7 @@ int leaf_launch_case(bool left, bool one_tile, cudaStream_t s, const leaf_args<T
 template <class T>
 int kern_trxm_leaf(cudaStream_t s, bool solve, tess_side_t side, tess_uplo_t uplo,
                    tess_trans_t trans, tess_diag_t diag, int64_t k, int64_t nvec, T alpha,
-                   const T *A, int64_t lda, T *B, int64_t ldb)
+                   const T *A, int64_t lda, T *B, int64_t ldb, bool overlap)
 {
     if (k <= 0 || nvec <= 0)
         return 0;
@@ -500,10 +514,10 @@ int kern_trxm_leaf(cudaStream_t s, bool solve, tess_side_t side, tess_uplo_t upl
     a.unit = diag == TessUnit;
     const bool lower = (uplo == TessLower) != a.tr; /* is T lower triangular */
     if (solve)
-        return lower ? leaf_launch_case<T, SOLVE_LOWER>(left, one_tile, s, a)
-                     : leaf_launch_case<T, SOLVE_UPPER>(left, one_tile, s, a);
-    return lower ? leaf_launch_case<T, MUL_LOWER>(left, one_tile, s, a)
-                 : leaf_launch_case<T, MUL_UPPER>(left, one_tile, s, a);
+        return lower ? leaf_launch_case<T, SOLVE_LOWER>(left, one_tile, s, a, overlap)
+                     : leaf_launch_case<T, SOLVE_UPPER>(left, one_tile, s, a, overlap);
+    return lower ? leaf_launch_case<T, MUL_LOWER>(left, one_tile, s, a, overlap)
+                 : leaf_launch_case<T, MUL_UPPER>(left, one_tile, s, a, overlap);
 }
 
 /* One translation unit per precision (trxm_leaf_{s,d,c,z}.cu), so that the
@@ -511,6 +525,6 @@ int kern_trxm_leaf(cudaStream_t s, bool solve, tess_side_t side, tess_uplo_t upl
 #define KERN_LEAF_INSTANCE(T)                                                                      \
     template int kern_trxm_leaf<T>(cudaStream_t, bool, tess_side_t, tess_uplo_t, tess_trans_t,     \
                                    tess_diag_t, int64_t, int64_t, T, const T *, int64_t, T *,     \
-                                   int64_t);
+                                   int64_t, bool);
 
 #endif
