@@ -144,11 +144,14 @@ __device__ __forceinline__ void stage_tile(const leaf_args<T> &a, int c, int b, 
     }
 }
 
-/* x[v] := T^-1 x[v] for one diagonal tile staged in sT, its inverted
- * diagonal in sdinv; lane holds element lane + 32 r of vector v in x[v][r]:
- * x_j = x_j / T(j,j), then x_i -= T(i,j) x_j below (lower) or above (upper)
- * j; groups of 32 rows with nothing left to update are skipped at compile
- * time. */
+/* x[v] := T^-1 x[v] for one diagonal tile staged in sT with its columns
+ * divided by their diagonal element (scale_diagonal_tiles), the inverted
+ * diagonal in sdinv; lane holds element lane + 32 r of vector v in x[v][r].
+ * With y_j the running value of x_j, x_j = y_j / T(j,j) and the rows below
+ * (lower) or above (upper) j take y_i -= (T(i,j) / T(j,j)) y_j, so that the
+ * chain of dependent steps is a shuffle and a multiply-add; the division
+ * comes at the end, off the chain.  Groups of 32 rows with nothing left to
+ * update are skipped at compile time. */
 template <class T, int NB, int V, leaf_op OP>
 __device__ __forceinline__ void tile_vectors(T (&x)[V][NB / 32], const T *sT, const T *sdinv,
                                              int lane)
@@ -158,16 +161,37 @@ __device__ __forceinline__ void tile_vectors(T (&x)[V][NB / 32], const T *sT, co
 #pragma unroll
     for (int s = 0; s < NB; s++) {
         const int j = LOWER ? s : NB - 1 - s;
-        const T d = sdinv[j];
 #pragma unroll
         for (int v = 0; v < V; v++) {
-            const T xj = kmul(kshfl(x[v][j / 32], j % 32), d);
-            if (lane == j % 32)
-                x[v][j / 32] = xj;
+            const T yj = kshfl(x[v][j / 32], j % 32);
 #pragma unroll
             for (int r = 0; r < R; r++)
                 if (LOWER ? 32 * r + 31 > j : 32 * r < j)
-                    x[v][r] = kfms(sT[lane + 32 * r + j * LDS], xj, x[v][r]);
+                    x[v][r] = kfms(sT[lane + 32 * r + j * LDS], yj, x[v][r]);
+        }
+    }
+#pragma unroll
+    for (int v = 0; v < V; v++)
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            x[v][r] = kmul(x[v][r], sdinv[lane + 32 * r]);
+}
+
+/* Solve: each column j of a staged diagonal tile, times 1 / T(j,j) (its
+ * diagonal itself is zero), for tile_vectors.  The caller fences sT and
+ * sdinv with barriers before and after. */
+template <class T, int NB, int NBLK, bool LOWER>
+__device__ __forceinline__ void scale_diagonal_tiles(int nblk, T *sT, const T *sdinv)
+{
+    constexpr int LDS = NB + 1;
+#pragma unroll
+    for (int c = 0; c < NBLK; c++) {
+        if (c >= nblk)
+            break;
+        T *tile = sT + tile_slot<NBLK, LOWER>(c, c) * NB * LDS;
+        for (int idx = threadIdx.x; idx < NB * NB; idx += THREADS) {
+            const int i = idx % NB, j = idx / NB;
+            tile[i + j * LDS] = kmul(tile[i + j * LDS], sdinv[c * NB + j]);
         }
     }
 }
@@ -418,6 +442,10 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
             if (!(LOWER ? b > c : b < c) && c < nblk && b < nblk)
                 stage_tile<T, NB, OP>(a, c, b, sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS,
                                       sdinv + c * NB);
+    if constexpr (op_solve<OP>()) {
+        __syncthreads();
+        scale_diagonal_tiles<T, NB, NBLK, LOWER>(nblk, sT, sdinv);
+    }
     /* Launched to overlap the kernel before it (programmatic dependent
      * launch), which may still be writing B, though never A; otherwise a
      * no-op. */
