@@ -25,10 +25,10 @@ static void device_grid(int n, int *p, int *q)
 
 static void release_all(void)
 {
-    block_dir_free();
     for (int i = 0; i < rt.ndev; i++)
         if (rt.dev[i] && rt.dev[i]->be && rt.dev[i]->be->drain)
             rt.dev[i]->be->drain(rt.dev[i]);
+    block_dir_free();
     for (int i = 0; i < rt.ndev; i++) {
         rt_device_t *d = rt.dev[i];
         if (!d)

@@ -107,6 +107,8 @@ int hs_event_complete(hs_event_t *e)
     int err = pt(pthread_mutex_lock(&e->lock));
     if (err)
         return err;
+    if (e->completed < e->recorded)     /* see enqueue */
+        return unlock(&e->lock, TESS_EINTERNAL);
     return unlock(&e->lock, complete_locked(e, ++e->recorded, 0));
 }
 
@@ -143,17 +145,18 @@ static void note(hs_stream_t *s, int err)
         atomic_compare_exchange_strong(&s->err, &none, err);
 }
 
+/* On a slow link the data lands at the end of the transfer's time, so that
+ * a reader that does not wait for the copy's event reads stale data. */
 static void copy(const hs_stream_t *s, const hs_op_t *o)
 {
-    int64_t t0 = rt_now_ns();
-    for (size_t j = 0; j < o->height; j++)
-        memcpy(o->dst + j * o->dpitch, o->src + j * o->spitch, o->width);
     if (s->ns_per_byte > 0) {
-        int64_t end = t0 + (int64_t)(s->ns_per_byte * (double)(o->width * o->height));
+        int64_t end = rt_now_ns() + (int64_t)(s->ns_per_byte * (double)(o->width * o->height));
         struct timespec ts = { .tv_sec = end / 1000000000, .tv_nsec = end % 1000000000 };
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
             ;
     }
+    for (size_t j = 0; j < o->height; j++)
+        memcpy(o->dst + j * o->dpitch, o->src + j * o->spitch, o->width);
 }
 
 static void run(hs_stream_t *s, const hs_op_t *o)
@@ -220,8 +223,18 @@ static int enqueue(hs_stream_t *s, hs_op_t op)
             free(o);
             return unlock(&s->lock, err);
         }
-        o->gen = o->kind == OP_RECORD ? ++o->ev->recorded : o->ev->recorded;
-        err = unlock(&o->ev->lock, 0);
+        /* A recording still pending would be overtaken: a wait on it would
+         * end when the new one completes.  The runtime re-records an event
+         * only once it is back on its free list, complete. */
+        if (o->kind == OP_RECORD && o->ev->completed < o->ev->recorded)
+            err = TESS_EINTERNAL;
+        else
+            o->gen = o->kind == OP_RECORD ? ++o->ev->recorded : o->ev->recorded;
+        err = unlock(&o->ev->lock, err);
+        if (err) {
+            free(o);
+            return unlock(&s->lock, err);
+        }
     }
     if (s->tail)
         s->tail->next = o;

@@ -3,9 +3,11 @@
  * A stream runs its operations in order on a thread of its own.  An event
  * counts its recordings: a record takes the next generation and completes it
  * when its stream reaches it; a wait holds its stream back until the
- * generation current when the wait was queued has completed, so that an
- * event taken from the free list and recorded again leaves earlier waits
- * alone.  An event never recorded is complete.
+ * generation current when the wait was queued has completed.  An event is
+ * recorded again only once its last recording has completed (the runtime's
+ * events return to their free list complete; anything else is refused with
+ * TESS_EINTERNAL), so that a wait never ends early on a later recording.  An
+ * event never recorded is complete.
  *
  * Failures inside a stream's thread stick to the stream: its later
  * operations return them, and so do the events it completes. */
