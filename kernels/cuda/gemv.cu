@@ -41,9 +41,10 @@ constexpr int64_t X_CHUNK_MAX = 2048;
  * at 5 blocks (96 registers) ran 0.89x-0.90x at 32768 (the compiler
  * unrolls the step loop; short of registers, it likely issues the next
  * step's reads too late to overlap the current step), 0.78x with the loop
- * kept rolled, 0.98x rolled with pointers stepped instead of indexed.  The former design (2 columns x 4 segments a
- * warp, x staged in shared memory in chunks of at most 2048, always a beta
- * pass and atomics) ran 0.96x / 0.89x at 32768 / 8192. */
+ * kept rolled, 0.98x rolled with pointers stepped instead of indexed.  The
+ * former design (2 columns x 4 segments a warp, x staged in shared memory in
+ * chunks of at most 2048, always a beta pass and atomics) ran 0.96x / 0.89x
+ * at 32768 / 8192. */
 constexpr int GT_WARPS = 4;
 constexpr int GT_SEG = 8;
 constexpr int GT_ROWS = 64 * GT_SEG; /* rows one warp reads per step */
@@ -310,11 +311,13 @@ template <class T, bool APAIR, bool XPAIR, bool CONJ> gemv_t_launch<T> gemv_t_in
 template <class T> gemv_t_launch<T> gemv_t_pick(bool apair, bool xpair, bool cj)
 {
     if (apair && xpair)
-        return cj ? gemv_t_instance<T, true, true, true>() : gemv_t_instance<T, true, true, false>();
+        return cj ? gemv_t_instance<T, true, true, true>()
+                  : gemv_t_instance<T, true, true, false>();
     if (apair)
         return cj ? gemv_t_instance<T, true, false, true>()
                   : gemv_t_instance<T, true, false, false>();
-    return cj ? gemv_t_instance<T, false, false, true>() : gemv_t_instance<T, false, false, false>();
+    return cj ? gemv_t_instance<T, false, false, true>()
+              : gemv_t_instance<T, false, false, false>();
 }
 
 /* No transpose: cut the columns into chunks so that about 32 blocks per

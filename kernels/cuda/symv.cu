@@ -10,9 +10,9 @@
  * of its products: A_ij x_j goes to y_i (summed across the block in shared
  * memory, then added with atomics), and A_ij^H x_i builds up in registers
  * for y_j, reduced across the warp and added when the piece leaves column j
- * (x_j is then reloaded for the next column).  A diagonal tile uses only its stored triangle, and the real part
- * of its diagonal.  The next tile is read into registers while the current
- * one is used.
+ * (x_j is then reloaded for the next column).  A diagonal tile uses only its
+ * stored triangle, and the real part of its diagonal.  The next tile is read
+ * into registers while the current one is used.
  *
  * Blocks of 8 warps; thread (tx, ty) holds rows 2tx and 2tx+1 of columns ty,
  * ty + 8, ... of a tile (8 columns a thread): each warp reads whole 64-row
@@ -333,7 +333,10 @@ int symv_launch(cudaStream_t s, const symv_args<T> &a, int nsm, bool after_scale
     /* Only behind kern_scale_vec's kernel, which triggers at once. */
     cfg.attrs = attr;
     cfg.numAttrs = after_scale ? 1 : 0;
-    KERN_CUDA_TRY(cudaLaunchKernelEx(&cfg, symv_kernel<T, ALIGNED, LOWER>, a));
+    if (cudaLaunchKernelEx(&cfg, symv_kernel<T, ALIGNED, LOWER>, a) != cudaSuccess) {
+        cudaGetLastError(); /* not left for the next launch's check */
+        return TESS_EDEVICE;
+    }
     return 0;
 }
 

@@ -18,9 +18,10 @@
  * (programmatic dependent launch): it stages its tiles of A, which nothing in
  * the call writes, while that product ends, then waits for it before reading
  * B.  On an H200 this took DTRSM m = 16384 with 64 / 256 / 1024 right-hand
- * sides from 1.98x-2.00x / 1.76x-1.80x / 1.41x cuBLAS to 2.01x-2.16x / 1.90x /
- * 1.46x, and 16384^2 from 1.20x-1.24x to 1.26x-1.27x (two runs each,
- * 2026-11-23, third session). */
+ * sides from 3.07-3.17 / 3.74-3.81 / 7.16 ms to 2.89-3.04 / 3.54 / 6.92-6.93
+ * ms, and 16384^2 from 89.2-89.9 to 87.9-88.8 ms (two runs each, 2026-11-23,
+ * third session; cuBLAS's own times moved by a few percent between runs, so
+ * the ratios are in BENCHMARKS.md). */
 #include "blas_dispatch.cuh"
 #include "check.cuh"
 #include "scalar.cuh"
@@ -36,9 +37,9 @@ struct trxm_case {
     tess_uplo_t uplo;
     tess_trans_t trans;
     tess_diag_t diag;
-    /* set once this call has queued a kernel: from then on the kernel before
-     * a leaf is the call's own, which never writes A */
-    mutable bool queued;
+    /* set once this call has launched its first leaf: from then on the kernel
+     * before a leaf is the call's own product, which never writes A */
+    bool queued;
 };
 
 /* Largest power of two strictly below k (k >= 2). */
@@ -51,7 +52,7 @@ int64_t split_point(int64_t k)
 }
 
 template <class T>
-int trxm_rec(const trxm_case &c, int64_t m, int64_t n, T alpha, const T *A, int64_t lda, T *B,
+int trxm_rec(trxm_case &c, int64_t m, int64_t n, T alpha, const T *A, int64_t lda, T *B,
              int64_t ldb)
 {
     const bool left = c.side == TessLeft;
@@ -153,7 +154,7 @@ int trxm(bool solve, kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_side_
     int err = trxm_check(side, uplo, trans, diag, m, n, lda, ldb);
     if (err || m == 0 || n == 0)
         return err;
-    const trxm_case c = {h, s, solve, side, uplo, trans, diag, false};
+    trxm_case c = {h, s, solve, side, uplo, trans, diag, false};
     switch (t) {
     case KERN_S: return trxm_typed<float>(c, m, n, alpha, A, lda, B, ldb);
     case KERN_D: return trxm_typed<double>(c, m, n, alpha, A, lda, B, ldb);

@@ -26,7 +26,7 @@
  * shuffles, and the whole call 83.0 against 88.2 ms (probe of 2026-11-23,
  * third session).
  *
- * The recursion's leaf is a block of one tile (NBLK = 1), each warp carrying
+ * The recursion's leaf was a block of one tile (NBLK = 1), each warp carrying
  * two vectors through the chain of dependent steps at once.  It is bound by
  * shared-memory reads and shuffles (about 32 us for 64 x 16384 on an H200,
  * against 4 us to move B).  A thread-per-vector leaf (T read as broadcasts,
@@ -49,6 +49,7 @@
 #ifndef KERN_CUDA_TRXM_LEAF_IMPL_CUH
 #define KERN_CUDA_TRXM_LEAF_IMPL_CUH
 
+#include <atomic>
 #include "check.cuh"
 #include "scalar.cuh"
 #include "trxm_leaf.cuh"
@@ -71,7 +72,10 @@ template <leaf_op OP> __host__ __device__ constexpr bool op_solve() { return OP 
  * 1.88x / 1.68x / 1.36x cuBLAS to 1.98x-2.00x / 1.76x-1.80x / 1.41x (two
  * runs, 2026-11-23, third session).  Side right passes the rows of B through
  * shared memory rows_per_round at a time. */
-template <int V> __host__ __device__ constexpr int rows_per_round() { return LEAF_WARPS * V; }
+template <int V> __host__ __device__ constexpr int rows_per_round()
+{
+    return LEAF_WARPS * V;
+}
 constexpr int VM = 8;              /* multiply: vectors per warp */
 constexpr int PV = LEAF_WARPS * VM; /* multiply: vectors per panel */
 
@@ -237,7 +241,8 @@ __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 3
         for (int v = 0; v < V; v++)
 #pragma unroll
             for (int r = 0; r < R; r++)
-                xc[v][r] = NBLK == 1 ? x[v][c * R + r] : kfms(kone<T>(), acc[v][r], x[v][c * R + r]);
+                xc[v][r] = NBLK == 1 ? x[v][c * R + r]
+                                     : kfms(kone<T>(), acc[v][r], x[v][c * R + r]);
         tile_vectors<T, NB, V, OP>(xc, sT + tile_slot<NBLK, LOWER>(c, c) * NB * LDS,
                                    sdinv + c * NB, lane);
 #pragma unroll
@@ -289,7 +294,7 @@ __device__ __forceinline__ void mul_panel(int nblk, const T *sT, const T *sx, in
             for (int r = 0; r < XR; r++) {
                 constexpr int RPT = NB / 32; /* groups of 32 rows a tile */
                 const int c = r / RPT;
-                if (LOWER ? b > c : b < c)
+                if ((LOWER ? b > c : b < c) || c >= nblk)
                     continue;
                 if (b == c && (LOWER ? 32 * r + 31 < j : 32 * r > j))
                     continue;
@@ -458,23 +463,31 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
 }
 
 /* As many blocks as the device holds at once (never more than there is
- * work for); the shared-memory limit and the occupancy are set and asked
- * once per kernel. */
+ * work for); the shared-memory limit, a device's, is set and the occupancy
+ * asked once per kernel and device. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V>
 int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
 {
     constexpr size_t smem = leaf_smem<T, NB, NBLK, OP, LEFT, V>();
-    static const int per_sm = [] {
-        auto *kernel = trxm_leaf_kernel<T, NB, NBLK, OP, LEFT, V>;
-        int o = 0;
-        const bool ok = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)smem) == cudaSuccess &&
-                        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o, kernel, THREADS,
-                                                                      smem) == cudaSuccess;
-        return ok ? o : 0;
-    }();
-    if (per_sm <= 0)
+    auto *const kernel = trxm_leaf_kernel<T, NB, NBLK, OP, LEFT, V>;
+    static std::atomic<int> per_sm_of[TESS_MAX_DEVICES]; /* 0: not asked yet */
+    int dev;
+    KERN_CUDA_TRY(cudaGetDevice(&dev));
+    if (dev < 0 || dev >= TESS_MAX_DEVICES)
         return TESS_EDEVICE;
+    int per_sm = per_sm_of[dev].load(std::memory_order_relaxed);
+    if (per_sm == 0) {
+        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)smem) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, smem) !=
+                cudaSuccess) {
+            cudaGetLastError(); /* not left for the next launch's check */
+            return TESS_EDEVICE;
+        }
+        if (per_sm <= 0)
+            return TESS_EDEVICE;
+        per_sm_of[dev].store(per_sm, std::memory_order_relaxed);
+    }
     const int64_t per_block = op_solve<OP>() ? rows_per_round<V>() : PV;
     const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, per_block));
     cudaLaunchAttribute attr[1];
@@ -487,7 +500,10 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
     cfg.stream = s;
     cfg.attrs = attr;
     cfg.numAttrs = overlap ? 1 : 0;
-    KERN_CUDA_TRY(cudaLaunchKernelEx(&cfg, trxm_leaf_kernel<T, NB, NBLK, OP, LEFT, V>, a));
+    if (cudaLaunchKernelEx(&cfg, kernel, a) != cudaSuccess) {
+        cudaGetLastError(); /* not left for the next launch's check */
+        return TESS_EDEVICE;
+    }
     return 0;
 }
 

@@ -183,10 +183,31 @@ static void all_cases_large(void **state, bool solve)
     assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
 }
 
+/* k = 100 with 9000 vectors, both sides: more vectors than the grid takes at
+ * once, so blocks loop over them, and enough that a solve's warp carries two
+ * at a time. */
+static void many_vectors(void **state, bool solve)
+{
+    TCU_REQUIRE_GPU();
+    const tcu_type_t *t = *state;
+    cudaStream_t s;
+    assert_int_equal(cudaStreamCreate(&s), cudaSuccess);
+    tcu_seed(4);
+    void *A = well_conditioned(t, 100, 100);
+    assert_true(check_trxm(t, s, solve, TessLeft, TessLower, TessNoTrans, TessNonUnit, 100, 9000,
+                           0.5, A, 100) < TRXM_BOUND);
+    assert_true(check_trxm(t, s, solve, TessRight, TessUpper, TessConjTrans, TessUnit, 9000, 100,
+                           1.5 - 0.5 * I, A, 100) < TRXM_BOUND);
+    free(A);
+    assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
+}
+
 static void trsm_all_cases_small_sizes(void **state) { all_cases_small(state, true); }
 static void trmm_all_cases_small_sizes(void **state) { all_cases_small(state, false); }
 static void trsm_large_sizes(void **state) { all_cases_large(state, true); }
 static void trmm_large_sizes(void **state) { all_cases_large(state, false); }
+static void trsm_many_vectors(void **state) { many_vectors(state, true); }
+static void trmm_many_vectors(void **state) { many_vectors(state, false); }
 
 /* alpha = 0 sets B to zero without reading it: NaNs in B do not survive, and
  * the padding rows stay as they were. */
@@ -233,6 +254,8 @@ int main(void)
                  "error < 10"),
         PER_TYPE(trsm_large_sizes, "trsm: 8 cases at k=1000, two at k=4097: residual < 10"),
         PER_TYPE(trmm_large_sizes, "trmm: 8 cases at k=1000, two at k=4097: error < 10"),
+        PER_TYPE(trsm_many_vectors, "trsm: k=100 with 9000 vectors, both sides: residual < 10"),
+        PER_TYPE(trmm_many_vectors, "trmm: k=100 with 9000 vectors, both sides: error < 10"),
         PER_TYPE(trsm_alpha_zero_zeroes_B_without_reading_it, "trsm: alpha=0 zeroes NaN-filled B"),
         PER_TYPE(trmm_alpha_zero_zeroes_B_without_reading_it, "trmm: alpha=0 zeroes NaN-filled B"),
     };
