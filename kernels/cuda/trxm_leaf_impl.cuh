@@ -19,9 +19,9 @@
  * than one element per row.
  *
  * Multiply has no chain of dependent steps, so it is a small product: panels
- * of PV vectors pass through shared memory, each warp computes T x for VM of
- * them, lane l rows l, l+32, ..., reading each element of T once for its VM
- * vectors and the elements of x as broadcasts.  On an H200 the 128 leaves of
+ * of vectors pass through shared memory, each warp computes T x for VM (8,
+ * or 1 with few vectors) of them, lane l rows l, l+32, ..., reading each
+ * element of T once for its VM vectors and the elements of x as broadcasts.  On an H200 the 128 leaves of
  * DTRMM 16384^2 took 5.5 ms this way against 7.9 ms with the solve's
  * shuffles, and the whole call 83.0 against 88.2 ms (probe of 2026-11-23,
  * third session).
@@ -65,19 +65,20 @@ enum leaf_op { SOLVE_LOWER, SOLVE_UPPER, MUL_LOWER, MUL_UPPER };
 template <leaf_op OP> __host__ __device__ constexpr bool op_lower() { return OP == SOLVE_LOWER || OP == MUL_LOWER; }
 template <leaf_op OP> __host__ __device__ constexpr bool op_solve() { return OP == SOLVE_LOWER || OP == SOLVE_UPPER; }
 
-/* Solve: V vectors a warp at a time, 2, or 1 when two would leave
- * multiprocessors without a block: the steps of a solve form a chain of
- * latencies, so one vector a warp over twice the blocks finishes first.  On
- * an H200, DTRSM m = 16384 with 64 / 256 / 1024 right-hand sides went from
- * 1.88x / 1.68x / 1.36x cuBLAS to 1.98x-2.00x / 1.76x-1.80x / 1.41x (two
- * runs, 2026-11-23, third session).  Side right passes the rows of B through
- * shared memory rows_per_round at a time. */
+/* V vectors a warp at a time, rows_per_round a block: 2 when solving and 8
+ * when multiplying, or 1 when that many would leave multiprocessors without
+ * a block (leaf_launch_v).  The steps of a solve form a chain of latencies,
+ * so one vector a warp over more blocks finishes first: on an H200, DTRSM
+ * m = 16384 with 64 / 256 / 1024 right-hand sides went from 1.88x / 1.68x /
+ * 1.36x cuBLAS to 1.98x-2.00x / 1.76x-1.80x / 1.41x.  A multiply with few
+ * vectors wants the blocks more than the reuse of T: DTRMM m = 16384 with 64
+ * / 256 / 1024 took 2.27 / 3.10 / 6.41 ms against 3.44 / 4.28 / 7.58 with 8
+ * a warp, 16384^2 84.0 against 83.9 (2026-11-23, third session).  Side right
+ * passes the rows of B through shared memory rows_per_round at a time. */
 template <int V> __host__ __device__ constexpr int rows_per_round()
 {
     return LEAF_WARPS * V;
 }
-constexpr int VM = 8;              /* multiply: vectors per warp */
-constexpr int PV = LEAF_WARPS * VM; /* multiply: vectors per panel */
 
 /* Tiles of a block of NBLK sub-blocks, its triangle of tiles, and where
  * tile (c, b) sits among them (b <= c when T is lower, b >= c when upper). */
@@ -258,7 +259,7 @@ __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 3
  * (solve). */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V> constexpr size_t leaf_smem()
 {
-    constexpr size_t staged = op_solve<OP>() ? (LEFT ? 0 : rows_per_round<V>()) : PV;
+    constexpr size_t staged = op_solve<OP>() && LEFT ? 0 : rows_per_round<V>();
     return sizeof(T) * ((size_t)block_tiles<NBLK>() * NB * (NB + 1) + NBLK * NB +
                         staged * (NB * NBLK + 1));
 }
@@ -269,7 +270,7 @@ template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V> constexpr siz
  * the multiply-adds rather than, as the shuffles of the solve, by moving
  * operands.  Tiles outside the triangle (and past nblk) are skipped, and so
  * are groups of 32 rows of a diagonal tile on the zero side of column j. */
-template <class T, int NB, int NBLK, bool LOWER>
+template <class T, int NB, int NBLK, bool LOWER, int VM>
 __device__ __forceinline__ void mul_panel(int nblk, const T *sT, const T *sx, int lane,
                                           T (&acc)[VM][NBLK * (NB / 32)])
 {
@@ -308,12 +309,13 @@ __device__ __forceinline__ void mul_panel(int nblk, const T *sT, const T *sx, in
     }
 }
 
-/* Multiply: the block's vectors in panels of PV, each staged in shared
- * memory (element i of vector v at sx[v (KB + 1) + i], zeros past k and past
- * the last vector), multiplied, and written back over itself. */
-template <class T, int NB, int NBLK, bool LOWER, bool LEFT>
+/* Multiply: the block's vectors in panels of PV = LEAF_WARPS VM, each staged
+ * in shared memory (element i of vector v at sx[v (KB + 1) + i], zeros past k
+ * and past the last vector), multiplied, and written back over itself. */
+template <class T, int NB, int NBLK, bool LOWER, bool LEFT, int VM>
 __device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, int nblk, const T *sT, T *sx)
 {
+    constexpr int PV = rows_per_round<VM>();
     constexpr int KB = NB * NBLK, XR = KB / 32, LDX = KB + 1;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     for (int64_t v0 = (int64_t)blockIdx.x * PV; v0 < a.nvec; v0 += (int64_t)gridDim.x * PV) {
@@ -331,7 +333,7 @@ __device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, int nblk, con
         }
         __syncthreads();
         T acc[VM][XR];
-        mul_panel<T, NB, NBLK, LOWER>(nblk, sT, sx + warp * VM * LDX, lane, acc);
+        mul_panel<T, NB, NBLK, LOWER, VM>(nblk, sT, sx + warp * VM * LDX, lane, acc);
         __syncwarp(); /* the warp's vectors are read by it alone, and now done */
 #pragma unroll
         for (int v = 0; v < VM; v++)
@@ -428,7 +430,7 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
 
 /* Element i of vector vec: B(i, vec) on side left, B(vec, i) on side right.
  * T's tiles are staged once per thread block, which then loops over its
- * share of vectors.  V: vectors a warp carries when solving. */
+ * share of vectors, V a warp at a time. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V>
 __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
 {
@@ -459,7 +461,7 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
     if constexpr (op_solve<OP>())
         solve_vectors<T, NB, NBLK, OP, LEFT, V>(a, nblk, sT, sdinv, staged);
     else
-        mul_vectors<T, NB, NBLK, LOWER, LEFT>(a, nblk, sT, staged);
+        mul_vectors<T, NB, NBLK, LOWER, LEFT, V>(a, nblk, sT, staged);
 }
 
 /* As many blocks as the device holds at once (never more than there is
@@ -488,7 +490,7 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
             return TESS_EDEVICE;
         per_sm_of[dev].store(per_sm, std::memory_order_relaxed);
     }
-    const int64_t per_block = op_solve<OP>() ? rows_per_round<V>() : PV;
+    const int64_t per_block = rows_per_round<V>();
     const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, per_block));
     cudaLaunchAttribute attr[1];
     attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -507,14 +509,14 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
     return 0;
 }
 
-/* A solve takes one vector a warp when two would leave multiprocessors
- * without a block. */
+/* One vector a warp when VMAX would leave multiprocessors without a block. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
 int leaf_launch_v(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
 {
-    if (op_solve<OP>() && a.nvec < (int64_t)rows_per_round<2>() * nsm)
+    constexpr int VMAX = op_solve<OP>() ? 2 : 8;
+    if (a.nvec < (int64_t)rows_per_round<VMAX>() * nsm)
         return leaf_launch<T, NB, NBLK, OP, LEFT, 1>(s, a, nsm, overlap);
-    return leaf_launch<T, NB, NBLK, OP, LEFT, op_solve<OP>() ? 2 : 1>(s, a, nsm, overlap);
+    return leaf_launch<T, NB, NBLK, OP, LEFT, VMAX>(s, a, nsm, overlap);
 }
 
 template <class T, leaf_op OP>
