@@ -15,6 +15,7 @@
  * beta pass, no atomics); otherwise a 2-D grid cuts the columns into row
  * chunks, as above, and the chunks add into y with atomics after the beta
  * pass. */
+#include <atomic>
 #include "blas2_common.cuh"
 
 namespace {
@@ -288,8 +289,10 @@ template <class T>
 using gemv_t_fn = void (*)(int64_t, int64_t, int64_t, bool, T, T, const T *, int64_t, const T *,
                            int64_t, T *, int64_t);
 
-/* A transpose kernel and its resident blocks per multiprocessor, asked once
- * per instantiation (0 when the query failed). */
+/* A transpose kernel and its resident blocks per multiprocessor (0 when the
+ * query failed).  The answer is kept once per instantiation: every device
+ * runs the one sm_90 build, whose registers decide it; a failed query is
+ * asked again at the next call. */
 template <class T> struct gemv_t_launch {
     gemv_t_fn<T> fn;
     int per_sm;
@@ -297,14 +300,18 @@ template <class T> struct gemv_t_launch {
 
 template <class T, bool APAIR, bool XPAIR, bool CONJ> gemv_t_launch<T> gemv_t_instance()
 {
-    static const int per_sm = [] {
-        int o = 0;
-        return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                   &o, gemv_t_kernel<T, APAIR, XPAIR, CONJ>, GT_WARPS * 32, 0) == cudaSuccess
-                   ? o
-                   : 0;
-    }();
-    return {gemv_t_kernel<T, APAIR, XPAIR, CONJ>, per_sm};
+    auto *const kernel = gemv_t_kernel<T, APAIR, XPAIR, CONJ>;
+    static std::atomic<int> known{0};
+    int per_sm = known.load(std::memory_order_relaxed);
+    if (per_sm == 0) {
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, GT_WARPS * 32, 0) !=
+            cudaSuccess) {
+            cudaGetLastError(); /* not left for the next launch's check */
+            per_sm = 0;
+        }
+        known.store(per_sm, std::memory_order_relaxed);
+    }
+    return {kernel, per_sm};
 }
 
 /* The instantiation for A's and x's layout and for ^T / ^H. */
