@@ -418,20 +418,9 @@ extern "C" int kern_cuda_gemv(kern_type_t t, cublasHandle_t h, cudaStream_t s,
         return -11;
     if (m == 0 || n == 0)
         return 0;
-    switch (t) {
-    case KERN_S:
-        return gemv_typed(s, trans, m, n, alpha, (const float *)A, lda, (const float *)x, incx,
-                          beta, (float *)y, incy);
-    case KERN_D:
-        return gemv_typed(s, trans, m, n, alpha, (const double *)A, lda, (const double *)x,
-                          incx, beta, (double *)y, incy);
-    case KERN_C:
-        return gemv_typed(s, trans, m, n, alpha, (const cuComplex *)A, lda,
-                          (const cuComplex *)x, incx, beta, (cuComplex *)y, incy);
-    case KERN_Z:
-        return gemv_typed(s, trans, m, n, alpha, (const cuDoubleComplex *)A, lda,
-                          (const cuDoubleComplex *)x, incx, beta, (cuDoubleComplex *)y, incy);
-    default:
-        return TESS_EINTERNAL;
-    }
+    return kern_by_type(t, [&](auto z) {
+        using T = decltype(z);
+        return gemv_typed(s, trans, m, n, alpha, static_cast<const T *>(A), lda,
+                          static_cast<const T *>(x), incx, beta, static_cast<T *>(y), incy);
+    });
 }

@@ -9,6 +9,7 @@
 
 #include <cuComplex.h>
 #include <cuda_runtime.h>
+#include "kern_cuda.h"
 
 #define KERN_HD __host__ __device__ __forceinline__
 
@@ -142,5 +143,19 @@ __device__ __forceinline__ void katomic_add(cuDoubleComplex *p, cuDoubleComplex 
     atomicAdd(&p->y, v.y);
 }
 #endif
+
+/* f(z) with z a value of t's element type (float, double, cuComplex,
+ * cuDoubleComplex), so that an entry point taking untyped pointers reaches
+ * the one template written for all four; TESS_EINTERNAL for another t. */
+template <class F> int kern_by_type(kern_type_t t, F &&f)
+{
+    switch (t) {
+    case KERN_S: return f(float{});
+    case KERN_D: return f(double{});
+    case KERN_C: return f(cuComplex{});
+    case KERN_Z: return f(cuDoubleComplex{});
+    default: return TESS_EINTERNAL;
+    }
+}
 
 #endif

@@ -398,20 +398,9 @@ extern "C" int kern_cuda_symv(kern_type_t t, cublasHandle_t h, cudaStream_t s, t
         return -10;
     if (n == 0)
         return 0;
-    switch (t) {
-    case KERN_S:
-        return symv_typed(s, uplo, n, alpha, (const float *)A, lda, (const float *)x, incx, beta,
-                          (float *)y, incy);
-    case KERN_D:
-        return symv_typed(s, uplo, n, alpha, (const double *)A, lda, (const double *)x, incx,
-                          beta, (double *)y, incy);
-    case KERN_C:
-        return symv_typed(s, uplo, n, alpha, (const cuComplex *)A, lda, (const cuComplex *)x,
-                          incx, beta, (cuComplex *)y, incy);
-    case KERN_Z:
-        return symv_typed(s, uplo, n, alpha, (const cuDoubleComplex *)A, lda,
-                          (const cuDoubleComplex *)x, incx, beta, (cuDoubleComplex *)y, incy);
-    default:
-        return TESS_EINTERNAL;
-    }
+    return kern_by_type(t, [&](auto z) {
+        using T = decltype(z);
+        return symv_typed(s, uplo, n, alpha, static_cast<const T *>(A), lda,
+                          static_cast<const T *>(x), incx, beta, static_cast<T *>(y), incy);
+    });
 }

@@ -155,13 +155,9 @@ int trxm(bool solve, kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_side_
     if (err || m == 0 || n == 0)
         return err;
     trxm_case c = {h, s, solve, side, uplo, trans, diag, false};
-    switch (t) {
-    case KERN_S: return trxm_typed<float>(c, m, n, alpha, A, lda, B, ldb);
-    case KERN_D: return trxm_typed<double>(c, m, n, alpha, A, lda, B, ldb);
-    case KERN_C: return trxm_typed<cuComplex>(c, m, n, alpha, A, lda, B, ldb);
-    case KERN_Z: return trxm_typed<cuDoubleComplex>(c, m, n, alpha, A, lda, B, ldb);
-    default: return TESS_EINTERNAL;
-    }
+    return kern_by_type(t, [&](auto z) {
+        return trxm_typed<decltype(z)>(c, m, n, alpha, A, lda, B, ldb);
+    });
 }
 
 } // namespace
