@@ -21,10 +21,10 @@
  * Multiply has no chain of dependent steps, so it is a small product: panels
  * of vectors pass through shared memory, each warp computes T x for VM (8,
  * or 1 with few vectors) of them, lane l rows l, l+32, ..., reading each
- * element of T once for its VM vectors and the elements of x as broadcasts.  On an H200 the 128 leaves of
- * DTRMM 16384^2 took 5.5 ms this way against 7.9 ms with the solve's
- * shuffles, and the whole call 83.0 against 88.2 ms (probe of 2026-11-23,
- * third session).
+ * element of T once for its VM vectors and the elements of x as broadcasts.
+ * On an H200 the 128 leaves of DTRMM 16384^2 took 5.5 ms this way against
+ * 7.9 ms with the solve's shuffles, and the whole call 83.0 against 88.2 ms
+ * (probe of 2026-11-23, third session).
  *
  * The recursion's leaf was a block of one tile (NBLK = 1), each warp carrying
  * two vectors through the chain of dependent steps at once.  It is bound by
@@ -309,6 +309,31 @@ __device__ __forceinline__ void mul_panel(int nblk, const T *sT, const T *sx, in
     }
 }
 
+/* Vectors v0 .. v0 + nv - 1 of B (nv <= P) into shared memory, element i of
+ * vector v at sx[v (KB + 1) + i], zeros past k and past nv; and back.  B is
+ * read and written in coalesced segments: down its columns on side left,
+ * along its rows on side right. */
+template <class T, int KB, int P, bool LEFT>
+__device__ __forceinline__ void load_panel(const leaf_args<T> &a, int64_t v0, int nv, T *sx)
+{
+    for (int idx = threadIdx.x; idx < P * KB; idx += THREADS) {
+        const int i = LEFT ? idx % KB : idx / P, v = LEFT ? idx / KB : idx % P;
+        const int64_t at = LEFT ? (v0 + v) * a.ldb + i : v0 + v + i * a.ldb;
+        sx[v * (KB + 1) + i] = v < nv && i < a.k ? a.B[at] : kzero<T>();
+    }
+}
+
+template <class T, int KB, int P, bool LEFT>
+__device__ __forceinline__ void store_panel(const leaf_args<T> &a, int64_t v0, int nv,
+                                            const T *sx)
+{
+    for (int idx = threadIdx.x; idx < P * KB; idx += THREADS) {
+        const int i = LEFT ? idx % KB : idx / P, v = LEFT ? idx / KB : idx % P;
+        if (v < nv && i < a.k)
+            a.B[LEFT ? (v0 + v) * a.ldb + i : v0 + v + i * a.ldb] = sx[v * (KB + 1) + i];
+    }
+}
+
 /* Multiply: the block's vectors in panels of PV = LEAF_WARPS VM, each staged
  * in shared memory (element i of vector v at sx[v (KB + 1) + i], zeros past k
  * and past the last vector), multiplied, and written back over itself. */
@@ -320,17 +345,7 @@ __device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, int nblk, con
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     for (int64_t v0 = (int64_t)blockIdx.x * PV; v0 < a.nvec; v0 += (int64_t)gridDim.x * PV) {
         const int nv = (int)kern_min64(PV, a.nvec - v0);
-        /* B read and written in column segments: down a column of B on
-         * side left, along its rows' index on side right */
-        if (LEFT) {
-            for (int v = warp; v < PV; v += LEAF_WARPS)
-                for (int i = lane; i < KB; i += 32)
-                    sx[v * LDX + i] = v < nv && i < a.k ? a.B[(v0 + v) * a.ldb + i] : kzero<T>();
-        } else {
-            for (int i = warp; i < KB; i += LEAF_WARPS)
-                for (int v = lane; v < PV; v += 32)
-                    sx[v * LDX + i] = v < nv && i < a.k ? a.B[v0 + v + i * a.ldb] : kzero<T>();
-        }
+        load_panel<T, KB, PV, LEFT>(a, v0, nv, sx);
         __syncthreads();
         T acc[VM][XR];
         mul_panel<T, NB, NBLK, LOWER, VM>(nblk, sT, sx + warp * VM * LDX, lane, acc);
@@ -341,15 +356,7 @@ __device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, int nblk, con
             for (int r = 0; r < XR; r++)
                 sx[(warp * VM + v) * LDX + 32 * r + lane] = kmul(a.alpha, acc[v][r]);
         __syncthreads();
-        if (LEFT) {
-            for (int v = warp; v < nv; v += LEAF_WARPS)
-                for (int i = lane; i < a.k; i += 32)
-                    a.B[(v0 + v) * a.ldb + i] = sx[v * LDX + i];
-        } else {
-            for (int i = warp; i < a.k; i += LEAF_WARPS)
-                for (int v = lane; v < nv; v += 32)
-                    a.B[v0 + v + i * a.ldb] = sx[v * LDX + i];
-        }
+        store_panel<T, KB, PV, LEFT>(a, v0, nv, sx);
         __syncthreads(); /* sx is refilled next round */
     }
 }
@@ -394,11 +401,7 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
         for (int64_t row0 = (int64_t)blockIdx.x * RT; row0 < a.nvec;
              row0 += (int64_t)gridDim.x * RT) {
             const int rows = (int)kern_min64(RT, a.nvec - row0);
-            for (int idx = threadIdx.x; idx < RT * a.k; idx += blockDim.x) {
-                const int rr = idx % RT, c = idx / RT;
-                if (rr < rows)
-                    sB[rr * LDB + c] = a.B[row0 + rr + (int64_t)c * a.ldb];
-            }
+            load_panel<T, KB, RT, false>(a, row0, rows, sB);
             __syncthreads();
 #pragma unroll
             for (int v = 0; v < V; v++)
@@ -418,11 +421,7 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
                         sB[rr * LDB + i] = x[v][r];
                 }
             __syncthreads();
-            for (int idx = threadIdx.x; idx < RT * a.k; idx += blockDim.x) {
-                const int rr = idx % RT, c = idx / RT;
-                if (rr < rows)
-                    a.B[row0 + rr + (int64_t)c * a.ldb] = sB[rr * LDB + c];
-            }
+            store_panel<T, KB, RT, false>(a, row0, rows, sB);
             __syncthreads(); /* sB is refilled next round */
         }
     }
