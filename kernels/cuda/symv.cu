@@ -71,27 +71,6 @@ template <bool LOWER> __device__ __forceinline__ int64_t symv_col_start(int64_t 
     return LOWER ? j * nbt - j * (j - 1) / 2 : j * (j + 1) / 2;
 }
 
-/* Tile (bi, bj) at list index t: the column from the quadratic's root, then
- * corrected for rounding. */
-template <bool LOWER>
-__device__ __forceinline__ void symv_tile_at(int64_t nbt, int64_t t, int &bi, int &bj)
-{
-    double est;
-    if (LOWER) {
-        const double b = 2.0 * (double)nbt + 1.0;
-        est = (b - sqrt(b * b - 8.0 * (double)t)) / 2.0;
-    } else {
-        est = (sqrt(8.0 * (double)t + 1.0) - 1.0) / 2.0;
-    }
-    int64_t j = kern_max64(0, kern_min64(nbt - 1, (int64_t)est));
-    while (j > 0 && symv_col_start<LOWER>(nbt, j) > t)
-        j--;
-    while (j + 1 < nbt && symv_col_start<LOWER>(nbt, j + 1) <= t)
-        j++;
-    bj = (int)j;
-    bi = (int)((LOWER ? j : 0) + (t - symv_col_start<LOWER>(nbt, j)));
-}
-
 /* Where block b of G starts in the list: the pieces are of equal cost, a
  * tile costing one and each block column begun COLW more (the column's sums
  * leave through warp reductions and atomics, and x_j is read again before
@@ -102,27 +81,47 @@ __device__ __forceinline__ void symv_tile_at(int64_t nbt, int64_t t, int &bi, in
  * runs each in one process, 2026-11-23, third session). */
 constexpr int64_t COLW = 2;
 
+/* The smallest block column j whose end, as a list index (tiles) or as a
+ * cost (tiles plus COLW a column begun), reaches t: a binary search over
+ * columns in integers.  It replaced a search over tiles that found each
+ * tile's column from a square root, which took 11 of the 73 us of DSYMV
+ * 8192 before any block read a tile (timers in the kernel, H200,
+ * 2026-11-23, fourth session). */
 template <bool LOWER>
-__device__ int64_t symv_piece_start(int64_t nbt, int64_t ntiles, int64_t b, int64_t G)
+__device__ __forceinline__ int64_t symv_col_reaching(int64_t nbt, int64_t t, int64_t colw)
 {
-    /* the cost of the tiles before t: t, plus COLW for each column begun */
-    auto cost = [&](int64_t t) -> int64_t {
-        if (t == 0)
-            return 0;
-        int bi, bj;
-        symv_tile_at<LOWER>(nbt, t - 1, bi, bj);
-        return t + COLW * (bj + 1);
-    };
-    const int64_t target = b * (ntiles + COLW * nbt) / G;
-    int64_t lo = 0, hi = ntiles;
+    int64_t lo = 0, hi = nbt - 1;
     while (lo < hi) {
         const int64_t mid = (lo + hi) / 2;
-        if (cost(mid) >= target)
+        if (symv_col_start<LOWER>(nbt, mid + 1) + colw * (mid + 1) >= t)
             hi = mid;
         else
             lo = mid + 1;
     }
     return lo;
+}
+
+/* Tile (bi, bj) at list index t. */
+template <bool LOWER>
+__device__ __forceinline__ void symv_tile_at(int64_t nbt, int64_t t, int &bi, int &bj)
+{
+    const int64_t j = symv_col_reaching<LOWER>(nbt, t + 1, 0);
+    bj = (int)j;
+    bi = (int)((LOWER ? j : 0) + (t - symv_col_start<LOWER>(nbt, j)));
+}
+
+/* The first tile t of block b's piece: the smallest t whose cost, t plus
+ * COLW for each column begun by tiles 0 .. t-1, reaches b / G of the whole.
+ * Within block column j (tiles col_start(j) < t <= col_start(j+1)) the cost
+ * is t + COLW (j+1). */
+template <bool LOWER>
+__device__ int64_t symv_piece_start(int64_t nbt, int64_t ntiles, int64_t b, int64_t G)
+{
+    const int64_t target = b * (ntiles + COLW * nbt) / G;
+    if (target <= 0)
+        return 0;
+    const int64_t j = symv_col_reaching<LOWER>(nbt, target, COLW);
+    return kern_max64(symv_col_start<LOWER>(nbt, j) + 1, target - COLW * (j + 1));
 }
 
 /* The tile after (bi, bj) in the list. */
