@@ -65,19 +65,23 @@ enum leaf_op { SOLVE_LOWER, SOLVE_UPPER, MUL_LOWER, MUL_UPPER };
 template <leaf_op OP> __host__ __device__ constexpr bool op_lower() { return OP == SOLVE_LOWER || OP == MUL_LOWER; }
 template <leaf_op OP> __host__ __device__ constexpr bool op_solve() { return OP == SOLVE_LOWER || OP == SOLVE_UPPER; }
 
-/* V vectors a warp at a time, rows_per_round a block: 2 when solving and 8
- * when multiplying, or 1 when that many would leave multiprocessors without
- * a block (leaf_launch_v).  The steps of a solve form a chain of latencies,
- * so one vector a warp over more blocks finishes first: on an H200, DTRSM
- * m = 16384 with 64 / 256 / 1024 right-hand sides went from 1.88x / 1.68x /
- * 1.36x cuBLAS to 1.98x-2.00x / 1.76x-1.80x / 1.41x.  A multiply with few
- * vectors wants the blocks more than the reuse of T: DTRMM m = 16384 with 64
- * / 256 / 1024 took 2.27 / 3.10 / 6.41 ms against 3.44 / 4.28 / 7.58 with 8
- * a warp, 16384^2 84.0 against 83.9 (2026-11-23, third session).  Side right
- * passes the rows of B through shared memory rows_per_round at a time. */
-template <int V> __host__ __device__ constexpr int rows_per_round()
+/* V vectors a warp at a time in W of the block's warps, rows_per_round a
+ * block (leaf_launch_v).  A multiply takes 8 vectors a warp, or 1 when 8
+ * would leave multiprocessors without a block: with few vectors it wants the
+ * blocks more than the reuse of T (DTRMM m = 16384 with 64 / 256 / 1024 took
+ * 2.27 / 3.10 / 6.41 ms against 3.44 / 4.28 / 7.58 with 8 a warp, 16384^2
+ * 84.0 against 83.9; H200, 2026-11-23, third session).
+ *
+ * A solve takes 2 vectors a warp in every warp, or, when that would leave
+ * multiprocessors without a block, in half of them, so that there are as
+ * many blocks as with one vector a warp.  With few vectors a block is bound
+ * by its multiprocessor's shared-memory reads and shuffles (each warp reads
+ * the whole triangle of T for its vectors), and two vectors a warp halve the
+ * reads.  Side right passes the rows of B through shared memory
+ * rows_per_round at a time. */
+template <int V, int W = LEAF_WARPS> __host__ __device__ constexpr int rows_per_round()
 {
-    return LEAF_WARPS * V;
+    return W * V;
 }
 
 /* Tiles of a block of NBLK sub-blocks, its triangle of tiles, and where
@@ -278,9 +282,10 @@ __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 3
 /* Bytes of shared memory: the block's tiles, their inverted diagonals, and
  * a panel of vectors (multiply) or on side right a round of rows of B
  * (solve). */
-template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V> constexpr size_t leaf_smem()
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
+constexpr size_t leaf_smem()
 {
-    constexpr size_t staged = op_solve<OP>() && LEFT ? 0 : rows_per_round<V>();
+    constexpr size_t staged = op_solve<OP>() && LEFT ? 0 : rows_per_round<V, W>();
     return sizeof(T) * ((size_t)block_tiles<NBLK>() * NB * (NB + 1) + NBLK * NB +
                         staged * (NB * NBLK + 1));
 }
@@ -385,18 +390,19 @@ __device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, int nblk, con
 /* Solve: one warp carries V vectors at a time in registers (element
  * lane + 32 r of vector v in x[v][r]), read and written in place on side
  * left; on side right rounds of RT rows of B pass through shared memory sB,
- * warp w taking rows w V.. */
-template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V>
+ * warp w taking rows w V..  Only the first W warps carry vectors. */
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
 __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, const T *sT,
                                               const T *sdinv, T *sB)
 {
-    constexpr int KB = NB * NBLK, XR = KB / 32, LDB = KB + 1, RT = rows_per_round<V>();
+    constexpr int KB = NB * NBLK, XR = KB / 32, LDB = KB + 1, RT = rows_per_round<V, W>();
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     T x[V][XR];
     if constexpr (LEFT) {
-        const int64_t stride = (int64_t)gridDim.x * LEAF_WARPS * V;
-        for (int64_t v0 = ((int64_t)blockIdx.x * LEAF_WARPS + warp) * V; v0 < a.nvec;
-             v0 += stride) {
+        if (warp >= W)
+            return;
+        const int64_t stride = (int64_t)gridDim.x * W * V;
+        for (int64_t v0 = ((int64_t)blockIdx.x * W + warp) * V; v0 < a.nvec; v0 += stride) {
 #pragma unroll
             for (int v = 0; v < V; v++) {
                 const T *b = a.B + kern_min64(v0 + v, a.nvec - 1) * a.ldb;
@@ -424,23 +430,25 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
             const int rows = (int)kern_min64(RT, a.nvec - row0);
             load_panel<T, KB, RT, false>(a, row0, rows, sB);
             __syncthreads();
+            if (warp < W) {
 #pragma unroll
-            for (int v = 0; v < V; v++)
+                for (int v = 0; v < V; v++)
 #pragma unroll
-                for (int r = 0; r < XR; r++) {
-                    const int i = lane + 32 * r, rr = warp * V + v;
-                    x[v][r] = i < a.k && rr < rows ? kmul(a.alpha, sB[rr * LDB + i])
-                                                   : kzero<T>();
-                }
-            block_vectors<T, NB, NBLK, OP, V>(nblk, x, sT, sdinv, lane);
+                    for (int r = 0; r < XR; r++) {
+                        const int i = lane + 32 * r, rr = warp * V + v;
+                        x[v][r] = i < a.k && rr < rows ? kmul(a.alpha, sB[rr * LDB + i])
+                                                       : kzero<T>();
+                    }
+                block_vectors<T, NB, NBLK, OP, V>(nblk, x, sT, sdinv, lane);
 #pragma unroll
-            for (int v = 0; v < V; v++)
+                for (int v = 0; v < V; v++)
 #pragma unroll
-                for (int r = 0; r < XR; r++) {
-                    const int i = lane + 32 * r, rr = warp * V + v;
-                    if (i < a.k && rr < rows)
-                        sB[rr * LDB + i] = x[v][r];
-                }
+                    for (int r = 0; r < XR; r++) {
+                        const int i = lane + 32 * r, rr = warp * V + v;
+                        if (i < a.k && rr < rows)
+                            sB[rr * LDB + i] = x[v][r];
+                    }
+            }
             __syncthreads();
             store_panel<T, KB, RT, false>(a, row0, rows, sB);
             __syncthreads(); /* sB is refilled next round */
@@ -450,10 +458,11 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
 
 /* Element i of vector vec: B(i, vec) on side left, B(vec, i) on side right.
  * T's tiles are staged once per thread block, which then loops over its
- * share of vectors, V a warp at a time. */
-template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V>
+ * share of vectors, V a warp at a time (in W warps when solving). */
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
 __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
 {
+    static_assert(op_solve<OP>() || W == LEAF_WARPS, "a multiply uses every warp");
     constexpr int LDS = NB + 1; /* keeps the transposed stores conflict-free */
     constexpr bool LOWER = op_lower<OP>();
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -491,7 +500,7 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
     cudaGridDependencySynchronize();
     __syncthreads();
     if constexpr (op_solve<OP>())
-        solve_vectors<T, NB, NBLK, OP, LEFT, V>(a, nblk, sT, sdinv, staged);
+        solve_vectors<T, NB, NBLK, OP, LEFT, V, W>(a, nblk, sT, sdinv, staged);
     else
         mul_vectors<T, NB, NBLK, LOWER, LEFT, V>(a, nblk, sT, staged);
 }
@@ -499,11 +508,11 @@ __global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
 /* As many blocks as the device holds at once (never more than there is
  * work for); the shared-memory limit, a device's, is set and the occupancy
  * asked once per kernel and device. */
-template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V>
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
 int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
 {
-    constexpr size_t smem = leaf_smem<T, NB, NBLK, OP, LEFT, V>();
-    auto *const kernel = trxm_leaf_kernel<T, NB, NBLK, OP, LEFT, V>;
+    constexpr size_t smem = leaf_smem<T, NB, NBLK, OP, LEFT, V, W>();
+    auto *const kernel = trxm_leaf_kernel<T, NB, NBLK, OP, LEFT, V, W>;
     static std::atomic<int> per_sm_of[TESS_MAX_DEVICES]; /* 0: not asked yet */
     int dev;
     KERN_CUDA_TRY(cudaGetDevice(&dev));
@@ -522,7 +531,7 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
             return TESS_EDEVICE;
         per_sm_of[dev].store(per_sm, std::memory_order_relaxed);
     }
-    const int64_t per_block = rows_per_round<V>();
+    const int64_t per_block = rows_per_round<V, W>();
     const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, per_block));
     cudaLaunchAttribute attr[1];
     attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -541,14 +550,19 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
     return 0;
 }
 
-/* One vector a warp when VMAX would leave multiprocessors without a block. */
+/* Vectors a warp and warps that carry them (rows_per_round): fewer when
+ * the most would leave multiprocessors without a block. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
 int leaf_launch_v(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
 {
     constexpr int VMAX = op_solve<OP>() ? 2 : 8;
-    if (a.nvec < (int64_t)rows_per_round<VMAX>() * nsm)
-        return leaf_launch<T, NB, NBLK, OP, LEFT, 1>(s, a, nsm, overlap);
-    return leaf_launch<T, NB, NBLK, OP, LEFT, VMAX>(s, a, nsm, overlap);
+    if (a.nvec < (int64_t)rows_per_round<VMAX>() * nsm) {
+        if constexpr (op_solve<OP>())
+            return leaf_launch<T, NB, NBLK, OP, LEFT, VMAX, LEAF_WARPS / 2>(s, a, nsm, overlap);
+        else
+            return leaf_launch<T, NB, NBLK, OP, LEFT, 1, LEAF_WARPS>(s, a, nsm, overlap);
+    }
+    return leaf_launch<T, NB, NBLK, OP, LEFT, VMAX, LEAF_WARPS>(s, a, nsm, overlap);
 }
 
 template <class T, leaf_op OP>
