@@ -81,47 +81,33 @@ template <bool LOWER> __device__ __forceinline__ int64_t symv_col_start(int64_t 
  * runs each in one process, 2026-11-23, third session). */
 constexpr int64_t COLW = 2;
 
-/* The smallest block column j whose end, as a list index (tiles) or as a
- * cost (tiles plus COLW a column begun), reaches t: a binary search over
- * columns in integers.  It replaced a search over tiles that found each
- * tile's column from a square root, which took 11 of the 73 us of DSYMV
- * 8192 before any block read a tile (timers in the kernel, H200,
- * 2026-11-23, fourth session). */
+/* The first tile t of block b's piece: the smallest t whose cost, t plus
+ * COLW for each column begun by tiles 0 .. t-1, reaches b / G of the whole.
+ * Within block column j (tiles col_start(j) < t <= col_start(j+1)) that cost
+ * is t + COLW (j+1), so a binary search over columns in integers finds t,
+ * and col gets the column of tile t (j, or j + 1 when t starts it).  This
+ * replaced a search over tiles that found each tile's column from a square
+ * root: the blocks spent 11 of the 73 us of DSYMV 8192 in it before reading
+ * a tile, and now spend about 1 (timers in the kernel, H200, 2026-11-23,
+ * fourth session). */
 template <bool LOWER>
-__device__ __forceinline__ int64_t symv_col_reaching(int64_t nbt, int64_t t, int64_t colw)
+__device__ int64_t symv_piece_start(int64_t nbt, int64_t ntiles, int64_t b, int64_t G, int &col)
 {
+    const int64_t target = b * (ntiles + COLW * nbt) / G;
+    col = 0;
+    if (target <= 0)
+        return 0;
     int64_t lo = 0, hi = nbt - 1;
     while (lo < hi) {
         const int64_t mid = (lo + hi) / 2;
-        if (symv_col_start<LOWER>(nbt, mid + 1) + colw * (mid + 1) >= t)
+        if (symv_col_start<LOWER>(nbt, mid + 1) + COLW * (mid + 1) >= target)
             hi = mid;
         else
             lo = mid + 1;
     }
-    return lo;
-}
-
-/* Tile (bi, bj) at list index t. */
-template <bool LOWER>
-__device__ __forceinline__ void symv_tile_at(int64_t nbt, int64_t t, int &bi, int &bj)
-{
-    const int64_t j = symv_col_reaching<LOWER>(nbt, t + 1, 0);
-    bj = (int)j;
-    bi = (int)((LOWER ? j : 0) + (t - symv_col_start<LOWER>(nbt, j)));
-}
-
-/* The first tile t of block b's piece: the smallest t whose cost, t plus
- * COLW for each column begun by tiles 0 .. t-1, reaches b / G of the whole.
- * Within block column j (tiles col_start(j) < t <= col_start(j+1)) the cost
- * is t + COLW (j+1). */
-template <bool LOWER>
-__device__ int64_t symv_piece_start(int64_t nbt, int64_t ntiles, int64_t b, int64_t G)
-{
-    const int64_t target = b * (ntiles + COLW * nbt) / G;
-    if (target <= 0)
-        return 0;
-    const int64_t j = symv_col_reaching<LOWER>(nbt, target, COLW);
-    return kern_max64(symv_col_start<LOWER>(nbt, j) + 1, target - COLW * (j + 1));
+    const int64_t t = kern_max64(symv_col_start<LOWER>(nbt, lo) + 1, target - COLW * (lo + 1));
+    col = (int)(t < symv_col_start<LOWER>(nbt, lo + 1) ? lo : lo + 1);
+    return t;
 }
 
 /* The tile after (bi, bj) in the list. */
@@ -217,14 +203,23 @@ __global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
     __shared__ T sx[SB];          /* x_j of the current block column */
     const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
 
-    /* This block's piece of the list. */
-    const int64_t G = gridDim.x, b = blockIdx.x;
-    const int64_t first = symv_piece_start<LOWER>(a.nbt, a.ntiles, b, G);
+    /* This block's piece of the list: its two ends, searched for by two
+     * warps at once. */
+    __shared__ int piece_end[2], piece_col;
+    if (threadIdx.x % 32 == 0 && threadIdx.x < 64) {
+        const int e = threadIdx.x / 32;
+        int col;
+        piece_end[e] = (int)symv_piece_start<LOWER>(a.nbt, a.ntiles, (int64_t)blockIdx.x + e,
+                                                    gridDim.x, col);
+        if (e == 0)
+            piece_col = col;
+    }
+    __syncthreads();
+    const int first = piece_end[0];
     symv_cursor cur;
-    cur.left = (int)(symv_piece_start<LOWER>(a.nbt, a.ntiles, b + 1, G) - first);
-    cur.bi = cur.bj = 0;
-    if (cur.left > 0)
-        symv_tile_at<LOWER>(a.nbt, first, cur.bi, cur.bj);
+    cur.left = piece_end[1] - first;
+    cur.bj = piece_col;
+    cur.bi = (int)((LOWER ? cur.bj : 0) + (first - symv_col_start<LOWER>(a.nbt, cur.bj)));
 
     symv_slot<T, CPT> slot[2];
     symv_load_next<T, TY, ALIGNED, LOWER>(a, cur, tx, ty, slot[0]);
