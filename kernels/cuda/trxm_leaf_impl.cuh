@@ -141,13 +141,13 @@ template <class T, int NB> struct tile_map {
 
 /* Issues this thread's reads of tile (c, b) of T into av, zeros outside
  * the matrix and, on a diagonal tile, outside the triangle and on a unit
- * diagonal. */
+ * diagonal or when solving. */
 template <class T, int NB, leaf_op OP>
 __device__ __forceinline__ void load_tile(const leaf_args<T> &a, int c, int b,
                                           T (&av)[tile_map<T, NB>::STAGE])
 {
     using M = tile_map<T, NB>;
-    constexpr bool LOWER = op_lower<OP>();
+    constexpr bool LOWER = op_lower<OP>(), SOLVE = op_solve<OP>();
     const M t(a, c, b);
     const T *src = a.A + t.ar + t.p + (int64_t)(t.ac + t.q0) * a.lda;
     const int64_t src_step = (int64_t)M::QSTEP * a.lda;
@@ -155,7 +155,9 @@ __device__ __forceinline__ void load_tile(const leaf_args<T> &a, int c, int b,
     for (int e = 0; e < M::STAGE; e++) {
         const int i = t.row(a, e), j = t.col(a, e);
         const bool inside = t.ar + t.p < a.k && t.ac + t.q0 + M::QSTEP * e < a.k;
-        const bool want = inside && (c != b || (i == j ? !a.unit : LOWER ? i > j : i < j));
+        /* a solve's diagonal comes from load_diagonal */
+        const bool want =
+            inside && (c != b || (i == j ? !a.unit && !SOLVE : LOWER ? i > j : i < j));
         av[e] = want ? src[e * src_step] : kzero<T>();
     }
 }
@@ -468,8 +470,14 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
 /* Element i of vector vec: B(i, vec) on side left, B(vec, i) on side right.
  * T's tiles are staged once per thread block, which then loops over its
  * share of vectors, V a warp at a time (in W warps when solving). */
+/* Two blocks a multiprocessor, as shared memory allows for a two-tile leaf
+ * on side left: holding every element being staged took the two-tile
+ * kernels 130-136 registers, one block a multiprocessor, until capped at 128
+ * (a few bytes spilled).  On an H200 the single leaf of DTRSM m = 64, n =
+ * 16384 went from 2.70x cuBLAS to 3.05x with the cap, the rest unchanged
+ * (2026-11-23, fourth session). */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
-__global__ void __launch_bounds__(THREADS) trxm_leaf_kernel(leaf_args<T> a)
+__global__ void __launch_bounds__(THREADS, 2) trxm_leaf_kernel(leaf_args<T> a)
 {
     static_assert(op_solve<OP>() || W == LEAF_WARPS, "a multiply uses every warp");
     constexpr int LDS = NB + 1; /* keeps the transposed stores conflict-free */
