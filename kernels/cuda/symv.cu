@@ -40,7 +40,12 @@
  * two tiles read ahead); the list pulled in chunks of 8 or 24 tiles through
  * an atomic counter (0.87x-0.92x, 1.60x-1.63x); beta fused into the main
  * kernel behind a grid-wide barrier (1.05x, 1.83x with 8 warps); a plain beta
- * kernel before the main one (1.08x, 1.97x: a little slower at 8192). */
+ * kernel before the main one (1.08x, 1.97x: a little slower at 8192).  In the
+ * fourth session, beta fused again behind a cooperative launch's grid
+ * barrier: one launch instead of two saved the host 2-3 us, but the barrier
+ * took 3.7 us inside the kernel (DSYMV 8192 0.086 ms either way); and the
+ * pieces computed on the host and passed as kernel parameters: 2 KB of them
+ * cost the launch 4 us of host time (1.10x against 1.13x). */
 #include "blas2_common.cuh"
 
 namespace {
