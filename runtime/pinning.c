@@ -93,33 +93,48 @@ static bool covered(const char *p, size_t bytes)
     return false;
 }
 
+/* Records p .. p + bytes, queued for the pinning thread if pin_it. */
+static int record(void *p, size_t bytes, bool user, bool pin_it)
+{
+    reg_t *r = malloc(sizeof *r);
+    if (!r)
+        return TESS_ENOMEM;
+    *r = (reg_t){ .p = p, .bytes = bytes, .user = user, .done = !pin_it, .next = pin.regs };
+    pin.regs = r;
+    if (pin_it) {
+        pin.pending++;
+        pthread_cond_signal(&pin.work);
+    }
+    return 0;
+}
+
+/* The user's registration of p: entries starting there become the user's;
+ * false if there is none. */
+static bool adopt(const char *p)
+{
+    bool found = false;
+    for (reg_t *r = pin.regs; r; r = r->next)
+        if (r->p == p)
+            found = r->user = true;
+    return found;
+}
+
 int pin_request(void *p, size_t bytes, bool user)
 {
     if (!user && (!pin.started || bytes < AUTO_PIN_MIN))
         return 0;
     pthread_mutex_lock(&pin.lock);
     int err = 0;
-    if (!covered(p, bytes)) {
-        reg_t *r = malloc(sizeof *r);
-        if (r) {
-            /* with a backend that cannot pin, a registration is only kept */
-            *r = (reg_t){ .p = p, .bytes = bytes, .user = user, .done = !pin.started,
-                          .next = pin.regs };
-            pin.regs = r;
-            if (pin.started) {
-                pin.pending++;
-                pthread_cond_signal(&pin.work);
-            }
-        } else if (user) {
-            err = TESS_ENOMEM;
-        }
-    } else if (user) {
-        for (reg_t *r = pin.regs; r; r = r->next)
-            if (r->p == (char *)p)
-                r->user = true;
-    }
+    /* with a backend that cannot pin, a registration is only kept; one
+     * inside a range already recorded needs no pinning of its own, but is
+     * kept so that tess_memory_unregister finds it */
+    if (!covered(p, bytes))
+        err = record(p, bytes, user, pin.started);
+    else if (user && !adopt(p))
+        err = record(p, bytes, true, false);
     pthread_mutex_unlock(&pin.lock);
-    return err;
+    /* first-use pinning is a speed-up: without memory for it, nothing else changes */
+    return user ? err : 0;
 }
 
 static void wait_idle_locked(void)

@@ -78,6 +78,18 @@ static void registering_then_unregistering_succeeds_and_unknown_memory_is_enotre
     assert_int_equal(tess_finalize(), 0);   /* frees what is still registered */
 }
 
+static void a_range_registered_inside_another_is_unregistered_on_its_own(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(1, 4, 0), 0);
+    assert_int_equal(tess_memory_register_async(A, sizeof A), 0);
+    assert_int_equal(tess_memory_register_async(A + 8, 16 * sizeof *A), 0);
+    assert_int_equal(tess_memory_unregister(A + 8), 0);
+    assert_int_equal(tess_memory_unregister(A + 8), TESS_ENOTREG);
+    assert_int_equal(tess_memory_unregister(A), 0);
+    assert_int_equal(tess_finalize(), 0);
+}
+
 static void calls_before_init_and_after_finalize_return_enotinit(void **state)
 {
     (void)state;
@@ -157,6 +169,7 @@ int main(void)
         cmocka_unit_test(every_gemm_argument_error_returns_its_position_and_submits_nothing),
         cmocka_unit_test(memory_call_argument_errors_return_their_positions),
         cmocka_unit_test(registering_then_unregistering_succeeds_and_unknown_memory_is_enotreg),
+        cmocka_unit_test(a_range_registered_inside_another_is_unregistered_on_its_own),
         cmocka_unit_test(calls_before_init_and_after_finalize_return_enotinit),
         cmocka_unit_test(a_second_init_returns_einit_and_leaves_the_runtime_working),
         cmocka_unit_test(invalid_configuration_is_econfig_and_absent_devices_are_enodev),
