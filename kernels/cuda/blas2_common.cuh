@@ -41,10 +41,16 @@ template <class T> __global__ void kern_scale_kernel(int64_t len, T beta, T *y, 
 }
 
 /* y = beta y before the kernels add alpha op(A) x with atomics; beta == 0
- * writes zeros without reading y, so NaNs there do not survive. */
-template <class T> static int kern_scale_vec(cudaStream_t s, int64_t len, T beta, T *y, int64_t incy)
+ * writes zeros without reading y, so NaNs there do not survive.  *queued (if
+ * given): whether a kernel was queued (none when there is nothing to do). */
+template <class T>
+static int kern_scale_vec(cudaStream_t s, int64_t len, T beta, T *y, int64_t incy,
+                          bool *queued = nullptr)
 {
-    if (kis_one(beta) || len == 0)
+    const bool work = !kis_one(beta) && len > 0;
+    if (queued)
+        *queued = work;
+    if (!work)
         return 0;
     const int threads = 256;
     kern_scale_kernel<T><<<(unsigned)kern_cdiv64(len, threads), threads, 0, s>>>(len, beta, y, incy);

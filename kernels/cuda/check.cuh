@@ -4,6 +4,7 @@
 #ifndef KERN_CUDA_CHECK_CUH
 #define KERN_CUDA_CHECK_CUH
 
+#include <atomic>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include "kern_cuda.h"
@@ -33,6 +34,60 @@ static inline int kern_cublas_bind(cublasHandle_t *h, cudaStream_t s)
     }
     KERN_CUBLAS_TRY(cublasSetStream(*h, s));
     KERN_CUBLAS_TRY(cublasSetPointerMode(*h, CUBLAS_POINTER_MODE_HOST));
+    return 0;
+}
+
+/* Blocks of kernel (threads each, smem bytes of dynamic shared memory, the
+ * kernel's limit raised to that) resident at once on one multiprocessor of
+ * the current device: asked once per device and kept in cache (0: not asked
+ * yet, so a failed query is asked again at the next call).  A failure leaves
+ * no error behind for the next launch's check. */
+template <class K>
+static int kern_blocks_per_sm(K *kernel, int threads, size_t smem,
+                              std::atomic<int> (&cache)[TESS_MAX_DEVICES], int *per_sm)
+{
+    int dev;
+    KERN_CUDA_TRY(cudaGetDevice(&dev));
+    if (dev < 0 || dev >= TESS_MAX_DEVICES)
+        return TESS_EDEVICE;
+    *per_sm = cache[dev].load(std::memory_order_relaxed);
+    if (*per_sm > 0)
+        return 0;
+    if ((smem > 0 && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)smem) != cudaSuccess) ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, threads, smem) !=
+            cudaSuccess) {
+        cudaGetLastError();
+        return TESS_EDEVICE;
+    }
+    if (*per_sm <= 0)
+        return TESS_EDEVICE;
+    cache[dev].store(*per_sm, std::memory_order_relaxed);
+    return 0;
+}
+
+/* Launch on s; overlap: with programmatic stream serialization, so that the
+ * kernel may start before the one queued ahead of it ends (it must call
+ * cudaGridDependencySynchronize before touching what that one writes).  A
+ * failure leaves no error behind for the next launch's check. */
+template <class... P, class... A>
+static int kern_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t s,
+                       bool overlap, A &&...args)
+{
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = s;
+    cfg.attrs = attr;
+    cfg.numAttrs = overlap ? 1 : 0;
+    if (cudaLaunchKernelEx(&cfg, kernel, static_cast<A &&>(args)...) != cudaSuccess) {
+        cudaGetLastError();
+        return TESS_EDEVICE;
+    }
     return 0;
 }
 

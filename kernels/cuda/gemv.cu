@@ -253,12 +253,12 @@ __device__ __forceinline__ T gemv_t_col(int64_t ni, const T *a, const T *x, int6
 }
 
 /* Warp w of block (bx, by) takes column bx GT_WARPS + w against the row
- * chunks by, by + gridDim.y, ...  direct: the chunk is the whole column, and
- * y = alpha sum + beta y is written once (beta == 0 does not read y); else
- * alpha sum is added with atomics after the beta pass. */
+ * chunks by, by + gridDim.y, ...  With one row of blocks the chunk is the
+ * whole column, and y = alpha sum + beta y is written once (beta == 0 does
+ * not read y); else alpha sum is added with atomics after the beta pass. */
 template <class T, bool APAIR, bool XPAIR, bool CONJ>
 __global__ void __launch_bounds__(GT_WARPS * 32, gt_minb<T>())
-    gemv_t_kernel(int64_t m, int64_t n, int64_t chunk, bool direct, T alpha, T beta,
+    gemv_t_kernel(int64_t m, int64_t n, int64_t chunk, T alpha, T beta,
                   const T *__restrict__ A, int64_t lda, const T *__restrict__ x, int64_t incx,
                   T *y, int64_t incy)
 {
@@ -273,7 +273,7 @@ __global__ void __launch_bounds__(GT_WARPS * 32, gt_minb<T>())
         if (threadIdx.x % 32 == 0) {
             const T v = kmul(alpha, sum);
             T *yj = &y[j * incy];
-            if (!direct)
+            if (gridDim.y > 1)
                 katomic_add(yj, v);
             else if (kis_zero(beta))
                 *yj = v;
@@ -286,13 +286,11 @@ __global__ void __launch_bounds__(GT_WARPS * 32, gt_minb<T>())
 }
 
 template <class T>
-using gemv_t_fn = void (*)(int64_t, int64_t, int64_t, bool, T, T, const T *, int64_t, const T *,
+using gemv_t_fn = void (*)(int64_t, int64_t, int64_t, T, T, const T *, int64_t, const T *,
                            int64_t, T *, int64_t);
 
 /* A transpose kernel and its resident blocks per multiprocessor (0 when the
- * query failed).  The answer is kept once per instantiation: every device
- * runs the one sm_90 build, whose registers decide it; a failed query is
- * asked again at the next call. */
+ * query failed). */
 template <class T> struct gemv_t_launch {
     gemv_t_fn<T> fn;
     int per_sm;
@@ -301,16 +299,10 @@ template <class T> struct gemv_t_launch {
 template <class T, bool APAIR, bool XPAIR, bool CONJ> gemv_t_launch<T> gemv_t_instance()
 {
     auto *const kernel = gemv_t_kernel<T, APAIR, XPAIR, CONJ>;
-    static std::atomic<int> known{0};
-    int per_sm = known.load(std::memory_order_relaxed);
-    if (per_sm == 0) {
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, GT_WARPS * 32, 0) !=
-            cudaSuccess) {
-            cudaGetLastError(); /* not left for the next launch's check */
-            per_sm = 0;
-        }
-        known.store(per_sm, std::memory_order_relaxed);
-    }
+    static std::atomic<int> per_sm_of[TESS_MAX_DEVICES];
+    int per_sm;
+    if (kern_blocks_per_sm(kernel, GT_WARPS * 32, 0, per_sm_of, &per_sm))
+        per_sm = 0;
     return {kernel, per_sm};
 }
 
@@ -385,12 +377,12 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
         }
         const int64_t chunk = kern_cdiv64(kern_cdiv64(m, nchunks), GT_ROWS) * GT_ROWS;
         nchunks = kern_cdiv64(m, chunk);
-        const bool direct = nchunks == 1;
-        if (!direct && (err = kern_scale_vec(s, leny, beta, y, incy)))
+        /* one row of blocks writes y itself; more add to it after the beta pass */
+        if (nchunks > 1 && (err = kern_scale_vec(s, leny, beta, y, incy)))
             return err;
         const dim3 grid((unsigned)colblocks, (unsigned)kern_min64(nchunks, 65535));
-        kern.fn<<<grid, GT_WARPS * 32, 0, s>>>(m, n, chunk, direct, alpha, beta, A, lda, x, incx,
-                                               y, incy);
+        kern.fn<<<grid, GT_WARPS * 32, 0, s>>>(m, n, chunk, alpha, beta, A, lda, x, incx, y,
+                                               incy);
     }
     KERN_LAUNCH_CHECK();
     return 0;

@@ -316,27 +316,15 @@ __global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
         symv_flush_col<T, TY>(a, col, tx, ty, yc);
 }
 
+/* after_scale: queued behind kern_scale_vec's kernel, which triggers at
+ * once, so that this one may start before it ends. */
 template <class T, bool ALIGNED, bool LOWER>
 int symv_launch(cudaStream_t s, const symv_args<T> &a, int nsm, bool after_scale)
 {
     constexpr int TY = symv_shape<T>::TY, MINB = symv_shape<T>::MINB;
-    const int64_t slots = (int64_t)nsm * MINB;
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.gridDim = dim3((unsigned)kern_max64(1, kern_min64(slots, a.ntiles)));
-    cfg.blockDim = dim3(32 * TY);
-    cfg.dynamicSmemBytes = 0;
-    cfg.stream = s;
-    /* Only behind kern_scale_vec's kernel, which triggers at once. */
-    cfg.attrs = attr;
-    cfg.numAttrs = after_scale ? 1 : 0;
-    if (cudaLaunchKernelEx(&cfg, symv_kernel<T, ALIGNED, LOWER>, a) != cudaSuccess) {
-        cudaGetLastError(); /* not left for the next launch's check */
-        return TESS_EDEVICE;
-    }
-    return 0;
+    const int64_t blocks = kern_max64(1, kern_min64((int64_t)nsm * MINB, a.ntiles));
+    return kern_launch(symv_kernel<T, ALIGNED, LOWER>, dim3((unsigned)blocks), dim3(32 * TY), 0,
+                       s, after_scale, a);
 }
 
 template <class T>
@@ -358,8 +346,8 @@ int symv_typed(cudaStream_t s, tess_uplo_t uplo, int64_t n, const void *alpha_p,
     a.ntiles = nbt * (nbt + 1) / 2;
 
     /* y = beta y first (none when beta is 1), the main kernel behind it */
-    const bool scale = !kis_one(beta);
-    int err = kern_scale_vec(s, n, beta, a.y, incy);
+    bool scale;
+    int err = kern_scale_vec(s, n, beta, a.y, incy, &scale);
     if (err)
         return err;
     if (kis_zero(a.alpha))

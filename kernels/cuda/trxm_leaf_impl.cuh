@@ -58,7 +58,6 @@
 #ifndef KERN_CUDA_TRXM_LEAF_IMPL_CUH
 #define KERN_CUDA_TRXM_LEAF_IMPL_CUH
 
-#include <atomic>
 #include "check.cuh"
 #include "scalar.cuh"
 #include "trxm_leaf.cuh"
@@ -530,41 +529,14 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
 {
     constexpr size_t smem = leaf_smem<T, NB, NBLK, OP, LEFT, V, W>();
     auto *const kernel = trxm_leaf_kernel<T, NB, NBLK, OP, LEFT, V, W>;
-    static std::atomic<int> per_sm_of[TESS_MAX_DEVICES]; /* 0: not asked yet */
-    int dev;
-    KERN_CUDA_TRY(cudaGetDevice(&dev));
-    if (dev < 0 || dev >= TESS_MAX_DEVICES)
-        return TESS_EDEVICE;
-    int per_sm = per_sm_of[dev].load(std::memory_order_relaxed);
-    if (per_sm == 0) {
-        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)smem) != cudaSuccess ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, smem) !=
-                cudaSuccess) {
-            cudaGetLastError(); /* not left for the next launch's check */
-            return TESS_EDEVICE;
-        }
-        if (per_sm <= 0)
-            return TESS_EDEVICE;
-        per_sm_of[dev].store(per_sm, std::memory_order_relaxed);
-    }
+    static std::atomic<int> per_sm_of[TESS_MAX_DEVICES];
+    int per_sm;
+    const int err = kern_blocks_per_sm(kernel, THREADS, smem, per_sm_of, &per_sm);
+    if (err)
+        return err;
     const int64_t per_block = rows_per_round<V, W>();
     const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, per_block));
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)blocks);
-    cfg.blockDim = dim3(THREADS);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = s;
-    cfg.attrs = attr;
-    cfg.numAttrs = overlap ? 1 : 0;
-    if (cudaLaunchKernelEx(&cfg, kernel, a) != cudaSuccess) {
-        cudaGetLastError(); /* not left for the next launch's check */
-        return TESS_EDEVICE;
-    }
-    return 0;
+    return kern_launch(kernel, dim3((unsigned)blocks), dim3(THREADS), smem, s, overlap, a);
 }
 
 /* Vectors a warp and warps that carry them (rows_per_round): fewer when
