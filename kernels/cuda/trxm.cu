@@ -37,9 +37,6 @@ struct trxm_case {
     tess_uplo_t uplo;
     tess_trans_t trans;
     tess_diag_t diag;
-    /* set once this call has launched its first leaf: from then on the kernel
-     * before a leaf is the call's own product, which never writes A */
-    bool queued;
 };
 
 /* Largest power of two strictly below k (k >= 2). */
@@ -51,18 +48,17 @@ int64_t split_point(int64_t k)
     return p;
 }
 
+/* overlap: the kernel queued before this part's first is the call's own
+ * product, which never writes A (true for all but the call's first leaf). */
 template <class T>
-int trxm_rec(trxm_case &c, int64_t m, int64_t n, T alpha, const T *A, int64_t lda, T *B,
-             int64_t ldb)
+int trxm_rec(const trxm_case &c, int64_t m, int64_t n, T alpha, const T *A, int64_t lda, T *B,
+             int64_t ldb, bool overlap)
 {
     const bool left = c.side == TessLeft;
     const int64_t k = left ? m : n;
-    if (k <= kern_leaf_max<T>()) {
-        const bool overlap = c.queued;
-        c.queued = true;
+    if (k <= kern_leaf_max<T>())
         return kern_trxm_leaf<T>(c.s, c.solve, c.side, c.uplo, c.trans, c.diag, k,
                                  left ? n : m, alpha, A, lda, B, ldb, overlap);
-    }
 
     const int64_t k1 = split_point(k), k2 = k - k1;
     const bool lower = c.uplo == TessLower;
@@ -93,14 +89,14 @@ int trxm_rec(trxm_case &c, int64_t m, int64_t n, T alpha, const T *A, int64_t ld
     int err;
     if (c.solve) {
         const T minus_one = kfms(kone<T>(), kone<T>(), kzero<T>());
-        if ((err = trxm_rec(c, mf, nf, alpha, Af, lda, Bf, ldb)) ||
+        if ((err = trxm_rec(c, mf, nf, alpha, Af, lda, Bf, ldb, overlap)) ||
             (err = update(minus_one, alpha)) ||
-            (err = trxm_rec(c, ms, ns, kone<T>(), As, lda, Bs, ldb)))
+            (err = trxm_rec(c, ms, ns, kone<T>(), As, lda, Bs, ldb, true)))
             return err;
     } else {
-        if ((err = trxm_rec(c, ms, ns, alpha, As, lda, Bs, ldb)) ||
+        if ((err = trxm_rec(c, ms, ns, alpha, As, lda, Bs, ldb, overlap)) ||
             (err = update(alpha, kone<T>())) ||
-            (err = trxm_rec(c, mf, nf, alpha, Af, lda, Bf, ldb)))
+            (err = trxm_rec(c, mf, nf, alpha, Af, lda, Bf, ldb, true)))
             return err;
     }
     return 0;
@@ -144,7 +140,8 @@ int trxm_typed(trxm_case c, int64_t m, int64_t n, const void *alpha_p, const voi
     int err = kern_cublas_bind(&c.h, c.s);
     if (err)
         return err;
-    return trxm_rec<T>(c, m, n, alpha, static_cast<const T *>(A), lda, static_cast<T *>(B), ldb);
+    return trxm_rec<T>(c, m, n, alpha, static_cast<const T *>(A), lda, static_cast<T *>(B), ldb,
+                       false);
 }
 
 int trxm(bool solve, kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_side_t side,
@@ -154,7 +151,7 @@ int trxm(bool solve, kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_side_
     int err = trxm_check(side, uplo, trans, diag, m, n, lda, ldb);
     if (err || m == 0 || n == 0)
         return err;
-    trxm_case c = {h, s, solve, side, uplo, trans, diag, false};
+    trxm_case c = {h, s, solve, side, uplo, trans, diag};
     return kern_by_type(t, [&](auto z) {
         return trxm_typed<decltype(z)>(c, m, n, alpha, A, lda, B, ldb);
     });

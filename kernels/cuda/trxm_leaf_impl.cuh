@@ -104,6 +104,12 @@ template <int NBLK, bool LOWER> __device__ __forceinline__ int tile_slot(int c, 
     return c * (c + 1) / 2 + b;
 }
 
+/* Is tile (c, b) in the triangle of tiles of nblk sub-blocks. */
+template <bool LOWER> __device__ __forceinline__ bool tile_in_block(int c, int b, int nblk)
+{
+    return (LOWER ? b <= c : b >= c) && c < nblk && b < nblk;
+}
+
 template <class T> struct leaf_args {
     const T *A;
     T *B;
@@ -121,21 +127,16 @@ template <class T> struct leaf_args {
  * which keeps the compiler from holding an address per element. */
 template <class T, int NB> struct tile_map {
     static constexpr int LDS = NB + 1, STAGE = NB * NB / THREADS, QSTEP = THREADS / NB;
+    bool tr;
     int ar, ac, p, q0;
     __device__ __forceinline__ tile_map(const leaf_args<T> &a, int c, int b)
-        : ar(a.tr ? b * NB : c * NB), ac(a.tr ? c * NB : b * NB), p(threadIdx.x % NB),
-          q0(threadIdx.x / NB)
+        : tr(a.tr), ar(a.tr ? b * NB : c * NB), ac(a.tr ? c * NB : b * NB),
+          p(threadIdx.x % NB), q0(threadIdx.x / NB)
     {
     }
     /* element e's row and column in the tile of T */
-    __device__ __forceinline__ int row(const leaf_args<T> &a, int e) const
-    {
-        return a.tr ? q0 + QSTEP * e : p;
-    }
-    __device__ __forceinline__ int col(const leaf_args<T> &a, int e) const
-    {
-        return a.tr ? p : q0 + QSTEP * e;
-    }
+    __device__ __forceinline__ int row(int e) const { return tr ? q0 + QSTEP * e : p; }
+    __device__ __forceinline__ int col(int e) const { return tr ? p : q0 + QSTEP * e; }
 };
 
 /* Issues this thread's reads of tile (c, b) of T into av, zeros outside
@@ -152,7 +153,7 @@ __device__ __forceinline__ void load_tile(const leaf_args<T> &a, int c, int b,
     const int64_t src_step = (int64_t)M::QSTEP * a.lda;
 #pragma unroll
     for (int e = 0; e < M::STAGE; e++) {
-        const int i = t.row(a, e), j = t.col(a, e);
+        const int i = t.row(e), j = t.col(e);
         const bool inside = t.ar + t.p < a.k && t.ac + t.q0 + M::QSTEP * e < a.k;
         /* a solve's diagonal comes from load_diagonal */
         const bool want =
@@ -190,7 +191,7 @@ __device__ __forceinline__ void store_tile(const leaf_args<T> &a, int c, int b,
     const bool diag = c == b;
 #pragma unroll
     for (int e = 0; e < M::STAGE; e++) {
-        const int i = t.row(a, e), j = t.col(a, e);
+        const int i = t.row(e), j = t.col(e);
         const T v = a.cj ? kconj(av[e]) : av[e];
         T out = v;
         if (diag && i == j) {
@@ -259,7 +260,7 @@ __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 3
                 acc[v][r] = kzero<T>();
 #pragma unroll
         for (int b = 0; b < NBLK; b++) {
-            if ((LOWER ? b >= c : b <= c) || b >= nblk)
+            if (b == c || !tile_in_block<LOWER>(c, b, nblk))
                 continue;
             const T *tile = sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS;
 #pragma unroll
@@ -331,7 +332,7 @@ __device__ __forceinline__ void mul_panel(int nblk, const T *sT, const T *sx, in
             for (int r = 0; r < XR; r++) {
                 constexpr int RPT = NB / 32; /* groups of 32 rows a tile */
                 const int c = r / RPT;
-                if ((LOWER ? b > c : b < c) || c >= nblk)
+                if (!tile_in_block<LOWER>(c, b, nblk))
                     continue;
                 if (b == c && (LOWER ? 32 * r + 31 < j : 32 * r > j))
                     continue;
@@ -468,8 +469,9 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
 
 /* Element i of vector vec: B(i, vec) on side left, B(vec, i) on side right.
  * T's tiles are staged once per thread block, which then loops over its
- * share of vectors, V a warp at a time (in W warps when solving). */
-/* Two blocks a multiprocessor, as shared memory allows for a two-tile leaf
+ * share of vectors, V a warp at a time (in W warps when solving).
+ *
+ * Two blocks a multiprocessor, as shared memory allows for a two-tile leaf
  * on side left: holding every element being staged took the two-tile
  * kernels 130-136 registers, one block a multiprocessor, until capped at 128
  * (a few bytes spilled).  On an H200 the single leaf of DTRSM m = 64, n =
@@ -497,7 +499,7 @@ __global__ void __launch_bounds__(THREADS, 2) trxm_leaf_kernel(leaf_args<T> a)
     for (int c = 0; c < NBLK; c++)
 #pragma unroll
         for (int b = 0; b < NBLK; b++)
-            if (!(LOWER ? b > c : b < c) && c < nblk && b < nblk)
+            if (tile_in_block<LOWER>(c, b, nblk))
                 load_tile<T, NB, OP>(a, c, b, av[tile_slot<NBLK, LOWER>(c, b)]);
     if constexpr (op_solve<OP>()) {
         load_diagonal<T, NB, NBLK>(a, sdinv);
@@ -507,7 +509,7 @@ __global__ void __launch_bounds__(THREADS, 2) trxm_leaf_kernel(leaf_args<T> a)
     for (int c = 0; c < NBLK; c++)
 #pragma unroll
         for (int b = 0; b < NBLK; b++)
-            if (!(LOWER ? b > c : b < c) && c < nblk && b < nblk)
+            if (tile_in_block<LOWER>(c, b, nblk))
                 store_tile<T, NB, OP>(a, c, b, av[tile_slot<NBLK, LOWER>(c, b)],
                                       sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS, sdinv);
     /* Launched to overlap the kernel before it (programmatic dependent

@@ -184,8 +184,8 @@ static void all_cases_large(void **state, bool solve)
 }
 
 /* k = 100 with 9000 vectors, both sides: more vectors than the grid takes at
- * once, so blocks loop over them, and enough that a solve's warp carries two
- * at a time. */
+ * once, so blocks loop over them, and enough that a solve uses every warp
+ * (fewer use half of them). */
 static void many_vectors(void **state, bool solve)
 {
     TCU_REQUIRE_GPU();
