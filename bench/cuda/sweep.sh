@@ -36,7 +36,6 @@ done
 # cuBLAS DGEMM 16384 (TRSM/TRMM) or of the copy's bandwidth (GEMV/SYMV).
 awk -F, -v out="$out" '
   FNR == 1 { next }
-  FILENAME ~ /status.txt$/ { next }
   FILENAME ~ /\/bench_kernels_ceil.csv$/ {
     if ($2 == "gemm" && $7 == 16384 && $8 == 16384) gemm = $13
     if ($2 == "copy") copy = $13
@@ -68,6 +67,6 @@ awk -F, -v out="$out" '
              st[group], c[3] " " c[4] c[5] c[6] c[7], c[8], c[9], c[11], c[12], c[15], c[13],
              unit, pct
     }
-  }' "$out/status.txt" "$out/bench_kernels_ceil.csv" "$out"/{trxm,gemvt,symv}/bench_kernels_*.csv |
+  }' "$out/bench_kernels_ceil.csv" "$out"/{trxm,gemvt,symv}/bench_kernels_*.csv |
   tee "$out/sweep.txt"
 echo "sweep: $(( $(date +%s) - start )) s"
