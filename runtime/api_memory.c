@@ -93,10 +93,9 @@ TESS_API int tess_memory_invalidate_all(void)
         return err;
     pthread_mutex_lock(&rt.submit_lock);
     task_wait_all();
-    block_dir_free();
-    err = block_dir_init();
+    block_dir_clear();
     pthread_mutex_unlock(&rt.submit_lock);
-    return err;
+    return 0;
 }
 
 TESS_API int tess_memory_register_async(void *p, size_t bytes)

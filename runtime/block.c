@@ -34,10 +34,16 @@ int block_dir_init(void)
     return dir.hash ? 0 : TESS_ENOMEM;
 }
 
-void block_dir_free(void)
+void block_dir_clear(void)
 {
     while (dir.n)
         block_remove(dir.sorted[dir.n - 1]);
+    dir.max_span = 0;
+}
+
+void block_dir_free(void)
+{
+    block_dir_clear();
     free(dir.hash);
     free(dir.sorted);
     memset(&dir, 0, sizeof dir);
@@ -175,8 +181,6 @@ static bool insert_sorted(rt_block_t *b)
 rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, int64_t ti,
                       int64_t tj)
 {
-    if (!dir.hash && block_dir_init())
-        return NULL;
     size_t k = hash_of(ptr, m, n, ld) & (dir.nhash - 1);
     for (rt_block_t *b = dir.hash[k]; b; b = b->hnext)
         if (b->ptr == ptr && b->m == m && b->n == n && b->ld == ld && b->elsize == es)

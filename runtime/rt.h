@@ -82,6 +82,7 @@ int block_foreach_in(tess_part_t part, const char *p, int64_t m, int64_t n, int6
                      size_t elsize, void (*fn)(rt_block_t *, bool inside, void *), void *arg);
 void block_remove(rt_block_t *b);
 int block_dir_init(void);
+void block_dir_clear(void);             /* every block removed, the table kept */
 void block_dir_free(void);
 
 /* ---- tasks --------------------------------------------------------------- */
