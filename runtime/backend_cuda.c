@@ -14,12 +14,10 @@
 
 #define POOL_ALIGN ((size_t)2 << 20)
 
-#define NSTREAMS (RT_S_COMPUTE + RT_COMPUTE_STREAMS)
-
 typedef struct {
     int ordinal;
     int rank[TESS_MAX_DEVICES];         /* link_rank from each runtime device */
-    cudaStream_t stream[NSTREAMS];      /* indexed by RT_S_* */
+    cudaStream_t stream[RT_NSTREAMS];      /* indexed by RT_S_* */
     struct kern_ctx ctx[RT_COMPUTE_STREAMS];    /* compute streams and their handles */
     cudaEvent_t origin;                 /* event times count from it ... */
     int64_t origin_ns;                  /* ... which completed at this rt_now_ns() */
@@ -90,7 +88,7 @@ static int cuda_open(rt_device_t *d)
      * what they leave free */
     if (make_current(d))
         return TESS_EDEVICE;
-    for (int i = 0; i < NSTREAMS; i++)
+    for (int i = 0; i < RT_NSTREAMS; i++)
         if (ok(cudaStreamCreateWithFlags(&g->stream[i], cudaStreamNonBlocking)))
             return TESS_EDEVICE;
     for (int i = 0; i < RT_COMPUTE_STREAMS; i++) {
@@ -128,7 +126,7 @@ static void cuda_close(rt_device_t *d)
     for (int i = 0; i < RT_COMPUTE_STREAMS; i++)
         if (g->ctx[i].blas)
             cublasDestroy(g->ctx[i].blas);
-    for (int i = 0; i < NSTREAMS; i++)
+    for (int i = 0; i < RT_NSTREAMS; i++)
         if (g->stream[i])
             cudaStreamDestroy(g->stream[i]);
     if (g->origin)
@@ -150,19 +148,19 @@ static int cuda_event_init(rt_device_t *d, rt_event_t *ev)
     cudaEvent_t e;
     if (make_current(d) || ok(cudaEventCreate(&e)))
         return TESS_EDEVICE;
-    ev->be.p = e;
+    ev->be = e;
     return 0;
 }
 
 static void cuda_event_fini(rt_event_t *ev)
 {
     cudaSetDevice(gpu(ev->dev)->ordinal);
-    cudaEventDestroy(ev->be.p);
+    cudaEventDestroy(ev->be);
 }
 
 static int cuda_event_done(rt_event_t *ev, bool *done)
 {
-    cudaError_t e = cudaEventQuery(ev->be.p);
+    cudaError_t e = cudaEventQuery(ev->be);
     *done = e == cudaSuccess;
     if (e == cudaErrorNotReady) {
         cudaGetLastError();
@@ -173,14 +171,14 @@ static int cuda_event_done(rt_event_t *ev, bool *done)
 
 static int cuda_event_sync(rt_event_t *ev)
 {
-    return ok(cudaEventSynchronize(ev->be.p));
+    return ok(cudaEventSynchronize(ev->be));
 }
 
 static int64_t cuda_event_time(rt_event_t *ev)
 {
     cuda_dev_t *g = gpu(ev->dev);
     float ms = 0;
-    if (cudaEventElapsedTime(&ms, g->origin, ev->be.p) != cudaSuccess)
+    if (cudaEventElapsedTime(&ms, g->origin, ev->be) != cudaSuccess)
         cudaGetLastError();             /* a time is a statistic: never an error */
     return g->origin_ns + (int64_t)((double)ms * 1e6);
 }
@@ -189,14 +187,14 @@ static int cuda_record(rt_device_t *d, int stream, rt_event_t *ev)
 {
     if (make_current(d))
         return TESS_EDEVICE;
-    return ok(cudaEventRecord(ev->be.p, gpu(d)->stream[stream]));
+    return ok(cudaEventRecord(ev->be, gpu(d)->stream[stream]));
 }
 
 static int cuda_wait(rt_device_t *d, int stream, rt_event_t *ev)
 {
     if (make_current(d))
         return TESS_EDEVICE;
-    return ok(cudaStreamWaitEvent(gpu(d)->stream[stream], ev->be.p, 0));
+    return ok(cudaStreamWaitEvent(gpu(d)->stream[stream], ev->be, 0));
 }
 
 static int cuda_h2d(rt_device_t *d, void *dst, const rt_block_t *b)

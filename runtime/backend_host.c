@@ -82,42 +82,42 @@ static int host_event_init(rt_device_t *d, rt_event_t *ev)
     hs_event_t *e;
     int err = hs_event_new(&e);
     if (!err)
-        ev->be.p = e;
+        ev->be = e;
     return err;
 }
 
 static void host_event_fini(rt_event_t *ev)
 {
-    hs_event_free(ev->be.p);
+    hs_event_free(ev->be);
 }
 
 static int host_event_done(rt_event_t *ev, bool *done)
 {
-    return hs_event_done(ev->be.p, done);
+    return hs_event_done(ev->be, done);
 }
 
 static int host_event_sync(rt_event_t *ev)
 {
-    return hs_event_sync(ev->be.p);
+    return hs_event_sync(ev->be);
 }
 
 static int64_t host_event_time(rt_event_t *ev)
 {
-    return hs_event_time(ev->be.p);
+    return hs_event_time(ev->be);
 }
 
 static int host_record(rt_device_t *d, int stream, rt_event_t *ev)
 {
     if (stream >= RT_S_COMPUTE)
-        return hs_event_complete(ev->be.p);
-    return hs_record(copy_stream(d, stream), ev->be.p);
+        return hs_event_complete(ev->be);
+    return hs_record(copy_stream(d, stream), ev->be);
 }
 
 static int host_wait(rt_device_t *d, int stream, rt_event_t *ev)
 {
     if (stream >= RT_S_COMPUTE)
-        return hs_event_sync(ev->be.p);
-    return hs_wait(copy_stream(d, stream), ev->be.p);
+        return hs_event_sync(ev->be);
+    return hs_wait(copy_stream(d, stream), ev->be);
 }
 
 /* Simulated devices are all one memory apart. */

@@ -139,12 +139,13 @@ struct rt_device;
  * after that until the event completes. */
 enum { RT_S_H2D, RT_S_D2H, RT_S_PEER, RT_S_COMPUTE };
 #define RT_COMPUTE_STREAMS 2
+#define RT_NSTREAMS (RT_S_COMPUTE + RT_COMPUTE_STREAMS)
 #define RT_MAX_WINDOW 32
 
 typedef struct rt_event {
     struct rt_device *dev;              /* recorded on its streams, back to its free list */
     struct rt_event *next;              /* free list */
-    union { void *p; int64_t ns; } be;  /* the backend's */
+    void *be;                           /* the backend's */
 } rt_event_t;
 
 typedef struct {
