@@ -191,11 +191,12 @@ int main(int argc, char **argv)
                 return 1;
             }
             double h2d = ts.delta.bytes_h2d / (2.0 * bytes), d2h = ts.delta.bytes_d2h / (double)bytes;
+            /* no ratio without the peers measured */
+            double vs_xt = peers ? tt / xt : NAN, vs_dev = peers ? tt / (g * dev) : NAN;
             printf("%6ld %4d %10.1f %10.1f %10.1f %10.1f %8.2f %9.2f %8.2f %8.2f %8.1f\n", n, g, dev,
-                   xt2, xt4, tt, tt / xt, tt / (g * dev), h2d, d2h, ts.delta.bytes_d2d / 1e9);
+                   xt2, xt4, tt, vs_xt, vs_dev, h2d, d2h, ts.delta.bytes_d2d / 1e9);
             fprintf(csv, "%ld,%d,%.2f,%.2f,%.2f,%.2f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f\n", n, g, dev,
-                    xt2, xt4, tt, tt / xt, tt / (g * dev), h2d, d2h, ts.delta.bytes_d2d / 1e9,
-                    pin_s);
+                    xt2, xt4, tt, vs_xt, vs_dev, h2d, d2h, ts.delta.bytes_d2d / 1e9, pin_s);
             fflush(csv);
         }
         cudaHostUnregister(A);
