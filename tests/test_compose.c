@@ -141,14 +141,14 @@ static void results_stay_on_the_devices_and_are_reused_without_host_transfers(vo
     tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n); tu_release(D, E, n, n);
 }
 
-static void after_invalidate_a_host_write_is_seen_by_the_next_call(void **state)
+/* A is invalidated alone, or with everything else (all). */
+static void host_write_after_invalidation_is_seen(bool all)
 {
-    (void)state;
     int64_t n = 2 * NB + 1;
     double *A = tu_matrix(D, n, n, 40), *B = tu_matrix(D, n, n, 41), *C = tu_matrix(D, n, n, 42);
     assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n), 0);
     assert_int_equal(tess_sync(), 0);
-    assert_int_equal(tess_memory_invalidate(n, n, A, n, 8), 0);
+    assert_int_equal(all ? tess_memory_invalidate_all() : tess_memory_invalidate(n, n, A, n, 8), 0);
     for (int64_t i = 0; i < n * n; i++)
         A[i] = -2.0 * A[i] + 1.0;
     assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n), 0);
@@ -158,6 +158,18 @@ static void after_invalidate_a_host_write_is_seen_by_the_next_call(void **state)
     check_product(C, Cr, n, n, n, tu_norm(D, A, n, n, n), tu_norm(D, B, n, n, n));
     tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n);
     free(Cr);
+}
+
+static void after_invalidate_a_host_write_is_seen_by_the_next_call(void **state)
+{
+    (void)state;
+    host_write_after_invalidation_is_seen(false);
+}
+
+static void after_invalidate_all_a_host_write_is_seen_by_the_next_call(void **state)
+{
+    (void)state;
+    host_write_after_invalidation_is_seen(true);
 }
 
 /* M is written whole, then read and written through a window at an offset
@@ -240,6 +252,7 @@ int main(void)
         cmocka_unit_test(coherent_on_one_triangle_writes_back_only_tiles_meeting_it),
         cmocka_unit_test(results_stay_on_the_devices_and_are_reused_without_host_transfers),
         cmocka_unit_test(after_invalidate_a_host_write_is_seen_by_the_next_call),
+        cmocka_unit_test(after_invalidate_all_a_host_write_is_seen_by_the_next_call),
         cmocka_unit_test(overlapping_views_off_the_tile_grid_are_ordered),
         cmocka_unit_test(one_call_reading_two_overlapping_views_of_a_matrix_sees_its_last_write),
         cmocka_unit_test(coherent_on_a_triangle_includes_blocks_that_wrap_past_the_region_columns),
