@@ -29,28 +29,18 @@ template <class T> static inline T *kern_vec_base(T *v, int64_t len, int64_t inc
 }
 
 #ifdef __CUDACC__
-/* Triggers at once, so that a kernel launched behind it with programmatic
- * stream serialization (SYMV) may start and wait for this grid only before
- * it touches y; other successors wait for the grid as usual. */
 template <class T> __global__ void kern_scale_kernel(int64_t len, T beta, T *y, int64_t incy)
 {
-    cudaTriggerProgrammaticLaunchCompletion();
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < len)
         y[i * incy] = kis_zero(beta) ? kzero<T>() : kmul(beta, y[i * incy]);
 }
 
 /* y = beta y before the kernels add alpha op(A) x with atomics; beta == 0
- * writes zeros without reading y, so NaNs there do not survive.  *queued (if
- * given): whether a kernel was queued (none when there is nothing to do). */
-template <class T>
-static int kern_scale_vec(cudaStream_t s, int64_t len, T beta, T *y, int64_t incy,
-                          bool *queued = nullptr)
+ * writes zeros without reading y, so NaNs there do not survive. */
+template <class T> static int kern_scale_vec(cudaStream_t s, int64_t len, T beta, T *y, int64_t incy)
 {
-    const bool work = !kis_one(beta) && len > 0;
-    if (queued)
-        *queued = work;
-    if (!work)
+    if (kis_one(beta) || len == 0)
         return 0;
     const int threads = 256;
     kern_scale_kernel<T><<<(unsigned)kern_cdiv64(len, threads), threads, 0, s>>>(len, beta, y, incy);

@@ -66,24 +66,36 @@ static int kern_blocks_per_sm(K *kernel, int threads, size_t smem,
     return 0;
 }
 
-/* Launch on s; overlap: with programmatic stream serialization, so that the
- * kernel may start before the one queued ahead of it ends (it must call
- * cudaGridDependencySynchronize before touching what that one writes).  A
- * failure leaves no error behind for the next launch's check. */
+/* How kern_launch launches a kernel on its stream:
+ * - KERN_LAUNCH_OVERLAP: with programmatic stream serialization, so that the
+ *   kernel may start before the one queued ahead of it ends (it must call
+ *   cudaGridDependencySynchronize before touching what that one writes);
+ * - KERN_LAUNCH_COOPERATIVE: all blocks resident at once, so that they may
+ *   wait for one another (cooperative_groups::this_grid()); the grid must fit
+ *   the device, or the launch fails. */
+enum kern_launch_kind { KERN_LAUNCH_PLAIN, KERN_LAUNCH_OVERLAP, KERN_LAUNCH_COOPERATIVE };
+
+/* Launch kernel on s as kind says.  A failure leaves no error behind for the
+ * next launch's check. */
 template <class... P, class... A>
 static int kern_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t s,
-                       bool overlap, A &&...args)
+                       kern_launch_kind kind, A &&...args)
 {
     cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    if (kind == KERN_LAUNCH_OVERLAP) {
+        attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[0].val.programmaticStreamSerializationAllowed = 1;
+    } else {
+        attr[0].id = cudaLaunchAttributeCooperative;
+        attr[0].val.cooperative = 1;
+    }
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = grid;
     cfg.blockDim = block;
     cfg.dynamicSmemBytes = smem;
     cfg.stream = s;
     cfg.attrs = attr;
-    cfg.numAttrs = overlap ? 1 : 0;
+    cfg.numAttrs = kind == KERN_LAUNCH_PLAIN ? 0 : 1;
     if (cudaLaunchKernelEx(&cfg, kernel, static_cast<A &&>(args)...) != cudaSuccess) {
         cudaGetLastError();
         return TESS_EDEVICE;

@@ -26,11 +26,20 @@
  * bytes in flight a multiprocessor of the others (28-40 bytes a thread
  * spilled, 48 in the former design).
  *
- * y = beta y is a separate kernel that lets the main kernel start at once
- * (programmatic dependent launch): the main kernel reads its first tile, then
- * waits for the scaling to finish before it adds anything to y.
+ * y = beta y is done inside the kernel when beta is not one, which needs a
+ * cooperative launch: each block scales its share of y and arrives at a grid
+ * barrier, and waits at it only when it begins its first tile's products,
+ * with two tiles requested by then, so that the wait is all but free.  A
+ * separate scaling kernel would cost a second launch (the former design,
+ * which let the main kernel start early through programmatic dependent
+ * launch): DSYMV lower 8192 took 79-81 us against 80-85 that way, cuBLAS
+ * 94-96, in the same runs (H200, 2026-11-23, fifth session; three runs
+ * each, bench/cuda/bench_kernels).  Waiting at the barrier before the loop
+ * (fourth session) cost 3.7 us.  Waiting at the shared reduction of the
+ * first tile ran no faster, and timers in the kernel showed every tile
+ * slower with the test for it there (2.00 against 1.83 us a tile a block).
  *
- * H200, 2026-11-23, second session: as built here, DSYMV lower 2.08x cuBLAS
+ * H200, 2026-11-23, second session: as first built here, DSYMV lower 2.08x cuBLAS
  * at n = 32768 (4.29 TB/s) and 1.09x-1.14x at 8192 in four runs, upper 3.36x
  * (bench/cuda/sweep.sh).  In the standalone design sweep before it (DSYMV
  * lower), 1.10x-1.11x at 8192 and 1.96x at 32768 against 1.04x and 1.88x for
@@ -46,6 +55,7 @@
  * took 3.7 us inside the kernel (DSYMV 8192 0.086 ms either way); and the
  * pieces computed on the host and passed as kernel parameters: 2 KB of them
  * cost the launch 4 us of host time (1.10x against 1.13x). */
+#include <cooperative_groups.h>
 #include "blas2_common.cuh"
 
 namespace {
@@ -67,7 +77,7 @@ template <class T> struct symv_args {
     int64_t n, lda, incx, incy;
     int64_t ntiles; /* stored tiles, diagonal ones included */
     int nbt;        /* tiles a side */
-    T alpha;
+    T alpha, beta;
 };
 
 /* Where block column j starts in the list. */
@@ -199,7 +209,19 @@ __device__ __forceinline__ void symv_flush_col(const symv_args<T> &a, int col, i
     }
 }
 
-template <class T, bool ALIGNED, bool LOWER>
+/* y = beta y on this block's share of y, then arrival at the grid barrier
+ * that every block passes before it adds to y. */
+template <class T> __device__ unsigned symv_scale_y(const symv_args<T> &a)
+{
+    const int64_t lo = (int64_t)blockIdx.x * a.n / gridDim.x;
+    const int64_t hi = ((int64_t)blockIdx.x + 1) * a.n / gridDim.x;
+    for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x)
+        a.y[i * a.incy] = kis_zero(a.beta) ? kzero<T>() : kmul(a.beta, a.y[i * a.incy]);
+    return cooperative_groups::this_grid().barrier_arrive();
+}
+
+/* SCALE: apply beta first (a cooperative launch), else beta is one. */
+template <class T, bool ALIGNED, bool LOWER, bool SCALE>
 __global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
     symv_kernel(symv_args<T> a)
 {
@@ -228,10 +250,10 @@ __global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
 
     symv_slot<T, CPT> slot[2];
     symv_load_next<T, TY, ALIGNED, LOWER>(a, cur, tx, ty, slot[0]);
-
-    /* y = beta y (the kernel launched before this one) is complete from here
-     * on; nothing above touches y. */
-    cudaGridDependencySynchronize();
+    /* The wait comes as late as it can, before the first tile's products,
+     * with two tiles requested by then. */
+    unsigned scaled = SCALE ? symv_scale_y(a) : 0;
+    bool waited = !SCALE;
 
     T yc[CPT];
 #pragma unroll
@@ -263,7 +285,13 @@ __global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
 #pragma unroll
                 for (int q = 0; q < CPT; q++)
                     yc[q] = kzero<T>();
-                __syncthreads();
+                if (!waited) {
+                    /* a block barrier too */
+                    cooperative_groups::this_grid().barrier_wait(static_cast<unsigned &&>(scaled));
+                    waited = true;
+                } else {
+                    __syncthreads();
+                }
             }
             T rp0 = kzero<T>(), rp1 = kzero<T>();
             if (cs.bi == cs.bj) {
@@ -312,19 +340,35 @@ __global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
             buf ^= 1;
         }
     }
+    if (!waited) /* a block with no tile */
+        cooperative_groups::this_grid().barrier_wait(static_cast<unsigned &&>(scaled));
     if (col >= 0)
         symv_flush_col<T, TY>(a, col, tx, ty, yc);
 }
 
-/* after_scale: queued behind kern_scale_vec's kernel, which triggers at
- * once, so that this one may start before it ends. */
-template <class T, bool ALIGNED, bool LOWER>
-int symv_launch(cudaStream_t s, const symv_args<T> &a, int nsm, bool after_scale)
+/* Two blocks a multiprocessor (one for complex double), fewer where the
+ * device holds fewer (a cooperative grid must fit it), never more blocks
+ * than tiles. */
+template <class T, bool ALIGNED, bool LOWER, bool SCALE>
+int symv_launch(cudaStream_t s, const symv_args<T> &a, int nsm)
 {
     constexpr int TY = symv_shape<T>::TY, MINB = symv_shape<T>::MINB;
-    const int64_t blocks = kern_max64(1, kern_min64((int64_t)nsm * MINB, a.ntiles));
-    return kern_launch(symv_kernel<T, ALIGNED, LOWER>, dim3((unsigned)blocks), dim3(32 * TY), 0,
-                       s, after_scale, a);
+    auto *const kernel = symv_kernel<T, ALIGNED, LOWER, SCALE>;
+    static std::atomic<int> per_sm_of[TESS_MAX_DEVICES];
+    int per_sm;
+    const int err = kern_blocks_per_sm(kernel, 32 * TY, 0, per_sm_of, &per_sm);
+    if (err)
+        return err;
+    const int64_t blocks = kern_min64((int64_t)nsm * kern_min64(per_sm, MINB), a.ntiles);
+    return kern_launch(kernel, dim3((unsigned)blocks), dim3(32 * TY), 0, s,
+                       SCALE ? KERN_LAUNCH_COOPERATIVE : KERN_LAUNCH_PLAIN, a);
+}
+
+template <class T, bool ALIGNED, bool LOWER>
+int symv_launch_beta(cudaStream_t s, const symv_args<T> &a, int nsm)
+{
+    return kis_one(a.beta) ? symv_launch<T, ALIGNED, LOWER, false>(s, a, nsm)
+                           : symv_launch<T, ALIGNED, LOWER, true>(s, a, nsm);
 }
 
 template <class T>
@@ -333,7 +377,7 @@ int symv_typed(cudaStream_t s, tess_uplo_t uplo, int64_t n, const void *alpha_p,
 {
     symv_args<T> a;
     a.alpha = *static_cast<const T *>(alpha_p);
-    const T beta = *static_cast<const T *>(beta_p);
+    a.beta = *static_cast<const T *>(beta_p);
     a.A = A;
     a.lda = lda;
     a.n = n;
@@ -345,24 +389,20 @@ int symv_typed(cudaStream_t s, tess_uplo_t uplo, int64_t n, const void *alpha_p,
     a.nbt = (int)nbt;
     a.ntiles = nbt * (nbt + 1) / 2;
 
-    /* y = beta y first (none when beta is 1), the main kernel behind it */
-    bool scale;
-    int err = kern_scale_vec(s, n, beta, a.y, incy, &scale);
-    if (err)
-        return err;
     if (kis_zero(a.alpha))
-        return 0;
+        return kern_scale_vec(s, n, a.beta, a.y, incy);
     int nsm;
-    if ((err = kern_sm_count(&nsm)))
+    const int err = kern_sm_count(&nsm);
+    if (err)
         return err;
     const bool aligned = kern_pairs_aligned(A, lda), lower = uplo == TessLower;
     if (aligned && lower)
-        return symv_launch<T, true, true>(s, a, nsm, scale);
+        return symv_launch_beta<T, true, true>(s, a, nsm);
     if (aligned)
-        return symv_launch<T, true, false>(s, a, nsm, scale);
+        return symv_launch_beta<T, true, false>(s, a, nsm);
     if (lower)
-        return symv_launch<T, false, true>(s, a, nsm, scale);
-    return symv_launch<T, false, false>(s, a, nsm, scale);
+        return symv_launch_beta<T, false, true>(s, a, nsm);
+    return symv_launch_beta<T, false, false>(s, a, nsm);
 }
 
 } // namespace

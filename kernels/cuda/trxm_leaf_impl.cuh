@@ -538,7 +538,8 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
         return err;
     const int64_t per_block = rows_per_round<V, W>();
     const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, per_block));
-    return kern_launch(kernel, dim3((unsigned)blocks), dim3(THREADS), smem, s, overlap, a);
+    return kern_launch(kernel, dim3((unsigned)blocks), dim3(THREADS), smem, s,
+                       overlap ? KERN_LAUNCH_OVERLAP : KERN_LAUNCH_PLAIN, a);
 }
 
 /* Vectors a warp and warps that carry them (rows_per_round): fewer when
