@@ -210,23 +210,61 @@ static double symv_case(const tcu_type_t *t, tess_uplo_t uplo, int64_t n, int64_
 }
 
 /* Lower and upper, n around the 64-tile and at several tiles with a partial
- * last one, even and odd ld, strided/negative increments, beta = 0 over NaN. */
+ * last one, even and odd ld, strided/negative increments; beta = 0 over NaN,
+ * beta = 1 (y not scaled) and any other (y scaled inside the kernel). */
 static void symv_all_cases(void **state)
 {
     TCU_REQUIRE_GPU();
     const tcu_type_t *t = *state;
     static const int64_t ns[] = {1, 31, 32, 33, 100, 200, 1000};
     static const tess_uplo_t ul[] = {TessLower, TessUpper};
+    static const double _Complex betas[] = {-0.75 + 0.5 * I, 0.0, 1.0};
     tcu_seed(5);
     for (size_t c = 0; c < sizeof ns / sizeof ns[0]; c++)
         for (int ui = 0; ui < 2; ui++)
             for (int odd = 0; odd < 2; odd++)
-                for (size_t ii = 0; ii < sizeof incs / sizeof incs[0]; ii++) {
-                    const int64_t n = ns[c];
-                    const int64_t lda = odd ? n + 1 + (n % 2 == 0) : n + (n % 2);
-                    assert_true(symv_case(t, ul[ui], n, lda, incs[ii],
-                                          ii == 1 ? 0.0 : -0.75 + 0.5 * I) < BLAS2_BOUND);
-                }
+                for (size_t ii = 0; ii < sizeof incs / sizeof incs[0]; ii++)
+                    for (int bi = 0; bi < 3; bi++) {
+                        const int64_t n = ns[c];
+                        const int64_t lda = odd ? n + 1 + (n % 2 == 0) : n + (n % 2);
+                        assert_true(symv_case(t, ul[ui], n, lda, incs[ii], betas[bi]) <
+                                    BLAS2_BOUND);
+                    }
+}
+
+/* alpha = 0: y = beta y exactly (beta = 0.5), with A and x all NaN (neither
+ * may be read) and y strided. */
+static void symv_alpha_zero_only_scales_y(void **state)
+{
+    TCU_REQUIRE_GPU();
+    const tcu_type_t *t = *state;
+    const int64_t n = 100, incy = 2, spany = tcu_vec_span(n, incy);
+    tcu_seed(7);
+    void *A = tcu_alloc(t, n, n), *x = tcu_alloc(t, n, 1);
+    for (int64_t j = 0; j < n; j++) {
+        tcu_set(t, x, j, 0, n, NAN);
+        for (int64_t i = 0; i < n; i++)
+            tcu_set(t, A, i, j, n, NAN);
+    }
+    void *y0 = strided(t, n, incy, false);
+    void *dA = tcu_to_device(t, A, n, n), *dx = tcu_to_device(t, x, n, 1);
+    void *dy = tcu_to_device(t, y0, spany, 1);
+    for (int ui = 0; ui < 2; ui++)
+        assert_int_equal(tcu_symv(t, 0, ui ? TessUpper : TessLower, n, 0.0, dA, n, dx, 1, 0.5,
+                                  dy, incy),
+                         0);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    void *y = tcu_to_host(t, dy, spany, 1);
+    assert_true(gaps_intact(t, y, n, incy));
+    for (int64_t i = 0; i < n; i++)
+        assert_true(tcu_get(t, y, i * incy, 0, spany) == 0.25 * tcu_get(t, y0, i * incy, 0, spany));
+    tcu_free_device(dA);
+    tcu_free_device(dx);
+    tcu_free_device(dy);
+    free(A);
+    free(x);
+    free(y0);
+    free(y);
 }
 
 /* n = 4097: 65 tiles with a last one of a single row, runs of several tiles
@@ -249,8 +287,10 @@ int main(void)
                                  "residual < 10"),
         PER_TYPE(gemv_misaligned_view, "gemv: view one element into A (unaligned): residual < 10"),
         PER_TYPE(symv_all_cases, "symv/hemv: lower/upper, n in {1,31,32,33,100,200,1000}, "
-                                 "even/odd ld, strided incs, beta 0 over NaN, other triangle "
-                                 "NaN: residual < 10"),
+                                 "even/odd ld, strided incs, beta 0 over NaN, 1 and other, "
+                                 "other triangle NaN: residual < 10"),
+        PER_TYPE(symv_alpha_zero_only_scales_y, "symv/hemv: alpha=0 with A, x NaN: y = beta y "
+                                                "exactly"),
         PER_TYPE(symv_large, "symv/hemv: n=4097 lower and upper: residual < 10"),
     };
     return cmocka_run_group_tests_name("cuda gemv/symv", tests, NULL, NULL);
