@@ -48,3 +48,22 @@ extern "C" int bench_add_diag(void *p, int64_t n, int64_t ld, double v, int real
     diag_kernel<<<(unsigned)((n + 255) / 256), 256>>>(p, n, ld, v, reals_per_elem, is_float);
     return cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
 }
+
+/* sink is written only if the zeros at p sum to something else: never, but
+ * the compiler cannot know it and must read them all. */
+__global__ static void read_kernel(const double2 *p, size_t count, double *sink)
+{
+    double acc = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count;
+         i += (size_t)gridDim.x * blockDim.x)
+        acc += p[i].x + p[i].y;
+    if (acc != 0)
+        *sink = acc;
+}
+
+extern "C" int bench_evict_l2(const void *p, size_t bytes, void *stream)
+{
+    const cudaStream_t s = (cudaStream_t)stream;
+    read_kernel<<<1024, 256, 0, s>>>((const double2 *)p, bytes / 16, (double *)p);
+    return cudaStreamSynchronize(s) == cudaSuccess ? 0 : -1;
+}

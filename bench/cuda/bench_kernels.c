@@ -6,8 +6,11 @@
  *                               trxm, gemvt, symv
  *
  * Every timing is the median of several runs between CUDA events, after a
- * warm-up run; in-place routines get their input restored (untimed) before
- * each run.  cuBLAS TRMM is out of place (its only form), Tessera's in place.
+ * warm-up run, Tessera's runs alternating with cuBLAS's (time_both).  Each run
+ * starts from an idle stream with the L2 cache emptied of the operands, and
+ * in-place routines get their input restored first (all untimed).  Operands
+ * come from one arena, never freed (dalloc).  cuBLAS TRMM is out of place
+ * (its only form), Tessera's in place.
  * Rates: TRSM/TRMM m^2 n (left) or m n^2 (right) flops, x4 for complex;
  * GEMM 2 m n k; GEMV m n elements and SYMV n(n+1)/2 elements read, in bytes;
  * the copy counts bytes read plus bytes written. */
@@ -32,6 +35,8 @@ static cudaStream_t st;
 static cudaEvent_t ev0, ev1;
 static FILE *csv;
 static char devname[256];
+static void *l2_evictor; /* zeros, twice the L2 cache */
+static size_t l2_evictor_bytes;
 
 static void die(const char *what)
 {
@@ -171,39 +176,83 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Median milliseconds of reps runs after one warm-up. */
-static double time_ms(const job_t *j, int use_tessera, int reps)
+/* Milliseconds of one run (inner calls, per call) of the library chosen,
+ * from an idle stream and an L2 cache holding nothing of the operands (so
+ * that no run gains from what the one before it left there). */
+static double run_once(const job_t *j, int use_tessera)
+{
+    if (j->Bsave)
+        CK(cudaMemcpyAsync(j->B, j->Bsave, (size_t)(j->m * j->n) * j->t->es,
+                           cudaMemcpyDeviceToDevice, st));
+    TK(bench_evict_l2(l2_evictor, l2_evictor_bytes, st));
+    const int inner = j->inner > 1 ? j->inner : 1;
+    CK(cudaEventRecord(ev0, st));
+    for (int i = 0; i < inner; i++) {
+        if (use_tessera)
+            run_tessera(j);
+        else
+            run_cublas(j);
+    }
+    CK(cudaEventRecord(ev1, st));
+    CK(cudaEventSynchronize(ev1));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, ev0, ev1));
+    return ms / inner;
+}
+
+static double median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof t[0], cmp_double);
+    return t[n / 2];
+}
+
+/* Median milliseconds of reps runs of cuBLAS after one warm-up. */
+static double time_ms(const job_t *j, int reps)
 {
     double t[32];
-    for (int r = -1; r < reps; r++) {
-        if (j->Bsave)
-            CK(cudaMemcpyAsync(j->B, j->Bsave, (size_t)(j->m * j->n) * j->t->es,
-                               cudaMemcpyDeviceToDevice, st));
-        const int inner = j->inner > 1 ? j->inner : 1;
-        CK(cudaEventRecord(ev0, st));
-        for (int i = 0; i < inner; i++) {
-            if (use_tessera)
-                run_tessera(j);
-            else
-                run_cublas(j);
-        }
-        CK(cudaEventRecord(ev1, st));
-        CK(cudaEventSynchronize(ev1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, ev0, ev1));
-        if (r >= 0)
-            t[r] = ms / inner;
-    }
-    qsort(t, (size_t)reps, sizeof t[0], cmp_double);
-    return t[reps / 2];
+    run_once(j, 0);
+    for (int r = 0; r < reps; r++)
+        t[r] = run_once(j, 0);
+    return median(t, reps);
 }
+
+/* Median milliseconds of reps runs of each library after one warm-up each,
+ * the runs alternating (ABBA), so that whatever drifts during a case meets
+ * both libraries alike. */
+static void time_both(const job_t *j, int reps, double *tess_ms, double *cub_ms)
+{
+    double tt[32], ct[32];
+    run_once(j, 1);
+    run_once(j, 0);
+    for (int r = 0; r < reps; r++) {
+        const int tess_first = r % 2 == 0;
+        const double first = run_once(j, tess_first), second = run_once(j, !tess_first);
+        tt[r] = tess_first ? first : second;
+        ct[r] = tess_first ? second : first;
+    }
+    *tess_ms = median(tt, reps);
+    *cub_ms = median(ct, reps);
+}
+
+/* Every case takes its operands from one device arena, taken once and
+ * emptied after the case: freeing gigabytes leaves the device slower for a
+ * while (DSYMV 8192 on an H200 right after an 8.6 GB cudaFree: 79-82 us for
+ * Tessera and 94-96 for cuBLAS; 71-72 and 90 with nothing freed, or after
+ * 50 ms asleep), which would land in the next case's timings. */
+static char *arena;
+static const size_t arena_size = (size_t)9 << 30; /* the largest case: 8.6 GB */
+static size_t arena_used;
 
 static void *dalloc(size_t bytes)
 {
-    void *p;
-    CK(cudaMalloc(&p, bytes));
-    return p;
+    const size_t at = (arena_used + 255) & ~(size_t)255;
+    if (at + bytes > arena_size)
+        die("dalloc (the arena is too small for this case)");
+    arena_used = at + bytes;
+    return arena + at;
 }
+
+static void dfree_all(void) { arena_used = 0; }
 
 /* Random matrix of ld x n elements; diagonal-dominant when diag != 0. */
 static void *dmatrix(const btype_t *t, int64_t ld, int64_t n, uint64_t seed, double scale,
@@ -256,13 +305,10 @@ static void bench_trxm(const btype_t *t, int routine, tess_side_t side, tess_upl
     fprintf(stderr, "  %s %c side=%d uplo=%d trans=%d m=%lld n=%lld\n",
             routine == R_TRSM ? "trsm" : "trmm", t->p, side, uplo, trans, (long long)m,
             (long long)n);
-    const double tm = time_ms(&j, 1, reps), cm = time_ms(&j, 0, reps);
+    double tm, cm;
+    time_both(&j, reps, &tm, &cm);
     report(routine == R_TRSM ? "trsm" : "trmm", &j, "TFLOP/s", trxm_flops(&j) * 1e-12, tm, cm);
-    CK(cudaFree(j.A));
-    CK(cudaFree(j.B));
-    CK(cudaFree(j.Bsave));
-    if (j.C)
-        CK(cudaFree(j.C));
+    dfree_all();
 }
 
 /* GEMV (sym = 0) or SYMV/HEMV on one n x n (m x n) matrix. */
@@ -277,12 +323,11 @@ static void bench_blas2(const btype_t *t, int routine, tess_trans_t trans, tess_
             (long long)m, (long long)n);
     const double elems = routine == R_GEMV ? (double)m * (double)n
                                            : (double)n * (double)(n + 1) / 2;
-    const double tm = time_ms(&j, 1, reps), cm = time_ms(&j, 0, reps);
+    double tm, cm;
+    time_both(&j, reps, &tm, &cm);
     report(routine == R_GEMV ? "gemv" : (t->cplx ? "hemv" : "symv"), &j, "TB/s",
            elems * (double)t->es * 1e-12, tm, cm);
-    CK(cudaFree(j.A));
-    CK(cudaFree(j.x));
-    CK(cudaFree(j.y));
+    dfree_all();
 }
 
 /* cuBLAS DGEMM C += A B with A m x m, B and C m x n (the shape of the
@@ -294,11 +339,9 @@ static void bench_gemm(int64_t m, int64_t n, int reps, int inner)
     g.B = dmatrix(&TD, m, n, 7, 1.0, 0);
     g.C = dmatrix(&TD, m, n, 8, 1.0, 0);
     fprintf(stderr, "  dgemm m=k=%lld n=%lld\n", (long long)m, (long long)n);
-    const double gm = time_ms(&g, 0, reps);
+    const double gm = time_ms(&g, reps);
     report("gemm", &g, "TFLOP/s", 2.0 * (double)m * (double)n * (double)m * 1e-12, 0, gm);
-    CK(cudaFree(g.A));
-    CK(cudaFree(g.B));
-    CK(cudaFree(g.C));
+    dfree_all();
 }
 
 /* The two ceilings of the run: cuBLAS DGEMM and a device-to-device copy. */
@@ -311,10 +354,9 @@ static void bench_ceilings(void)
     c.B = dmatrix(&TD, n, 2 * n, 9, 1.0, 0);
     c.C = dalloc((size_t)(n * 2 * n) * 8);
     fprintf(stderr, "  device-to-device copy, %lld MiB\n", (long long)(n * 2 * n * 8 >> 20));
-    const double cm = time_ms(&c, 0, 10);
+    const double cm = time_ms(&c, 10);
     report("copy", &c, "TB/s", 2.0 * (double)(n * 2 * n) * 8 * 1e-12, 0, cm);
-    CK(cudaFree(c.B));
-    CK(cudaFree(c.C));
+    dfree_all();
 }
 
 /* Where recursive DTRSM at 16384 spends its time: one leaf over all of B on
@@ -372,6 +414,10 @@ int main(int argc, char **argv)
     struct cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, 0));
     snprintf(devname, sizeof devname, "%s", prop.name);
+    l2_evictor_bytes = 2 * (size_t)prop.l2CacheSize;
+    CK(cudaMalloc((void **)&arena, arena_size));
+    CK(cudaMalloc(&l2_evictor, l2_evictor_bytes));
+    CK(cudaMemset(l2_evictor, 0, l2_evictor_bytes));
     CK(cudaStreamCreate(&st));
     CK(cudaEventCreate(&ev0));
     CK(cudaEventCreate(&ev1));
