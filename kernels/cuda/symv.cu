@@ -364,11 +364,18 @@ int symv_launch(cudaStream_t s, const symv_args<T> &a, int nsm)
                        SCALE ? KERN_LAUNCH_COOPERATIVE : KERN_LAUNCH_PLAIN, a);
 }
 
+/* A device that cannot hold the cooperative grid at once (one shared under
+ * MPS with fewer multiprocessors) gets y = beta y from a kernel of its own
+ * and the plain launch after it. */
 template <class T, bool ALIGNED, bool LOWER>
 int symv_launch_beta(cudaStream_t s, const symv_args<T> &a, int nsm)
 {
-    return kis_one(a.beta) ? symv_launch<T, ALIGNED, LOWER, false>(s, a, nsm)
-                           : symv_launch<T, ALIGNED, LOWER, true>(s, a, nsm);
+    if (kis_one(a.beta))
+        return symv_launch<T, ALIGNED, LOWER, false>(s, a, nsm);
+    if (symv_launch<T, ALIGNED, LOWER, true>(s, a, nsm) == 0)
+        return 0;
+    const int err = kern_scale_vec(s, a.n, a.beta, a.y, a.incy);
+    return err ? err : symv_launch<T, ALIGNED, LOWER, false>(s, a, nsm);
 }
 
 template <class T>
