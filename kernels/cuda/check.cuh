@@ -82,20 +82,26 @@ static int kern_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem,
                        kern_launch_kind kind, A &&...args)
 {
     cudaLaunchAttribute attr[1];
-    if (kind == KERN_LAUNCH_OVERLAP) {
+    cudaLaunchConfig_t cfg = {};
+    switch (kind) {
+    case KERN_LAUNCH_PLAIN:
+        break;
+    case KERN_LAUNCH_OVERLAP:
         attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
         attr[0].val.programmaticStreamSerializationAllowed = 1;
-    } else {
+        cfg.numAttrs = 1;
+        break;
+    case KERN_LAUNCH_COOPERATIVE:
         attr[0].id = cudaLaunchAttributeCooperative;
         attr[0].val.cooperative = 1;
+        cfg.numAttrs = 1;
+        break;
     }
-    cudaLaunchConfig_t cfg = {};
     cfg.gridDim = grid;
     cfg.blockDim = block;
     cfg.dynamicSmemBytes = smem;
     cfg.stream = s;
     cfg.attrs = attr;
-    cfg.numAttrs = kind == KERN_LAUNCH_PLAIN ? 0 : 1;
     if (cudaLaunchKernelEx(&cfg, kernel, static_cast<A &&>(args)...) != cudaSuccess) {
         cudaGetLastError();
         return TESS_EDEVICE;

@@ -56,6 +56,7 @@
  * pieces computed on the host and passed as kernel parameters: 2 KB of them
  * cost the launch 4 us of host time (1.10x against 1.13x). */
 #include <cooperative_groups.h>
+#include <utility>
 #include "blas2_common.cuh"
 
 namespace {
@@ -209,9 +210,11 @@ __device__ __forceinline__ void symv_flush_col(const symv_args<T> &a, int col, i
     }
 }
 
+using symv_token = cooperative_groups::grid_group::arrival_token;
+
 /* y = beta y on this block's share of y, then arrival at the grid barrier
  * that every block passes before it adds to y. */
-template <class T> __device__ unsigned symv_scale_y(const symv_args<T> &a)
+template <class T> __device__ symv_token symv_scale_y(const symv_args<T> &a)
 {
     const int64_t lo = (int64_t)blockIdx.x * a.n / gridDim.x;
     const int64_t hi = ((int64_t)blockIdx.x + 1) * a.n / gridDim.x;
@@ -252,7 +255,7 @@ __global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
     symv_load_next<T, TY, ALIGNED, LOWER>(a, cur, tx, ty, slot[0]);
     /* The wait comes as late as it can, before the first tile's products,
      * with two tiles requested by then. */
-    unsigned scaled = SCALE ? symv_scale_y(a) : 0;
+    symv_token scaled = SCALE ? symv_scale_y(a) : symv_token();
     bool waited = !SCALE;
 
     T yc[CPT];
@@ -285,9 +288,9 @@ __global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
 #pragma unroll
                 for (int q = 0; q < CPT; q++)
                     yc[q] = kzero<T>();
-                if (!waited) {
+                if (SCALE && !waited) {
                     /* a block barrier too */
-                    cooperative_groups::this_grid().barrier_wait(static_cast<unsigned &&>(scaled));
+                    cooperative_groups::this_grid().barrier_wait(std::move(scaled));
                     waited = true;
                 } else {
                     __syncthreads();
@@ -340,8 +343,8 @@ __global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
             buf ^= 1;
         }
     }
-    if (!waited) /* a block with no tile */
-        cooperative_groups::this_grid().barrier_wait(static_cast<unsigned &&>(scaled));
+    if (SCALE && !waited) /* a block with no tile */
+        cooperative_groups::this_grid().barrier_wait(std::move(scaled));
     if (col >= 0)
         symv_flush_col<T, TY>(a, col, tx, ty, yc);
 }
@@ -364,16 +367,26 @@ int symv_launch(cudaStream_t s, const symv_args<T> &a, int nsm)
                        SCALE ? KERN_LAUNCH_COOPERATIVE : KERN_LAUNCH_PLAIN, a);
 }
 
-/* A device that cannot hold the cooperative grid at once (one shared under
- * MPS with fewer multiprocessors) gets y = beta y from a kernel of its own
- * and the plain launch after it. */
+/* Devices found unable to hold a cooperative grid at once (shared under MPS
+ * with fewer multiprocessors): they get y = beta y from a kernel of its own
+ * and the plain launch after it, each of which the tests run on their own
+ * (alpha = 0, beta = 1). */
+std::atomic<bool> symv_no_cooperative[TESS_MAX_DEVICES];
+
 template <class T, bool ALIGNED, bool LOWER>
 int symv_launch_beta(cudaStream_t s, const symv_args<T> &a, int nsm)
 {
     if (kis_one(a.beta))
         return symv_launch<T, ALIGNED, LOWER, false>(s, a, nsm);
-    if (symv_launch<T, ALIGNED, LOWER, true>(s, a, nsm) == 0)
-        return 0;
+    int dev;
+    KERN_CUDA_TRY(cudaGetDevice(&dev));
+    if (dev < 0 || dev >= TESS_MAX_DEVICES)
+        return TESS_EDEVICE;
+    if (!symv_no_cooperative[dev].load(std::memory_order_relaxed)) {
+        if (symv_launch<T, ALIGNED, LOWER, true>(s, a, nsm) == 0)
+            return 0;
+        symv_no_cooperative[dev].store(true, std::memory_order_relaxed);
+    }
     const int err = kern_scale_vec(s, a.n, a.beta, a.y, a.incy);
     return err ? err : symv_launch<T, ALIGNED, LOWER, false>(s, a, nsm);
 }
