@@ -267,15 +267,19 @@ static void symv_alpha_zero_only_scales_y(void **state)
     free(y);
 }
 
-/* n = 4097: 65 tiles with a last one of a single row, runs of several tiles
- * per block. */
+/* n = 4097: 65 tiles with a last one of a single row, pieces of several
+ * tiles and columns per block; beta = 0.5 (y scaled inside the kernel), 0
+ * over NaN and 1. */
 static void symv_large(void **state)
 {
     TCU_REQUIRE_GPU();
     const tcu_type_t *t = *state;
+    static const double betas[] = {0.5, 0.0, 1.0};
     tcu_seed(6);
-    assert_true(symv_case(t, TessLower, 4097, 4098, incs[0], 0.5) < BLAS2_BOUND);
-    assert_true(symv_case(t, TessUpper, 4097, 4097, incs[1], 0.0) < BLAS2_BOUND);
+    for (int bi = 0; bi < 3; bi++) {
+        assert_true(symv_case(t, TessLower, 4097, 4098, incs[0], betas[bi]) < BLAS2_BOUND);
+        assert_true(symv_case(t, TessUpper, 4097, 4097, incs[1], betas[bi]) < BLAS2_BOUND);
+    }
 }
 
 int main(void)
@@ -291,7 +295,7 @@ int main(void)
                                  "other triangle NaN: residual < 10"),
         PER_TYPE(symv_alpha_zero_only_scales_y, "symv/hemv: alpha=0 with A, x NaN: y = beta y "
                                                 "exactly"),
-        PER_TYPE(symv_large, "symv/hemv: n=4097 lower and upper: residual < 10"),
+        PER_TYPE(symv_large, "symv/hemv: n=4097 lower and upper, beta 0.5, 0 and 1: residual < 10"),
     };
     return cmocka_run_group_tests_name("cuda gemv/symv", tests, NULL, NULL);
 }
