@@ -8,8 +8,10 @@
  * Every timing is the median of several runs between CUDA events, after a
  * warm-up run, Tessera's runs alternating with cuBLAS's (time_both).  Each run
  * starts from an idle stream with the L2 cache emptied of the operands, and
- * in-place routines get their input restored first (all untimed).  Operands
- * come from one arena, never freed (dalloc).  cuBLAS TRMM is out of place
+ * in-place routines get their input restored first (all untimed); a run of
+ * the smallest cases is 16 calls in a row (job_t.inner), of which only the
+ * first starts cold.  Operands come from one arena of 9 GiB, never freed
+ * (dalloc).  cuBLAS TRMM is out of place
  * (its only form), Tessera's in place.
  * Rates: TRSM/TRMM m^2 n (left) or m n^2 (right) flops, x4 for complex;
  * GEMM 2 m n k; GEMV m n elements and SYMV n(n+1)/2 elements read, in bytes;
@@ -206,10 +208,14 @@ static double median(double *t, int n)
     return t[n / 2];
 }
 
+#define MAX_REPS 32
+
 /* Median milliseconds of reps runs of cuBLAS after one warm-up. */
 static double time_ms(const job_t *j, int reps)
 {
-    double t[32];
+    double t[MAX_REPS];
+    if (reps > MAX_REPS)
+        die("time_ms (too many runs)");
     run_once(j, 0);
     for (int r = 0; r < reps; r++)
         t[r] = run_once(j, 0);
@@ -221,7 +227,9 @@ static double time_ms(const job_t *j, int reps)
  * both libraries alike. */
 static void time_both(const job_t *j, int reps, double *tess_ms, double *cub_ms)
 {
-    double tt[32], ct[32];
+    double tt[MAX_REPS], ct[MAX_REPS];
+    if (reps > MAX_REPS)
+        die("time_both (too many runs)");
     run_once(j, 1);
     run_once(j, 0);
     for (int r = 0; r < reps; r++) {
