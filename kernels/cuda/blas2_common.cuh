@@ -29,11 +29,18 @@ template <class T> static inline T *kern_vec_base(T *v, int64_t len, int64_t inc
 }
 
 #ifdef __CUDACC__
+/* *y = beta *y, where beta == 0 writes zero without reading *y, so that a
+ * NaN there does not survive (reference BLAS). */
+template <class T> __device__ __forceinline__ void kern_scale_elem(T beta, T *y)
+{
+    *y = kis_zero(beta) ? kzero<T>() : kmul(beta, *y);
+}
+
 template <class T> __global__ void kern_scale_kernel(int64_t len, T beta, T *y, int64_t incy)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < len)
-        y[i * incy] = kis_zero(beta) ? kzero<T>() : kmul(beta, y[i * incy]);
+        kern_scale_elem(beta, &y[i * incy]);
 }
 
 /* y = beta y before the kernels add alpha op(A) x with atomics; beta == 0

@@ -37,6 +37,13 @@ static inline int kern_cublas_bind(cublasHandle_t *h, cudaStream_t s)
     return 0;
 }
 
+/* The current device, as an index into a table of TESS_MAX_DEVICES. */
+static inline int kern_current_device(int *dev)
+{
+    KERN_CUDA_TRY(cudaGetDevice(dev));
+    return *dev >= 0 && *dev < TESS_MAX_DEVICES ? 0 : TESS_EDEVICE;
+}
+
 /* Blocks of kernel (threads each, smem bytes of dynamic shared memory, the
  * kernel's limit raised to that) resident at once on one multiprocessor of
  * the current device: asked once per device and kept in cache (0: not asked
@@ -47,9 +54,9 @@ static int kern_blocks_per_sm(K *kernel, int threads, size_t smem,
                               std::atomic<int> (&cache)[TESS_MAX_DEVICES], int *per_sm)
 {
     int dev;
-    KERN_CUDA_TRY(cudaGetDevice(&dev));
-    if (dev < 0 || dev >= TESS_MAX_DEVICES)
-        return TESS_EDEVICE;
+    const int err = kern_current_device(&dev);
+    if (err)
+        return err;
     *per_sm = cache[dev].load(std::memory_order_relaxed);
     if (*per_sm > 0)
         return 0;

@@ -26,9 +26,9 @@ thread_local thread_handles tl_handles;
 extern "C" int kern_cuda_thread_handle(cublasHandle_t *h)
 {
     int dev;
-    KERN_CUDA_TRY(cudaGetDevice(&dev));
-    if (dev < 0 || dev >= TESS_MAX_DEVICES)
-        return TESS_EDEVICE;
+    const int err = kern_current_device(&dev);
+    if (err)
+        return err;
     if (!tl_handles.h[dev])
         KERN_CUBLAS_TRY(cublasCreate(&tl_handles.h[dev]));
     *h = tl_handles.h[dev];

@@ -219,7 +219,7 @@ template <class T> __device__ symv_token symv_scale_y(const symv_args<T> &a)
     const int64_t lo = (int64_t)blockIdx.x * a.n / gridDim.x;
     const int64_t hi = ((int64_t)blockIdx.x + 1) * a.n / gridDim.x;
     for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x)
-        a.y[i * a.incy] = kis_zero(a.beta) ? kzero<T>() : kmul(a.beta, a.y[i * a.incy]);
+        kern_scale_elem(a.beta, &a.y[i * a.incy]);
     return cooperative_groups::this_grid().barrier_arrive();
 }
 
@@ -379,15 +379,15 @@ int symv_launch_beta(cudaStream_t s, const symv_args<T> &a, int nsm)
     if (kis_one(a.beta))
         return symv_launch<T, ALIGNED, LOWER, false>(s, a, nsm);
     int dev;
-    KERN_CUDA_TRY(cudaGetDevice(&dev));
-    if (dev < 0 || dev >= TESS_MAX_DEVICES)
-        return TESS_EDEVICE;
+    int err = kern_current_device(&dev);
+    if (err)
+        return err;
     if (!symv_no_cooperative[dev].load(std::memory_order_relaxed)) {
         if (symv_launch<T, ALIGNED, LOWER, true>(s, a, nsm) == 0)
             return 0;
         symv_no_cooperative[dev].store(true, std::memory_order_relaxed);
     }
-    const int err = kern_scale_vec(s, a.n, a.beta, a.y, a.incy);
+    err = kern_scale_vec(s, a.n, a.beta, a.y, a.incy);
     return err ? err : symv_launch<T, ALIGNED, LOWER, false>(s, a, nsm);
 }
 
