@@ -11,8 +11,7 @@
  * in-place routines get their input restored first (all untimed); a run of
  * the smallest cases is 16 calls in a row (job_t.inner), of which only the
  * first starts cold.  Operands come from one arena of 9 GiB, never freed
- * (dalloc).  cuBLAS TRMM is out of place
- * (its only form), Tessera's in place.
+ * (dalloc).  cuBLAS TRMM is out of place (its only form), Tessera's in place.
  * Rates: TRSM/TRMM m^2 n (left) or m n^2 (right) flops, x4 for complex;
  * GEMM 2 m n k; GEMV m n elements and SYMV n(n+1)/2 elements read, in bytes;
  * the copy counts bytes read plus bytes written. */
