@@ -6,7 +6,8 @@
  *                               trxm, gemvt, symv
  *
  * Every timing is the median of several runs between CUDA events, after a
- * warm-up run, Tessera's runs alternating with cuBLAS's (time_both).  Each run
+ * warm-up run, Tessera's runs alternating with cuBLAS's (time_all), and with
+ * cuBLAS DGEMM of the same shape for square TRSM/TRMM cases in double.  Each run
  * starts from an idle stream with the L2 cache emptied of the operands, and
  * in-place routines get their input restored first (all untimed); a run of
  * the smallest cases is 16 calls in a row (job_t.inner), of which only the
@@ -177,10 +178,25 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Milliseconds of one run (inner calls, per call) of the library chosen,
- * from an idle stream and an L2 cache holding nothing of the operands (so
- * that no run gains from what the one before it left there). */
-static double run_once(const job_t *j, int use_tessera)
+/* What a run of a case runs: Tessera's routine, cuBLAS's, or cuBLAS DGEMM
+ * of the case's shape (a TRSM/TRMM case's ceiling). */
+enum { LIB_TESSERA, LIB_CUBLAS, LIB_DGEMM };
+
+/* cuBLAS DGEMM of a TRSM/TRMM case's shape, on its operands: C += A B (side
+ * left, m x m times m x n) or C += B A (side right, m x n times n x n). */
+static void run_case_gemm(const job_t *j)
+{
+    const int64_t m = j->m, n = j->n;
+    if (j->side == TessLeft)
+        CB(cublasDgemm(cub, CUBLAS_OP_N, CUBLAS_OP_N, m, n, m, &done, j->A, m, j->Bsave, m, &done, j->C, m));
+    else
+        CB(cublasDgemm(cub, CUBLAS_OP_N, CUBLAS_OP_N, m, n, n, &done, j->Bsave, m, j->A, n, &done, j->C, m));
+}
+
+/* Milliseconds of one run (inner calls, per call) of lib (LIB_*), from an
+ * idle stream and an L2 cache holding nothing of the operands (so that no
+ * run gains from what the one before it left there). */
+static double run_once(const job_t *j, int lib)
 {
     if (j->Bsave)
         CK(cudaMemcpyAsync(j->B, j->Bsave, (size_t)(j->m * j->n) * j->t->es,
@@ -189,10 +205,12 @@ static double run_once(const job_t *j, int use_tessera)
     const int inner = j->inner > 1 ? j->inner : 1;
     CK(cudaEventRecord(ev0, st));
     for (int i = 0; i < inner; i++) {
-        if (use_tessera)
+        if (lib == LIB_TESSERA)
             run_tessera(j);
-        else
+        else if (lib == LIB_CUBLAS)
             run_cublas(j);
+        else
+            run_case_gemm(j);
     }
     CK(cudaEventRecord(ev1, st));
     CK(cudaEventSynchronize(ev1));
@@ -215,30 +233,37 @@ static double time_ms(const job_t *j, int reps)
     double t[MAX_REPS];
     if (reps > MAX_REPS)
         die("time_ms (too many runs)");
-    run_once(j, 0);
+    run_once(j, LIB_CUBLAS);
     for (int r = 0; r < reps; r++)
-        t[r] = run_once(j, 0);
+        t[r] = run_once(j, LIB_CUBLAS);
     return median(t, reps);
 }
 
 /* Median milliseconds of reps runs of each library after one warm-up each,
- * the runs alternating (ABBA), so that whatever drifts during a case meets
- * both libraries alike. */
+ * and of the case's DGEMM when gemm_ms is not NULL, the runs alternating
+ * (ABBA, ABCCBA), so that whatever drifts during a case meets all alike. */
+static void time_all(const job_t *j, int reps, double *tess_ms, double *cub_ms, double *gemm_ms)
+{
+    double t[3][MAX_REPS];
+    const int libs = gemm_ms ? 3 : 2;
+    if (reps > MAX_REPS)
+        die("time_all (too many runs)");
+    for (int l = 0; l < libs; l++)
+        run_once(j, l);
+    for (int r = 0; r < reps; r++)
+        for (int i = 0; i < libs; i++) {
+            const int l = r % 2 == 0 ? i : libs - 1 - i;
+            t[l][r] = run_once(j, l);
+        }
+    *tess_ms = median(t[LIB_TESSERA], reps);
+    *cub_ms = median(t[LIB_CUBLAS], reps);
+    if (gemm_ms)
+        *gemm_ms = median(t[LIB_DGEMM], reps);
+}
+
 static void time_both(const job_t *j, int reps, double *tess_ms, double *cub_ms)
 {
-    double tt[MAX_REPS], ct[MAX_REPS];
-    if (reps > MAX_REPS)
-        die("time_both (too many runs)");
-    run_once(j, 1);
-    run_once(j, 0);
-    for (int r = 0; r < reps; r++) {
-        const int tess_first = r % 2 == 0;
-        const double first = run_once(j, tess_first), second = run_once(j, !tess_first);
-        tt[r] = tess_first ? first : second;
-        ct[r] = tess_first ? second : first;
-    }
-    *tess_ms = median(tt, reps);
-    *cub_ms = median(ct, reps);
+    time_all(j, reps, tess_ms, cub_ms, NULL);
 }
 
 /* Every case takes its operands from one device arena, taken once and
@@ -298,23 +323,34 @@ static double trxm_flops(const job_t *j)
     return k * k * (double)(j->side == TessLeft ? j->n : j->m) * (j->t->cplx ? 4 : 1);
 }
 
-/* TRSM or TRMM, Tessera in place against cuBLAS on the same A and B. */
+/* TRSM or TRMM, Tessera in place against cuBLAS on the same A and B.  A
+ * square case in double also times cuBLAS DGEMM of its shape, its runs among
+ * the case's (a "gemm" row after the case's): the ceiling that the case's
+ * share of DGEMM is taken against, under the same load.  The run's first
+ * DGEMM, on an idle device (bench_ceilings), is faster: the issue-4 figures
+ * give both. */
 static void bench_trxm(const btype_t *t, int routine, tess_side_t side, tess_uplo_t uplo,
                        tess_trans_t trans, int64_t m, int64_t n, int reps, int inner)
 {
     const int64_t k = side == TessLeft ? m : n;
+    const int with_gemm = t == &TD && m == n;
     job_t j = {t, routine, side, uplo, trans, m, n, NULL, NULL, NULL, NULL, NULL, NULL, inner};
     j.A = dmatrix(t, k, k, 1, 1.0 / (double)k, 2.0);
     j.Bsave = dmatrix(t, m, n, 2, 1.0, 0);
     j.B = dalloc((size_t)(m * n) * t->es);
-    if (routine == R_TRMM)
+    if (routine == R_TRMM || with_gemm)
         j.C = dalloc((size_t)(m * n) * t->es);
     fprintf(stderr, "  %s %c side=%d uplo=%d trans=%d m=%lld n=%lld\n",
             routine == R_TRSM ? "trsm" : "trmm", t->p, side, uplo, trans, (long long)m,
             (long long)n);
-    double tm, cm;
-    time_both(&j, reps, &tm, &cm);
+    double tm, cm, gm;
+    time_all(&j, reps, &tm, &cm, with_gemm ? &gm : NULL);
     report(routine == R_TRSM ? "trsm" : "trmm", &j, "TFLOP/s", trxm_flops(&j) * 1e-12, tm, cm);
+    if (with_gemm) {
+        job_t g = j;
+        g.routine = R_GEMM;
+        report("gemm", &g, "TFLOP/s", 2.0 * (double)m * (double)n * (double)k * 1e-12, 0, gm);
+    }
     dfree_all();
 }
 

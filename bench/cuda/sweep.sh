@@ -33,7 +33,10 @@ for group in trxm gemvt symv; do
 done
 
 # One table and one CSV: ratio = cuBLAS time / Tessera time; ceiling = % of
-# cuBLAS DGEMM 16384 (TRSM/TRMM) or of the copy's bandwidth (GEMV/SYMV).
+# cuBLAS DGEMM 16384 (TRSM/TRMM) or of the copy's bandwidth (GEMV/SYMV), both
+# measured first, on an idle device; its DGEMM = % of the DGEMM of the
+# case's shape whose runs alternate with the case's (square TRSM/TRMM in
+# double).
 awk -F, -v out="$out" '
   FNR == 1 { next }
   FILENAME ~ /\/bench_kernels_ceil.csv$/ {
@@ -51,21 +54,30 @@ awk -F, -v out="$out" '
     }
     csv = out "/sweep.csv"
     print "group,status,routine,prec,side,uplo,trans,m,n,unit,tessera_ms,cublas_ms," \
-          "tessera_rate,cublas_rate,ratio,pct_of_ceiling" > csv
+          "tessera_rate,cublas_rate,ratio,pct_of_ceiling,pct_of_case_gemm" > csv
     printf "cuBLAS DGEMM 16384: %.2f TFLOP/s, copy %.2f TB/s\n", gemm, copy
-    printf "%-6s %-6s %-10s %6s %6s | %9s %9s | %6s | %8s %-7s | %s\n", "group", "status",
-           "op", "m", "n", "tess ms", "cublas ms", "ratio", "rate", "unit", "% ceiling"
+    printf "%-6s %-6s %-10s %6s %6s | %9s %9s | %6s | %8s %-7s | %9s | %s\n", "group",
+           "status", "op", "m", "n", "tess ms", "cublas ms", "ratio", "rate", "unit",
+           "% ceiling", "% its DGEMM"
     for (i = 1; i <= nr; i++) {
       split(rows[i], c, ",")
       group = c[1]; unit = c[10]
       ceil = unit == "TB/s" ? copy : gemm
-      pct = ceil > 0 && c[13] > 0 ? 100 * c[13] / ceil : 0
-      printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f\n", group, st[group], c[3],
-             c[4], c[5], c[6], c[7], c[8], c[9], unit, c[11], c[12], c[13], c[14], c[15],
-             pct > csv
-      printf "%-6s %-6s %-10s %6d %6d | %9.3f %9.3f | %5.2fx | %8.2f %-7s | %5.1f%%\n", group,
-             st[group], c[3] " " c[4] c[5] c[6] c[7], c[8], c[9], c[11], c[12], c[15], c[13],
-             unit, pct
+      rate = c[13] > 0 ? c[13] : c[14] # a DGEMM row has cuBLAS rate only
+      pct = ceil > 0 && rate > 0 ? 100 * rate / ceil : 0
+      # a square TRSM/TRMM case in double is followed by its own DGEMM row
+      here = 0
+      if (i < nr && (c[3] == "trsm" || c[3] == "trmm")) {
+        split(rows[i + 1], g, ",")
+        if (g[3] == "gemm" && g[8] == c[8] && g[9] == c[9] && g[14] > 0)
+          here = 100 * c[13] / g[14]
+      }
+      printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%.1f\n", group, st[group],
+             c[3], c[4], c[5], c[6], c[7], c[8], c[9], unit, c[11], c[12], c[13], c[14],
+             c[15], pct, here > csv
+      printf "%-6s %-6s %-10s %6d %6d | %9.3f %9.3f | %5.2fx | %8.2f %-7s | %8.1f%% | %s\n",
+             group, st[group], c[3] " " c[4] c[5] c[6] c[7], c[8], c[9], c[11], c[12], c[15],
+             rate, unit, pct, (here > 0 ? sprintf("%.1f%%", here) : "")
     }
   }' "$out/bench_kernels_ceil.csv" "$out"/{trxm,gemvt,symv}/bench_kernels_*.csv |
   tee "$out/sweep.txt"
