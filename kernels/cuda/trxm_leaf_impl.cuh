@@ -13,10 +13,10 @@
  * read from or written to B.
  *
  * Solve: one warp owns V vectors, kept in registers: lane l holds elements
- * l, l+32, ...; each step broadcasts an element with a shuffle and updates
- * the others.  On side right the rows of B pass through shared memory RT at
- * a time, so that B is read and written in coalesced column segments rather
- * than one element per row.
+ * l, l+32, ...; each step broadcasts an element to the warp through shared
+ * memory (warp_bcast) and updates the others.  On side right the rows of B
+ * pass through shared memory RT at a time, so that B is read and written in
+ * coalesced column segments rather than one element per row.
  *
  * Where a solve with few vectors spends its time (DTRSM m = 16384 with 1024
  * right-hand sides on an H200, CUPTI and timers in the kernel, 2026-11-23,
@@ -80,13 +80,17 @@ template <leaf_op OP> __host__ __device__ constexpr bool op_solve() { return OP 
  * 2.27 / 3.10 / 6.41 ms against 3.44 / 4.28 / 7.58 with 8 a warp, 16384^2
  * 84.0 against 83.9; H200, 2026-11-23, third session).
  *
- * A solve takes 2 vectors a warp in every warp, or, when that would leave
- * multiprocessors without a block, in half of them, so that there are as
- * many blocks as with one vector a warp.  With few vectors a block is bound
- * by its multiprocessor's shared-memory reads and shuffles (each warp reads
- * the whole triangle of T for its vectors), and two vectors a warp halve the
- * reads.  Side right passes the rows of B through shared memory
- * rows_per_round at a time. */
+ * A solve takes 4 vectors a warp in every warp when that leaves no
+ * multiprocessor without a block, else 2, or 2 in half of the warps, so that
+ * there are as many blocks as with one vector a warp.  A block is bound by
+ * its multiprocessor's shared-memory traffic (each warp reads the whole
+ * triangle of T for its vectors, and broadcasts each element as it is
+ * solved), and more vectors a warp share the reads: with shuffles for the
+ * broadcasts, the two-tile leaf over 16384 vectors took 49.9 us with 4 a warp
+ * against 59.0 with 2 (DTRSM L/L/N; 3 a warp, 57.0), but over 1024 vectors
+ * 21.4 against 16.1 when 4 a warp left blocks out (H200, 2026-11-23, sixth
+ * session, the leaf alone).  Side right passes the rows of B through shared
+ * memory rows_per_round at a time. */
 template <int V, int W = LEAF_WARPS> __host__ __device__ constexpr int rows_per_round()
 {
     return W * V;
@@ -204,31 +208,62 @@ __device__ __forceinline__ void store_tile(const leaf_args<T> &a, int c, int b,
     }
 }
 
+/* out[v] = x[v] of lane src, for every lane of the warp, through the
+ * warp's 2 V elements of shared memory sbc, half of them in turn (parity,
+ * alternating from one call to the next): src stores its V elements and
+ * every lane reads them.  A shuffle moves 4 bytes a lane, so that V doubles
+ * take 2 V of them; this way V / 2 16-byte stores and as many reads.  The
+ * two-tile DTRSM leaf over 16384 vectors (4 a warp) took 44.4 us this way
+ * against 48.0 with shuffles, 53.4 against 59.1 on side right, and 8 vectors
+ * a warp gained nothing more (44.5; with shuffles 44.9); the former leaf, 2 a
+ * warp with shuffles, took 57.9 (H200, 2026-11-23, sixth session, the leaf
+ * alone, variants alternating in one process). */
+template <class T, int V>
+__device__ __forceinline__ void warp_bcast(const T (&x)[V], int src, int lane, T *sbc,
+                                           int parity, T (&out)[V])
+{
+    T *const slot = sbc + parity * V;
+    if (lane == src) {
+#pragma unroll
+        for (int v = 0; v < V; v++)
+            slot[v] = x[v];
+    }
+    __syncwarp();
+#pragma unroll
+    for (int v = 0; v < V; v++)
+        out[v] = slot[v];
+}
+
 /* x[v] := T^-1 x[v] for one diagonal tile staged in sT with its columns
  * divided by their diagonal element (store_tile), the inverted
  * diagonal in sdinv; lane holds element lane + 32 r of vector v in x[v][r].
  * With y_j the running value of x_j, x_j = y_j / T(j,j) and the rows below
  * (lower) or above (upper) j take y_i -= (T(i,j) / T(j,j)) y_j, so that the
- * chain of dependent steps is a shuffle and a multiply-add; the division
+ * chain of dependent steps is a broadcast and a multiply-add; the division
  * comes at the end, off the chain.  Groups of 32 rows with nothing left to
  * update are skipped at compile time. */
 template <class T, int NB, int V, leaf_op OP>
 __device__ __forceinline__ void tile_vectors(T (&x)[V][NB / 32], const T *sT, const T *sdinv,
-                                             int lane)
+                                             int lane, T *sbc)
 {
     constexpr int LDS = NB + 1, R = NB / 32;
     constexpr bool LOWER = op_lower<OP>();
 #pragma unroll
     for (int s = 0; s < NB; s++) {
         const int j = LOWER ? s : NB - 1 - s;
+        T own[V], yj[V];
 #pragma unroll
-        for (int v = 0; v < V; v++) {
-            const T yj = kshfl(x[v][j / 32], j % 32);
+        for (int v = 0; v < V; v++)
+            own[v] = x[v][j / 32];
+        warp_bcast<T, V>(own, j % 32, lane, sbc, s & 1, yj);
 #pragma unroll
-            for (int r = 0; r < R; r++)
-                if (LOWER ? 32 * r + 31 > j : 32 * r < j)
-                    x[v][r] = kfms(sT[lane + 32 * r + j * LDS], yj, x[v][r]);
-        }
+        for (int r = 0; r < R; r++)
+            if (LOWER ? 32 * r + 31 > j : 32 * r < j) {
+                const T t = sT[lane + 32 * r + j * LDS];
+#pragma unroll
+                for (int v = 0; v < V; v++)
+                    x[v][r] = kfms(t, yj[v], x[v][r]);
+            }
     }
 #pragma unroll
     for (int v = 0; v < V; v++)
@@ -243,7 +278,7 @@ __device__ __forceinline__ void tile_vectors(T (&x)[V][NB / 32], const T *sT, co
  * then x_c := T(c,c)^-1 x_c. */
 template <class T, int NB, int NBLK, leaf_op OP, int V>
 __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 32)],
-                                              const T *sT, const T *sdinv, int lane)
+                                              const T *sT, const T *sdinv, int lane, T *sbc)
 {
     constexpr int LDS = NB + 1, R = NB / 32;
     constexpr bool LOWER = op_lower<OP>();
@@ -264,14 +299,20 @@ __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 3
                 continue;
             const T *tile = sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS;
 #pragma unroll
-            for (int j = 0; j < NB; j++)
+            for (int j = 0; j < NB; j++) {
+                T own[V], xj[V];
 #pragma unroll
-                for (int v = 0; v < V; v++) {
-                    const T xj = kshfl(x[v][b * R + j / 32], j % 32);
+                for (int v = 0; v < V; v++)
+                    own[v] = x[v][b * R + j / 32];
+                warp_bcast<T, V>(own, j % 32, lane, sbc, j & 1, xj);
 #pragma unroll
-                    for (int r = 0; r < R; r++)
-                        acc[v][r] = kfma(tile[lane + 32 * r + j * LDS], xj, acc[v][r]);
+                for (int r = 0; r < R; r++) {
+                    const T t = tile[lane + 32 * r + j * LDS];
+#pragma unroll
+                    for (int v = 0; v < V; v++)
+                        acc[v][r] = kfma(t, xj[v], acc[v][r]);
                 }
+            }
         }
         T xc[V][R];
 #pragma unroll
@@ -281,7 +322,7 @@ __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 3
                 xc[v][r] = NBLK == 1 ? x[v][c * R + r]
                                      : kfms(kone<T>(), acc[v][r], x[v][c * R + r]);
         tile_vectors<T, NB, V, OP>(xc, sT + tile_slot<NBLK, LOWER>(c, c) * NB * LDS,
-                                   sdinv + c * NB, lane);
+                                   sdinv + c * NB, lane, sbc);
 #pragma unroll
         for (int v = 0; v < V; v++)
 #pragma unroll
@@ -290,54 +331,60 @@ __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 3
     }
 }
 
-/* Bytes of shared memory: the block's tiles, their inverted diagonals, and
- * a panel of vectors (multiply) or on side right a round of rows of B
- * (solve). */
+/* Elements of shared memory a solve's warps broadcast through (warp_bcast). */
+template <leaf_op OP, int V, int W> __host__ __device__ constexpr int bcast_elems()
+{
+    return op_solve<OP>() ? 2 * V * W : 0;
+}
+
+/* Bytes of shared memory: the block's tiles, their inverted diagonals, the
+ * solve's broadcast slots, and a panel of vectors (multiply) or on side
+ * right a round of rows of B (solve). */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
 constexpr size_t leaf_smem()
 {
     constexpr size_t staged = op_solve<OP>() && LEFT ? 0 : rows_per_round<V, W>();
     return sizeof(T) * ((size_t)block_tiles<NBLK>() * NB * (NB + 1) + NBLK * NB +
-                        staged * (NB * NBLK + 1));
+                        bcast_elems<OP, V, W>() + staged * (NB * NBLK + 1));
 }
 
 /* Multiply: acc[v][r] = (T x_v)(lane + 32 r) for this warp's VM vectors,
  * x_v at sx + v (KB + 1).  Each T(i, j) is read from shared memory once for
  * the VM vectors and x_v(j) is a broadcast, so that the loop is bound by
- * the multiply-adds rather than, as the shuffles of the solve, by moving
- * operands.  Tiles outside the triangle (and past nblk) are skipped, and so
- * are groups of 32 rows of a diagonal tile on the zero side of column j. */
+ * the multiply-adds rather than, as the broadcasts of the solve, by moving
+ * operands.  T's columns are taken 32 at a time, each with only the groups
+ * of 32 rows on the nonzero side of the diagonal, known at compile time, so
+ * that the loop has no branch per row group and column (it had, and ncu
+ * sampled 31% of its stalls as fixed-latency waits, H200, 2026-11-23, sixth
+ * session).  The one-tile kernel takes k <= NB and the two-tile one
+ * NB < k <= 2 NB, so all NBLK sub-blocks are there. */
 template <class T, int NB, int NBLK, bool LOWER, int VM>
-__device__ __forceinline__ void mul_panel(int nblk, const T *sT, const T *sx, int lane,
+__device__ __forceinline__ void mul_panel(const T *sT, const T *sx, int lane,
                                           T (&acc)[VM][NBLK * (NB / 32)])
 {
-    constexpr int LDS = NB + 1, KB = NB * NBLK, XR = KB / 32, LDX = KB + 1;
+    constexpr int LDS = NB + 1, KB = NB * NBLK, XR = KB / 32, LDX = KB + 1, RPT = NB / 32;
 #pragma unroll
     for (int v = 0; v < VM; v++)
 #pragma unroll
         for (int r = 0; r < XR; r++)
             acc[v][r] = kzero<T>();
 #pragma unroll
-    for (int b = 0; b < NBLK; b++) {
-        if (b >= nblk)
-            break;
+    for (int jc = 0; jc < XR; jc++) {
+        const int b = jc / RPT; /* T's tile column */
 #pragma unroll 4
-        for (int jj = 0; jj < NB; jj++) {
-            const int j = b * NB + jj;
+        for (int jj = 0; jj < 32; jj++) {
+            const int j = 32 * jc + jj;
             T xj[VM];
 #pragma unroll
             for (int v = 0; v < VM; v++)
                 xj[v] = sx[v * LDX + j];
 #pragma unroll
             for (int r = 0; r < XR; r++) {
-                constexpr int RPT = NB / 32; /* groups of 32 rows a tile */
+                if (LOWER ? r < jc : r > jc)
+                    continue;
                 const int c = r / RPT;
-                if (!tile_in_block<LOWER>(c, b, nblk))
-                    continue;
-                if (b == c && (LOWER ? 32 * r + 31 < j : 32 * r > j))
-                    continue;
                 const T t = sT[tile_slot<NBLK, LOWER>(c, b) * NB * LDS + 32 * (r - c * RPT) +
-                               lane + jj * LDS];
+                               lane + (j - b * NB) * LDS];
 #pragma unroll
                 for (int v = 0; v < VM; v++)
                     acc[v][r] = kfma(t, xj[v], acc[v][r]);
@@ -346,17 +393,30 @@ __device__ __forceinline__ void mul_panel(int nblk, const T *sT, const T *sx, in
     }
 }
 
+/* Element idx of a staged panel of P vectors of KB elements: element i of
+ * vector v, taken in the order that reads and writes B in coalesced
+ * segments (down its columns on side left, along its rows on side right),
+ * and where that element is in B for the panel starting at vector v0. */
+template <int KB, int P, bool LEFT> struct panel_elem {
+    int i, v;
+    __device__ __forceinline__ explicit panel_elem(int idx)
+        : i(LEFT ? idx % KB : idx / P), v(LEFT ? idx / KB : idx % P)
+    {
+    }
+    template <class T> __device__ __forceinline__ int64_t at(const leaf_args<T> &a, int64_t v0) const
+    {
+        return LEFT ? (v0 + v) * a.ldb + i : v0 + v + (int64_t)i * a.ldb;
+    }
+};
+
 /* Vectors v0 .. v0 + nv - 1 of B (nv <= P) into shared memory, element i of
- * vector v at sx[v (KB + 1) + i], zeros past k and past nv; and back.  B is
- * read and written in coalesced segments: down its columns on side left,
- * along its rows on side right. */
+ * vector v at sx[v (KB + 1) + i], zeros past k and past nv; and back. */
 template <class T, int KB, int P, bool LEFT>
 __device__ __forceinline__ void load_panel(const leaf_args<T> &a, int64_t v0, int nv, T *sx)
 {
     for (int idx = threadIdx.x; idx < P * KB; idx += THREADS) {
-        const int i = LEFT ? idx % KB : idx / P, v = LEFT ? idx / KB : idx % P;
-        const int64_t at = LEFT ? (v0 + v) * a.ldb + i : v0 + v + i * a.ldb;
-        sx[v * (KB + 1) + i] = v < nv && i < a.k ? a.B[at] : kzero<T>();
+        const panel_elem<KB, P, LEFT> e(idx);
+        sx[e.v * (KB + 1) + e.i] = e.v < nv && e.i < a.k ? a.B[e.at(a, v0)] : kzero<T>();
     }
 }
 
@@ -365,49 +425,120 @@ __device__ __forceinline__ void store_panel(const leaf_args<T> &a, int64_t v0, i
                                             const T *sx)
 {
     for (int idx = threadIdx.x; idx < P * KB; idx += THREADS) {
-        const int i = LEFT ? idx % KB : idx / P, v = LEFT ? idx / KB : idx % P;
-        if (v < nv && i < a.k)
-            a.B[LEFT ? (v0 + v) * a.ldb + i : v0 + v + i * a.ldb] = sx[v * (KB + 1) + i];
+        const panel_elem<KB, P, LEFT> e(idx);
+        if (e.v < nv && e.i < a.k)
+            a.B[e.at(a, v0)] = sx[e.v * (KB + 1) + e.i];
     }
 }
 
-/* Multiply: the block's vectors in panels of PV = LEAF_WARPS VM, each staged
- * in shared memory (element i of vector v at sx[v (KB + 1) + i], zeros past k
- * and past the last vector), multiplied, and written back over itself. */
+/* A multiply's panel held in registers on its way to shared memory: this
+ * thread's elements threadIdx.x + THREADS e of load_panel's order, e <
+ * panel_share.  From one element to the next, the vector (side left) or the
+ * element of the vector (side right) steps by panel_step, so that they are
+ * read through one pointer and one stride. */
+template <int KB, int P> __host__ __device__ constexpr int panel_share()
+{
+    static_assert(P * KB % THREADS == 0, "a panel shared evenly among the threads");
+    return P * KB / THREADS;
+}
+
+template <int KB, int P, bool LEFT> __host__ __device__ constexpr int panel_step()
+{
+    static_assert(THREADS % (LEFT ? KB : P) == 0, "each thread on one row of the panel");
+    return THREADS / (LEFT ? KB : P);
+}
+
+template <class T, int KB, int P, bool LEFT>
+__device__ __forceinline__ void fetch_panel(const leaf_args<T> &a, int64_t v0,
+                                            T (&pf)[panel_share<KB, P>()])
+{
+    constexpr int STEP = panel_step<KB, P, LEFT>();
+    const panel_elem<KB, P, LEFT> pe(threadIdx.x);
+    const int64_t nv = a.nvec - v0;
+    const T *src = a.B + pe.at(a, v0);
+    const int64_t src_step = STEP * a.ldb;
+#pragma unroll
+    for (int e = 0; e < panel_share<KB, P>(); e++) {
+        const bool inside = LEFT ? pe.v + STEP * e < nv && pe.i < a.k
+                                 : pe.v < nv && pe.i + STEP * e < a.k;
+        pf[e] = inside ? src[e * src_step] : kzero<T>();
+    }
+}
+
+template <class T, int KB, int P, bool LEFT>
+__device__ __forceinline__ void put_panel(const T (&pf)[panel_share<KB, P>()], T *sx)
+{
+    constexpr int STEP = panel_step<KB, P, LEFT>();
+    const panel_elem<KB, P, LEFT> pe(threadIdx.x);
+#pragma unroll
+    for (int e = 0; e < panel_share<KB, P>(); e++)
+        sx[pe.v * (KB + 1) + pe.i + e * (LEFT ? STEP * (KB + 1) : STEP)] = pf[e];
+}
+
+/* Multiply: the block's vectors in panels of PV = LEAF_WARPS VM, each
+ * multiplied from shared memory (element i of vector v at sx[v (KB + 1) +
+ * i], zeros past k and past the last vector) and written back over itself.
+ * The block's next panel is read into registers, pf, while this one is
+ * multiplied (pf comes in holding the first); on side left each warp writes
+ * its vectors straight from its registers, down B's columns, and on side
+ * right they pass through sx to be written along B's rows.  The former
+ * kernel read, multiplied and wrote each panel in turn (2.6, 11.4 and 1.8 us
+ * a panel by timers in the kernel, DTRMM 16384^2's leaf, H200, fifth
+ * session); this one, with mul_panel's loop, takes that leaf in 32.2 us
+ * against 41.8, results bit for bit the same (the leaf alone, H200,
+ * 2026-11-23, sixth session), and DTRMM 16384^2 in 91.2 / 92.4 ms against
+ * 94.3 / 94.1 (bench_kernels trxm, processes alternating). */
 template <class T, int NB, int NBLK, bool LOWER, bool LEFT, int VM>
-__device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, int nblk, const T *sT, T *sx)
+__device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, const T *sT, T *sx,
+                                            T (&pf)[panel_share<NB * NBLK, rows_per_round<VM>()>()])
 {
     constexpr int PV = rows_per_round<VM>();
     constexpr int KB = NB * NBLK, XR = KB / 32, LDX = KB + 1;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    for (int64_t v0 = (int64_t)blockIdx.x * PV; v0 < a.nvec; v0 += (int64_t)gridDim.x * PV) {
-        const int nv = (int)kern_min64(PV, a.nvec - v0);
-        load_panel<T, KB, PV, LEFT>(a, v0, nv, sx);
+    const int64_t stride = (int64_t)gridDim.x * PV;
+    for (int64_t v0 = (int64_t)blockIdx.x * PV; v0 < a.nvec; v0 += stride) {
+        __syncthreads(); /* the last panel is done with sx */
+        put_panel<T, KB, PV, LEFT>(pf, sx);
         __syncthreads();
+        if (v0 + stride < a.nvec)
+            fetch_panel<T, KB, PV, LEFT>(a, v0 + stride, pf);
         T acc[VM][XR];
-        mul_panel<T, NB, NBLK, LOWER, VM>(nblk, sT, sx + warp * VM * LDX, lane, acc);
-        __syncwarp(); /* the warp's vectors are read by it alone, and now done */
+        mul_panel<T, NB, NBLK, LOWER, VM>(sT, sx + warp * VM * LDX, lane, acc);
+        const int nv = (int)kern_min64(PV, a.nvec - v0);
+        if constexpr (LEFT) {
 #pragma unroll
-        for (int v = 0; v < VM; v++)
+            for (int v = 0; v < VM; v++)
 #pragma unroll
-            for (int r = 0; r < XR; r++)
-                sx[(warp * VM + v) * LDX + 32 * r + lane] = kmul(a.alpha, acc[v][r]);
-        __syncthreads();
-        store_panel<T, KB, PV, LEFT>(a, v0, nv, sx);
-        __syncthreads(); /* sx is refilled next round */
+                for (int r = 0; r < XR; r++) {
+                    const int i = 32 * r + lane, vec = warp * VM + v;
+                    if (vec < nv && i < a.k)
+                        a.B[(v0 + vec) * a.ldb + i] = kmul(a.alpha, acc[v][r]);
+                }
+        } else {
+            __syncwarp(); /* the warp's vectors are read by it alone, and now done */
+#pragma unroll
+            for (int v = 0; v < VM; v++)
+#pragma unroll
+                for (int r = 0; r < XR; r++)
+                    sx[(warp * VM + v) * LDX + 32 * r + lane] = kmul(a.alpha, acc[v][r]);
+            __syncthreads();
+            store_panel<T, KB, PV, LEFT>(a, v0, nv, sx);
+        }
     }
 }
 
 /* Solve: one warp carries V vectors at a time in registers (element
  * lane + 32 r of vector v in x[v][r]), read and written in place on side
  * left; on side right rounds of RT rows of B pass through shared memory sB,
- * warp w taking rows w V..  Only the first W warps carry vectors. */
+ * warp w taking rows w V..  Only the first W warps carry vectors, warp w
+ * broadcasting through sbc + 2 V w. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
 __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, const T *sT,
-                                              const T *sdinv, T *sB)
+                                              const T *sdinv, T *sbc, T *sB)
 {
     constexpr int KB = NB * NBLK, XR = KB / 32, LDB = KB + 1, RT = rows_per_round<V, W>();
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    T *const wbc = sbc + 2 * V * warp;
     T x[V][XR];
     if constexpr (LEFT) {
         if (warp >= W)
@@ -423,7 +554,7 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
                     x[v][r] = i < a.k && v0 + v < a.nvec ? kmul(a.alpha, b[i]) : kzero<T>();
                 }
             }
-            block_vectors<T, NB, NBLK, OP, V>(nblk, x, sT, sdinv, lane);
+            block_vectors<T, NB, NBLK, OP, V>(nblk, x, sT, sdinv, lane, wbc);
 #pragma unroll
             for (int v = 0; v < V; v++) {
                 T *b = a.B + (v0 + v) * a.ldb;
@@ -450,7 +581,7 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
                         x[v][r] = i < a.k && rr < rows ? kmul(a.alpha, sB[rr * LDB + i])
                                                        : kzero<T>();
                     }
-                block_vectors<T, NB, NBLK, OP, V>(nblk, x, sT, sdinv, lane);
+                block_vectors<T, NB, NBLK, OP, V>(nblk, x, sT, sdinv, lane, wbc);
 #pragma unroll
                 for (int v = 0; v < V; v++)
 #pragma unroll
@@ -467,18 +598,44 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
     }
 }
 
+/* Blocks a multiprocessor that a kernel's registers are capped for: two
+ * where shared memory holds two (128 registers a thread), else one.  Holding
+ * every element being staged took the two-tile kernels 130-136 registers,
+ * one block a multiprocessor, until capped at 128 (a few bytes spilled): on
+ * an H200 the single leaf of DTRSM m = 64, n = 16384 went from 2.70x cuBLAS
+ * to 3.05x with the cap, the rest unchanged (2026-11-23, fourth session).  A
+ * two-tile multiply with 8 vectors a warp has the shared memory of one block
+ * only, and takes the registers it needs to hold its next panel.  The
+ * figures are Hopper's (228 KB a multiprocessor, 1 KB of it reserved a
+ * block), the machine the kernels are built for. */
+template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
+constexpr int leaf_min_blocks()
+{
+    return 2 * (leaf_smem<T, NB, NBLK, OP, LEFT, V, W>() + 1024) <= 228 * 1024 ? 2 : 1;
+}
+
+/* T's tiles, loaded into av, into shared memory (store_tile). */
+template <class T, int NB, int NBLK, leaf_op OP>
+__device__ __forceinline__ void stage_tiles(const leaf_args<T> &a,
+                                            const T (&av)[block_tiles<NBLK>()][tile_map<T, NB>::STAGE],
+                                            T *sT, const T *sdinv)
+{
+    constexpr bool LOWER = op_lower<OP>();
+#pragma unroll
+    for (int c = 0; c < NBLK; c++)
+#pragma unroll
+        for (int b = 0; b < NBLK; b++)
+            if (tile_in_block<LOWER>(c, b, NBLK))
+                store_tile<T, NB, OP>(a, c, b, av[tile_slot<NBLK, LOWER>(c, b)],
+                                      sT + tile_slot<NBLK, LOWER>(c, b) * NB * (NB + 1), sdinv);
+}
+
 /* Element i of vector vec: B(i, vec) on side left, B(vec, i) on side right.
  * T's tiles are staged once per thread block, which then loops over its
- * share of vectors, V a warp at a time (in W warps when solving).
- *
- * Two blocks a multiprocessor, as shared memory allows for a two-tile leaf
- * on side left: holding every element being staged took the two-tile
- * kernels 130-136 registers, one block a multiprocessor, until capped at 128
- * (a few bytes spilled).  On an H200 the single leaf of DTRSM m = 64, n =
- * 16384 went from 2.70x cuBLAS to 3.05x with the cap, the rest unchanged
- * (2026-11-23, fourth session). */
+ * share of vectors, V a warp at a time (in W warps when solving). */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
-__global__ void __launch_bounds__(THREADS, 2) trxm_leaf_kernel(leaf_args<T> a)
+__global__ void __launch_bounds__(THREADS, (leaf_min_blocks<T, NB, NBLK, OP, LEFT, V, W>()))
+    trxm_leaf_kernel(leaf_args<T> a)
 {
     static_assert(op_solve<OP>() || W == LEAF_WARPS, "a multiply uses every warp");
     constexpr int LDS = NB + 1; /* keeps the transposed stores conflict-free */
@@ -486,7 +643,8 @@ __global__ void __launch_bounds__(THREADS, 2) trxm_leaf_kernel(leaf_args<T> a)
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T *const sT = reinterpret_cast<T *>(smem_raw);
     T *const sdinv = sT + block_tiles<NBLK>() * NB * LDS;
-    T *const staged = sdinv + NBLK * NB;
+    T *const sbc = sdinv + NBLK * NB;
+    T *const staged = sbc + bcast_elems<OP, V, W>();
 
     /* every read of A is issued before the first store, so that staging
      * waits for memory once: on an H200, staging tile by tile and then
@@ -501,26 +659,24 @@ __global__ void __launch_bounds__(THREADS, 2) trxm_leaf_kernel(leaf_args<T> a)
         for (int b = 0; b < NBLK; b++)
             if (tile_in_block<LOWER>(c, b, nblk))
                 load_tile<T, NB, OP>(a, c, b, av[tile_slot<NBLK, LOWER>(c, b)]);
-    if constexpr (op_solve<OP>()) {
-        load_diagonal<T, NB, NBLK>(a, sdinv);
-        __syncthreads();
-    }
-#pragma unroll
-    for (int c = 0; c < NBLK; c++)
-#pragma unroll
-        for (int b = 0; b < NBLK; b++)
-            if (tile_in_block<LOWER>(c, b, nblk))
-                store_tile<T, NB, OP>(a, c, b, av[tile_slot<NBLK, LOWER>(c, b)],
-                                      sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS, sdinv);
     /* Launched to overlap the kernel before it (programmatic dependent
      * launch), which may still be writing B, though never A; otherwise a
      * no-op. */
-    cudaGridDependencySynchronize();
-    __syncthreads();
-    if constexpr (op_solve<OP>())
-        solve_vectors<T, NB, NBLK, OP, LEFT, V, W>(a, nblk, sT, sdinv, staged);
-    else
-        mul_vectors<T, NB, NBLK, LOWER, LEFT, V>(a, nblk, sT, staged);
+    if constexpr (op_solve<OP>()) {
+        load_diagonal<T, NB, NBLK>(a, sdinv);
+        __syncthreads();
+        stage_tiles<T, NB, NBLK, OP>(a, av, sT, sdinv);
+        cudaGridDependencySynchronize();
+        __syncthreads();
+        solve_vectors<T, NB, NBLK, OP, LEFT, V, W>(a, nblk, sT, sdinv, sbc, staged);
+    } else {
+        /* the first panel is read while the tiles are stored */
+        cudaGridDependencySynchronize();
+        T pf[panel_share<NB * NBLK, rows_per_round<V>()>()];
+        fetch_panel<T, NB * NBLK, rows_per_round<V>(), LEFT>(a, (int64_t)blockIdx.x * rows_per_round<V>(), pf);
+        stage_tiles<T, NB, NBLK, OP>(a, av, sT, sdinv);
+        mul_vectors<T, NB, NBLK, LOWER, LEFT, V>(a, sT, staged, pf);
+    }
 }
 
 /* As many blocks as the device holds at once (never more than there is
@@ -547,14 +703,17 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
 int leaf_launch_v(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
 {
-    constexpr int VMAX = op_solve<OP>() ? 2 : 8;
-    if (a.nvec < (int64_t)rows_per_round<VMAX>() * nsm) {
-        if constexpr (op_solve<OP>())
-            return leaf_launch<T, NB, NBLK, OP, LEFT, VMAX, LEAF_WARPS / 2>(s, a, nsm, overlap);
-        else
-            return leaf_launch<T, NB, NBLK, OP, LEFT, 1, LEAF_WARPS>(s, a, nsm, overlap);
+    if constexpr (op_solve<OP>()) {
+        if (a.nvec >= (int64_t)rows_per_round<4>() * nsm)
+            return leaf_launch<T, NB, NBLK, OP, LEFT, 4, LEAF_WARPS>(s, a, nsm, overlap);
+        if (a.nvec >= (int64_t)rows_per_round<2>() * nsm)
+            return leaf_launch<T, NB, NBLK, OP, LEFT, 2, LEAF_WARPS>(s, a, nsm, overlap);
+        return leaf_launch<T, NB, NBLK, OP, LEFT, 2, LEAF_WARPS / 2>(s, a, nsm, overlap);
+    } else {
+        if (a.nvec >= (int64_t)rows_per_round<8>() * nsm)
+            return leaf_launch<T, NB, NBLK, OP, LEFT, 8, LEAF_WARPS>(s, a, nsm, overlap);
+        return leaf_launch<T, NB, NBLK, OP, LEFT, 1, LEAF_WARPS>(s, a, nsm, overlap);
     }
-    return leaf_launch<T, NB, NBLK, OP, LEFT, VMAX, LEAF_WARPS>(s, a, nsm, overlap);
 }
 
 template <class T, leaf_op OP>
