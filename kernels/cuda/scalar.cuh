@@ -95,19 +95,6 @@ KERN_HD bool kis_one(cuComplex a) { return a.x == 1.0f && a.y == 0.0f; }
 KERN_HD bool kis_one(cuDoubleComplex a) { return a.x == 1.0 && a.y == 0.0; }
 
 #ifdef __CUDACC__
-/* Broadcast lane src's value to the whole warp. */
-__device__ __forceinline__ float kshfl(float v, int src) { return __shfl_sync(0xffffffffu, v, src); }
-__device__ __forceinline__ double kshfl(double v, int src) { return __shfl_sync(0xffffffffu, v, src); }
-__device__ __forceinline__ cuComplex kshfl(cuComplex v, int src)
-{
-    return make_cuComplex(__shfl_sync(0xffffffffu, v.x, src), __shfl_sync(0xffffffffu, v.y, src));
-}
-__device__ __forceinline__ cuDoubleComplex kshfl(cuDoubleComplex v, int src)
-{
-    return make_cuDoubleComplex(__shfl_sync(0xffffffffu, v.x, src),
-                                __shfl_sync(0xffffffffu, v.y, src));
-}
-
 /* Butterfly sum over the 32 lanes of a warp; every lane gets the total. */
 __device__ __forceinline__ float kshfl_xor(float v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
 __device__ __forceinline__ double kshfl_xor(double v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }

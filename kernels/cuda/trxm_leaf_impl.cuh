@@ -86,11 +86,11 @@ template <leaf_op OP> __host__ __device__ constexpr bool op_solve() { return OP 
  * its multiprocessor's shared-memory traffic (each warp reads the whole
  * triangle of T for its vectors, and broadcasts each element as it is
  * solved), and more vectors a warp share the reads: with shuffles for the
- * broadcasts, the two-tile leaf over 16384 vectors took 49.9 us with 4 a warp
- * against 59.0 with 2 (DTRSM L/L/N; 3 a warp, 57.0), but over 1024 vectors
- * 21.4 against 16.1 when 4 a warp left blocks out (H200, 2026-11-23, sixth
- * session, the leaf alone).  Side right passes the rows of B through shared
- * memory rows_per_round at a time. */
+ * broadcasts, the two-tile leaf over 16384 vectors took 49.9 us with 4 a
+ * warp against 59.0 with 2 in one run (DTRSM L/L/N; 3 a warp, 57.0), but
+ * over 1024 vectors 21.4 against 16.1 when 4 a warp left blocks out (H200,
+ * 2026-11-23, sixth session, the leaf alone).  Side right passes the rows of
+ * B through shared memory rows_per_round at a time. */
 template <int V, int W = LEAF_WARPS> __host__ __device__ constexpr int rows_per_round()
 {
     return W * V;
@@ -108,10 +108,12 @@ template <int NBLK, bool LOWER> __device__ __forceinline__ int tile_slot(int c, 
     return c * (c + 1) / 2 + b;
 }
 
-/* Is tile (c, b) in the triangle of tiles of nblk sub-blocks. */
-template <bool LOWER> __device__ __forceinline__ bool tile_in_block(int c, int b, int nblk)
+/* Is tile (c, b) in the triangle of tiles.  A block always has all NBLK
+ * sub-blocks: the one-tile kernel takes k <= NB and the two-tile one
+ * NB < k <= 2 NB (leaf_launch_case). */
+template <bool LOWER> __host__ __device__ constexpr bool tile_in_block(int c, int b)
 {
-    return (LOWER ? b <= c : b >= c) && c < nblk && b < nblk;
+    return LOWER ? b <= c : b >= c;
 }
 
 template <class T> struct leaf_args {
@@ -216,8 +218,10 @@ __device__ __forceinline__ void store_tile(const leaf_args<T> &a, int c, int b,
  * two-tile DTRSM leaf over 16384 vectors (4 a warp) took 44.4 us this way
  * against 48.0 with shuffles, 53.4 against 59.1 on side right, and 8 vectors
  * a warp gained nothing more (44.5; with shuffles 44.9); the former leaf, 2 a
- * warp with shuffles, took 57.9 (H200, 2026-11-23, sixth session, the leaf
- * alone, variants alternating in one process). */
+ * warp with shuffles, took 57.9 in that run (H200, 2026-11-23, sixth
+ * session, the leaf alone, variants alternating in one process).  The
+ * parity alternates safely because each caller's loop runs an even number
+ * of steps (NB) from parity 0, so consecutive calls never share a slot. */
 template <class T, int V>
 __device__ __forceinline__ void warp_bcast(const T (&x)[V], int src, int lane, T *sbc,
                                            int parity, T (&out)[V])
@@ -248,6 +252,7 @@ __device__ __forceinline__ void tile_vectors(T (&x)[V][NB / 32], const T *sT, co
 {
     constexpr int LDS = NB + 1, R = NB / 32;
     constexpr bool LOWER = op_lower<OP>();
+    static_assert(NB % 2 == 0, "warp_bcast's parity starts at 0 each call");
 #pragma unroll
     for (int s = 0; s < NB; s++) {
         const int j = LOWER ? s : NB - 1 - s;
@@ -272,12 +277,12 @@ __device__ __forceinline__ void tile_vectors(T (&x)[V][NB / 32], const T *sT, co
             x[v][r] = kmul(x[v][r], sdinv[lane + 32 * r]);
 }
 
-/* x[v] := T^-1 x[v] over nblk <= NBLK sub-blocks, their tiles in sT: a
+/* x[v] := T^-1 x[v] over the NBLK sub-blocks, their tiles in sT: a
  * lower T walks the sub-blocks forward, an upper one backward, so that
  * every x_b that sub-block c reads is final; x_c -= T(c,b) x_b for those,
  * then x_c := T(c,c)^-1 x_c. */
 template <class T, int NB, int NBLK, leaf_op OP, int V>
-__device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 32)],
+__device__ __forceinline__ void block_vectors(T (&x)[V][NBLK * (NB / 32)],
                                               const T *sT, const T *sdinv, int lane, T *sbc)
 {
     constexpr int LDS = NB + 1, R = NB / 32;
@@ -285,8 +290,6 @@ __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 3
 #pragma unroll
     for (int s = 0; s < NBLK; s++) {
         const int c = LOWER ? s : NBLK - 1 - s;
-        if (c >= nblk)
-            continue;
         T acc[V][R];
 #pragma unroll
         for (int v = 0; v < V; v++)
@@ -295,7 +298,7 @@ __device__ __forceinline__ void block_vectors(int nblk, T (&x)[V][NBLK * (NB / 3
                 acc[v][r] = kzero<T>();
 #pragma unroll
         for (int b = 0; b < NBLK; b++) {
-            if (b == c || !tile_in_block<LOWER>(c, b, nblk))
+            if (b == c || !tile_in_block<LOWER>(c, b))
                 continue;
             const T *tile = sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS;
 #pragma unroll
@@ -356,8 +359,7 @@ constexpr size_t leaf_smem()
  * of 32 rows on the nonzero side of the diagonal, known at compile time, so
  * that the loop has no branch per row group and column (it had, and ncu
  * sampled 31% of its stalls as fixed-latency waits, H200, 2026-11-23, sixth
- * session).  The one-tile kernel takes k <= NB and the two-tile one
- * NB < k <= 2 NB, so all NBLK sub-blocks are there. */
+ * session). */
 template <class T, int NB, int NBLK, bool LOWER, int VM>
 __device__ __forceinline__ void mul_panel(const T *sT, const T *sx, int lane,
                                           T (&acc)[VM][NBLK * (NB / 32)])
@@ -497,7 +499,7 @@ __device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, const T *sT, 
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int64_t stride = (int64_t)gridDim.x * PV;
     for (int64_t v0 = (int64_t)blockIdx.x * PV; v0 < a.nvec; v0 += stride) {
-        __syncthreads(); /* the last panel is done with sx */
+        __syncthreads(); /* the last panel is done with sx; first, sT is complete */
         put_panel<T, KB, PV, LEFT>(pf, sx);
         __syncthreads();
         if (v0 + stride < a.nvec)
@@ -533,7 +535,7 @@ __device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, const T *sT, 
  * warp w taking rows w V..  Only the first W warps carry vectors, warp w
  * broadcasting through sbc + 2 V w. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
-__device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, const T *sT,
+__device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, const T *sT,
                                               const T *sdinv, T *sbc, T *sB)
 {
     constexpr int KB = NB * NBLK, XR = KB / 32, LDB = KB + 1, RT = rows_per_round<V, W>();
@@ -554,7 +556,7 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
                     x[v][r] = i < a.k && v0 + v < a.nvec ? kmul(a.alpha, b[i]) : kzero<T>();
                 }
             }
-            block_vectors<T, NB, NBLK, OP, V>(nblk, x, sT, sdinv, lane, wbc);
+            block_vectors<T, NB, NBLK, OP, V>(x, sT, sdinv, lane, wbc);
 #pragma unroll
             for (int v = 0; v < V; v++) {
                 T *b = a.B + (v0 + v) * a.ldb;
@@ -581,7 +583,7 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
                         x[v][r] = i < a.k && rr < rows ? kmul(a.alpha, sB[rr * LDB + i])
                                                        : kzero<T>();
                     }
-                block_vectors<T, NB, NBLK, OP, V>(nblk, x, sT, sdinv, lane, wbc);
+                block_vectors<T, NB, NBLK, OP, V>(x, sT, sdinv, lane, wbc);
 #pragma unroll
                 for (int v = 0; v < V; v++)
 #pragma unroll
@@ -603,11 +605,13 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, int nblk, c
  * every element being staged took the two-tile kernels 130-136 registers,
  * one block a multiprocessor, until capped at 128 (a few bytes spilled): on
  * an H200 the single leaf of DTRSM m = 64, n = 16384 went from 2.70x cuBLAS
- * to 3.05x with the cap, the rest unchanged (2026-11-23, fourth session).  A
- * two-tile multiply with 8 vectors a warp has the shared memory of one block
- * only, and takes the registers it needs to hold its next panel.  The
- * figures are Hopper's (228 KB a multiprocessor, 1 KB of it reserved a
- * block), the machine the kernels are built for. */
+ * to 3.05x with the cap, the rest unchanged (2026-11-23, fourth session).
+ * The two-tile multiply with 8 vectors a warp and the two-tile solves on
+ * side right (in double and complex float) have the shared memory of one
+ * block only, so the cap would buy nothing: the multiply takes the
+ * registers it needs to hold its next panel.  The figures are Hopper's
+ * (228 KB a multiprocessor, 1 KB of it reserved a block), the machine the
+ * kernels are built for. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
 constexpr int leaf_min_blocks()
 {
@@ -625,7 +629,7 @@ __device__ __forceinline__ void stage_tiles(const leaf_args<T> &a,
     for (int c = 0; c < NBLK; c++)
 #pragma unroll
         for (int b = 0; b < NBLK; b++)
-            if (tile_in_block<LOWER>(c, b, NBLK))
+            if (tile_in_block<LOWER>(c, b))
                 store_tile<T, NB, OP>(a, c, b, av[tile_slot<NBLK, LOWER>(c, b)],
                                       sT + tile_slot<NBLK, LOWER>(c, b) * NB * (NB + 1), sdinv);
 }
@@ -651,24 +655,23 @@ __global__ void __launch_bounds__(THREADS, (leaf_min_blocks<T, NB, NBLK, OP, LEF
      * dividing the diagonal tiles' columns in a pass of their own took 5.9
      * of the 11.4 us of the DTRSM leaf with 1024 right-hand sides, this way
      * 4.1 of 9.7 us (timers in the kernel, 2026-11-23, fourth session) */
-    const int nblk = (a.k + NB - 1) / NB;
     T av[block_tiles<NBLK>()][tile_map<T, NB>::STAGE];
 #pragma unroll
     for (int c = 0; c < NBLK; c++)
 #pragma unroll
         for (int b = 0; b < NBLK; b++)
-            if (tile_in_block<LOWER>(c, b, nblk))
+            if (tile_in_block<LOWER>(c, b))
                 load_tile<T, NB, OP>(a, c, b, av[tile_slot<NBLK, LOWER>(c, b)]);
-    /* Launched to overlap the kernel before it (programmatic dependent
-     * launch), which may still be writing B, though never A; otherwise a
-     * no-op. */
     if constexpr (op_solve<OP>()) {
         load_diagonal<T, NB, NBLK>(a, sdinv);
         __syncthreads();
         stage_tiles<T, NB, NBLK, OP>(a, av, sT, sdinv);
+        /* Launched to overlap the kernel before it (programmatic dependent
+         * launch), which may still be writing B, though never A; otherwise
+         * a no-op. */
         cudaGridDependencySynchronize();
         __syncthreads();
-        solve_vectors<T, NB, NBLK, OP, LEFT, V, W>(a, nblk, sT, sdinv, sbc, staged);
+        solve_vectors<T, NB, NBLK, OP, LEFT, V, W>(a, sT, sdinv, sbc, staged);
     } else {
         /* the first panel is read while the tiles are stored */
         cudaGridDependencySynchronize();
