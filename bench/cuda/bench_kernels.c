@@ -300,7 +300,7 @@ static void *dmatrix(const btype_t *t, int64_t ld, int64_t n, uint64_t seed, dou
 static void report(const char *routine, const job_t *j, const char *unit, double work,
                    double tess_ms, double cub_ms)
 {
-    const char *cs = j->routine == R_TRSM || j->routine == R_TRMM
+    const char *cs = j->routine == R_TRSM || j->routine == R_TRMM || j->routine == R_GEMM
                          ? (j->side == TessLeft ? "L" : "R") : "-";
     const char *cu = j->routine == R_GEMV ? "-" : (j->uplo == TessLower ? "L" : "U");
     const char *ct = j->routine == R_SYMV ? "-"
@@ -343,8 +343,10 @@ static void bench_trxm(const btype_t *t, int routine, tess_side_t side, tess_upl
     j.A = dmatrix(t, k, k, 1, 1.0 / (double)k, 2.0);
     j.Bsave = dmatrix(t, m, n, 2, 1.0, 0);
     j.B = dalloc((size_t)(m * n) * t->es);
-    if (routine == R_TRMM || with_gemm)
+    if (routine == R_TRMM)
         j.C = dalloc((size_t)(m * n) * t->es);
+    else if (with_gemm)
+        j.C = dmatrix(t, m, n, 8, 1.0, 0); /* the DGEMM's C, filled as bench_gemm's */
     fprintf(stderr, "  %s %c side=%d uplo=%d trans=%d m=%lld n=%lld\n",
             routine == R_TRSM ? "trsm" : "trmm", t->p, side, uplo, trans, (long long)m,
             (long long)n);

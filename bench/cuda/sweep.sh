@@ -32,7 +32,8 @@ for group in trxm gemvt symv; do
   echo "$group: bench rc=$brc ($(( $(date +%s) - start )) s)"
 done
 
-# One table and one CSV: ratio = cuBLAS time / Tessera time; ceiling = % of
+# One table and one CSV: ratio = cuBLAS time / Tessera time; rate = Tessera's
+# (cuBLAS's in a DGEMM row); ceiling = % of
 # cuBLAS DGEMM 16384 (TRSM/TRMM) or of the copy's bandwidth (GEMV/SYMV), both
 # measured first, on an idle device; its DGEMM = % of the DGEMM of the
 # case's shape whose runs alternate with the case's (square TRSM/TRMM in
@@ -72,9 +73,9 @@ awk -F, -v out="$out" '
         if (g[3] == "gemm" && g[8] == c[8] && g[9] == c[9] && g[14] > 0)
           here = 100 * c[13] / g[14]
       }
-      printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%.1f\n", group, st[group],
+      printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s\n", group, st[group],
              c[3], c[4], c[5], c[6], c[7], c[8], c[9], unit, c[11], c[12], c[13], c[14],
-             c[15], pct, here > csv
+             c[15], pct, (here > 0 ? sprintf("%.1f", here) : "") > csv
       printf "%-6s %-6s %-10s %6d %6d | %9.3f %9.3f | %5.2fx | %8.2f %-7s | %8.1f%% | %s\n",
              group, st[group], c[3] " " c[4] c[5] c[6] c[7], c[8], c[9], c[11], c[12], c[15],
              rate, unit, pct, (here > 0 ? sprintf("%.1f%%", here) : "")
