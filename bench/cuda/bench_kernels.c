@@ -6,7 +6,7 @@
  *                               trxm, gemvt, symv
  *
  * Every timing is the median of several runs between CUDA events, after a
- * warm-up run, Tessera's runs alternating with cuBLAS's (time_all), and with
+ * warm-up run, Tessera's runs alternating with cuBLAS's (time_libs), and with
  * cuBLAS DGEMM of the same shape for square TRSM/TRMM cases in double.  Each run
  * starts from an idle stream with the L2 cache emptied of the operands, and
  * in-place routines get their input restored first (all untimed); a run of
@@ -180,7 +180,12 @@ static int cmp_double(const void *a, const void *b)
 
 /* What a run of a case runs: Tessera's routine, cuBLAS's, or cuBLAS DGEMM
  * of the case's shape (a TRSM/TRMM case's ceiling). */
-enum { LIB_TESSERA, LIB_CUBLAS, LIB_DGEMM };
+enum { LIB_TESSERA, LIB_CUBLAS, LIB_DGEMM, NLIBS };
+
+/* The libraries a case times: the first two, or all three (with its DGEMM);
+ * the ceilings time cuBLAS alone. */
+static const int CASE_LIBS[NLIBS] = {LIB_TESSERA, LIB_CUBLAS, LIB_DGEMM};
+static const int CUBLAS_ONLY[1] = {LIB_CUBLAS};
 
 /* cuBLAS DGEMM of a TRSM/TRMM case's shape, on its operands: C += A B (side
  * left, m x m times m x n) or C += B A (side right, m x n times n x n). */
@@ -188,9 +193,11 @@ static void run_case_gemm(const job_t *j)
 {
     const int64_t m = j->m, n = j->n;
     if (j->side == TessLeft)
-        CB(cublasDgemm(cub, CUBLAS_OP_N, CUBLAS_OP_N, m, n, m, &done, j->A, m, j->Bsave, m, &done, j->C, m));
+        CB(cublasDgemm(cub, CUBLAS_OP_N, CUBLAS_OP_N, m, n, m, &done, j->A, m, j->Bsave, m, &done,
+                       j->C, m));
     else
-        CB(cublasDgemm(cub, CUBLAS_OP_N, CUBLAS_OP_N, m, n, n, &done, j->Bsave, m, j->A, n, &done, j->C, m));
+        CB(cublasDgemm(cub, CUBLAS_OP_N, CUBLAS_OP_N, m, n, n, &done, j->Bsave, m, j->A, n, &done,
+                       j->C, m));
 }
 
 /* Milliseconds of one run (inner calls, per call) of lib (LIB_*), from an
@@ -227,43 +234,23 @@ static double median(double *t, int n)
 
 #define MAX_REPS 32
 
-/* Median milliseconds of reps runs of cuBLAS after one warm-up. */
-static double time_ms(const job_t *j, int reps)
+/* ms[l] = median milliseconds of reps runs of libs[l] (LIB_*), l < nlibs,
+ * after one warm-up each, the runs alternating (ABBA, ABCCBA), so that
+ * whatever drifts during a case meets every library alike. */
+static void time_libs(const job_t *j, int reps, const int *libs, int nlibs, double *ms)
 {
-    double t[MAX_REPS];
-    if (reps > MAX_REPS)
-        die("time_ms (too many runs)");
-    run_once(j, LIB_CUBLAS);
+    double t[NLIBS][MAX_REPS];
+    if (reps > MAX_REPS || nlibs > NLIBS)
+        die("time_libs (too many runs or libraries)");
+    for (int l = 0; l < nlibs; l++)
+        run_once(j, libs[l]);
     for (int r = 0; r < reps; r++)
-        t[r] = run_once(j, LIB_CUBLAS);
-    return median(t, reps);
-}
-
-/* Median milliseconds of reps runs of each library after one warm-up each,
- * and of the case's DGEMM when gemm_ms is not NULL, the runs alternating
- * (ABBA, ABCCBA), so that whatever drifts during a case meets all alike. */
-static void time_all(const job_t *j, int reps, double *tess_ms, double *cub_ms, double *gemm_ms)
-{
-    double t[3][MAX_REPS];
-    const int libs = gemm_ms ? 3 : 2;
-    if (reps > MAX_REPS)
-        die("time_all (too many runs)");
-    for (int l = 0; l < libs; l++)
-        run_once(j, l);
-    for (int r = 0; r < reps; r++)
-        for (int i = 0; i < libs; i++) {
-            const int l = r % 2 == 0 ? i : libs - 1 - i;
-            t[l][r] = run_once(j, l);
+        for (int i = 0; i < nlibs; i++) {
+            const int l = r % 2 == 0 ? i : nlibs - 1 - i;
+            t[l][r] = run_once(j, libs[l]);
         }
-    *tess_ms = median(t[LIB_TESSERA], reps);
-    *cub_ms = median(t[LIB_CUBLAS], reps);
-    if (gemm_ms)
-        *gemm_ms = median(t[LIB_DGEMM], reps);
-}
-
-static void time_both(const job_t *j, int reps, double *tess_ms, double *cub_ms)
-{
-    time_all(j, reps, tess_ms, cub_ms, NULL);
+    for (int l = 0; l < nlibs; l++)
+        ms[l] = median(t[l], reps);
 }
 
 /* Every case takes its operands from one device arena, taken once and
@@ -350,13 +337,15 @@ static void bench_trxm(const btype_t *t, int routine, tess_side_t side, tess_upl
     fprintf(stderr, "  %s %c side=%d uplo=%d trans=%d m=%lld n=%lld\n",
             routine == R_TRSM ? "trsm" : "trmm", t->p, side, uplo, trans, (long long)m,
             (long long)n);
-    double tm, cm, gm;
-    time_all(&j, reps, &tm, &cm, with_gemm ? &gm : NULL);
-    report(routine == R_TRSM ? "trsm" : "trmm", &j, "TFLOP/s", trxm_flops(&j) * 1e-12, tm, cm);
+    double ms[NLIBS];
+    time_libs(&j, reps, CASE_LIBS, with_gemm ? 3 : 2, ms);
+    report(routine == R_TRSM ? "trsm" : "trmm", &j, "TFLOP/s", trxm_flops(&j) * 1e-12,
+           ms[LIB_TESSERA], ms[LIB_CUBLAS]);
     if (with_gemm) {
         job_t g = j;
         g.routine = R_GEMM;
-        report("gemm", &g, "TFLOP/s", 2.0 * (double)m * (double)n * (double)k * 1e-12, 0, gm);
+        report("gemm", &g, "TFLOP/s", 2.0 * (double)m * (double)n * (double)k * 1e-12, 0,
+               ms[LIB_DGEMM]);
     }
     dfree_all();
 }
@@ -373,10 +362,10 @@ static void bench_blas2(const btype_t *t, int routine, tess_trans_t trans, tess_
             (long long)m, (long long)n);
     const double elems = routine == R_GEMV ? (double)m * (double)n
                                            : (double)n * (double)(n + 1) / 2;
-    double tm, cm;
-    time_both(&j, reps, &tm, &cm);
+    double ms[NLIBS];
+    time_libs(&j, reps, CASE_LIBS, 2, ms);
     report(routine == R_GEMV ? "gemv" : (t->cplx ? "hemv" : "symv"), &j, "TB/s",
-           elems * (double)t->es * 1e-12, tm, cm);
+           elems * (double)t->es * 1e-12, ms[LIB_TESSERA], ms[LIB_CUBLAS]);
     dfree_all();
 }
 
@@ -389,7 +378,8 @@ static void bench_gemm(int64_t m, int64_t n, int reps, int inner)
     g.B = dmatrix(&TD, m, n, 7, 1.0, 0);
     g.C = dmatrix(&TD, m, n, 8, 1.0, 0);
     fprintf(stderr, "  dgemm m=k=%lld n=%lld\n", (long long)m, (long long)n);
-    const double gm = time_ms(&g, reps);
+    double gm;
+    time_libs(&g, reps, CUBLAS_ONLY, 1, &gm);
     report("gemm", &g, "TFLOP/s", 2.0 * (double)m * (double)n * (double)m * 1e-12, 0, gm);
     dfree_all();
 }
@@ -404,7 +394,8 @@ static void bench_ceilings(void)
     c.B = dmatrix(&TD, n, 2 * n, 9, 1.0, 0);
     c.C = dalloc((size_t)(n * 2 * n) * 8);
     fprintf(stderr, "  device-to-device copy, %lld MiB\n", (long long)(n * 2 * n * 8 >> 20));
-    const double cm = time_ms(&c, 10);
+    double cm;
+    time_libs(&c, 10, CUBLAS_ONLY, 1, &cm);
     report("copy", &c, "TB/s", 2.0 * (double)(n * 2 * n) * 8 * 1e-12, 0, cm);
     dfree_all();
 }

@@ -33,11 +33,10 @@ for group in trxm gemvt symv; do
 done
 
 # One table and one CSV: ratio = cuBLAS time / Tessera time; rate = Tessera's
-# (cuBLAS's in a DGEMM row); ceiling = % of
-# cuBLAS DGEMM 16384 (TRSM/TRMM) or of the copy's bandwidth (GEMV/SYMV), both
-# measured first, on an idle device; its DGEMM = % of the DGEMM of the
-# case's shape whose runs alternate with the case's (square TRSM/TRMM in
-# double).
+# (cuBLAS's in a DGEMM row); ceiling = % of cuBLAS DGEMM 16384 (TRSM/TRMM) or
+# of the copy's bandwidth (GEMV/SYMV), both measured first, on an idle device;
+# its DGEMM = % of the DGEMM of the case's shape whose runs alternate with the
+# case's (square TRSM/TRMM in double).
 awk -F, -v out="$out" '
   FNR == 1 { next }
   FILENAME ~ /\/bench_kernels_ceil.csv$/ {
