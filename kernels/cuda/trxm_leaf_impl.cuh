@@ -405,7 +405,8 @@ template <int KB, int P, bool LEFT> struct panel_elem {
         : i(LEFT ? idx % KB : idx / P), v(LEFT ? idx / KB : idx % P)
     {
     }
-    template <class T> __device__ __forceinline__ int64_t at(const leaf_args<T> &a, int64_t v0) const
+    template <class T>
+    __device__ __forceinline__ int64_t at(const leaf_args<T> &a, int64_t v0) const
     {
         return LEFT ? (v0 + v) * a.ldb + i : v0 + v + (int64_t)i * a.ldb;
     }
@@ -620,9 +621,9 @@ constexpr int leaf_min_blocks()
 
 /* T's tiles, loaded into av, into shared memory (store_tile). */
 template <class T, int NB, int NBLK, leaf_op OP>
-__device__ __forceinline__ void stage_tiles(const leaf_args<T> &a,
-                                            const T (&av)[block_tiles<NBLK>()][tile_map<T, NB>::STAGE],
-                                            T *sT, const T *sdinv)
+__device__ __forceinline__ void
+stage_tiles(const leaf_args<T> &a, const T (&av)[block_tiles<NBLK>()][tile_map<T, NB>::STAGE],
+            T *sT, const T *sdinv)
 {
     constexpr bool LOWER = op_lower<OP>();
 #pragma unroll
@@ -675,8 +676,9 @@ __global__ void __launch_bounds__(THREADS, (leaf_min_blocks<T, NB, NBLK, OP, LEF
     } else {
         /* the first panel is read while the tiles are stored */
         cudaGridDependencySynchronize();
-        T pf[panel_share<NB * NBLK, rows_per_round<V>()>()];
-        fetch_panel<T, NB * NBLK, rows_per_round<V>(), LEFT>(a, (int64_t)blockIdx.x * rows_per_round<V>(), pf);
+        constexpr int KB = NB * NBLK, PV = rows_per_round<V>();
+        T pf[panel_share<KB, PV>()];
+        fetch_panel<T, KB, PV, LEFT>(a, (int64_t)blockIdx.x * PV, pf);
         stage_tiles<T, NB, NBLK, OP>(a, av, sT, sdinv);
         mul_vectors<T, NB, NBLK, LOWER, LEFT, V>(a, sT, staged, pf);
     }
