@@ -7,7 +7,9 @@
  *
  * Every timing is the median of several runs between CUDA events, after a
  * warm-up run, Tessera's runs alternating with cuBLAS's (time_libs), and with
- * cuBLAS DGEMM of the same shape for square TRSM/TRMM cases in double.  Each run
+ * the case's own ceiling where it has one (a "gemm" or "read" row after the
+ * case's): cuBLAS DGEMM of the same shape for square TRSM/TRMM cases in
+ * double, a plain read of as many bytes for GEMV/SYMV/HEMV.  Each run
  * starts from an idle stream with the L2 cache emptied of the operands, and
  * in-place routines get their input restored first (all untimed); a run of
  * the smallest cases is 16 calls in a row (job_t.inner), of which only the
@@ -178,21 +180,34 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* What a run of a case runs: Tessera's routine, cuBLAS's, or cuBLAS DGEMM
- * of the case's shape (a TRSM/TRMM case's ceiling). */
-enum { LIB_TESSERA, LIB_CUBLAS, LIB_DGEMM, NLIBS };
+/* What a run of a case runs: Tessera's routine, cuBLAS's, or the case's own
+ * ceiling (run_case_ceiling). */
+enum { LIB_TESSERA, LIB_CUBLAS, LIB_CEILING, NLIBS };
 
-/* The libraries a case times: the first two, or all three (with its DGEMM);
- * the ceilings time cuBLAS alone. */
-static const int CASE_LIBS[NLIBS] = {LIB_TESSERA, LIB_CUBLAS, LIB_DGEMM};
+/* The libraries a case times: the first two, or all three (with its
+ * ceiling); the run's ceilings time cuBLAS alone. */
+static const int CASE_LIBS[NLIBS] = {LIB_TESSERA, LIB_CUBLAS, LIB_CEILING};
 static const int CUBLAS_ONLY[1] = {LIB_CUBLAS};
 
-/* cuBLAS DGEMM of a TRSM/TRMM case's shape, on its operands: C += A B (side
- * left, m x m times m x n) or C += B A (side right, m x n times n x n). */
-static void run_case_gemm(const job_t *j)
+/* Bytes of A that a GEMV or SYMV/HEMV case reads. */
+static size_t blas2_bytes(const job_t *j)
+{
+    const double elems = j->routine == R_GEMV ? (double)j->m * (double)j->n
+                                              : (double)j->n * (double)(j->n + 1) / 2;
+    return (size_t)elems * j->t->es;
+}
+
+/* A case's own ceiling, on its operands.  TRSM/TRMM: cuBLAS DGEMM of its
+ * shape, C += A B (side left, m x m times m x n) or C += B A (side right,
+ * m x n times n x n).  GEMV/SYMV: a read of as many bytes of A as the case
+ * reads, in one contiguous piece (a SYMV reads a triangle, column by
+ * column). */
+static void run_case_ceiling(const job_t *j)
 {
     const int64_t m = j->m, n = j->n;
-    if (j->side == TessLeft)
+    if (j->routine == R_GEMV || j->routine == R_SYMV)
+        TK(bench_read_async(j->A, blas2_bytes(j), st));
+    else if (j->side == TessLeft)
         CB(cublasDgemm(cub, CUBLAS_OP_N, CUBLAS_OP_N, m, n, m, &done, j->A, m, j->Bsave, m, &done,
                        j->C, m));
     else
@@ -217,7 +232,7 @@ static double run_once(const job_t *j, int lib)
         else if (lib == LIB_CUBLAS)
             run_cublas(j);
         else
-            run_case_gemm(j);
+            run_case_ceiling(j);
     }
     CK(cudaEventRecord(ev1, st));
     CK(cudaEventSynchronize(ev1));
@@ -345,7 +360,7 @@ static void bench_trxm(const btype_t *t, int routine, tess_side_t side, tess_upl
         job_t g = j;
         g.routine = R_GEMM;
         report("gemm", &g, "TFLOP/s", 2.0 * (double)m * (double)n * (double)k * 1e-12, 0,
-               ms[LIB_DGEMM]);
+               ms[LIB_CEILING]);
     }
     dfree_all();
 }
@@ -360,12 +375,12 @@ static void bench_blas2(const btype_t *t, int routine, tess_trans_t trans, tess_
     j.y = dmatrix(t, m > n ? m : n, 1, 5, 1.0, 0);
     fprintf(stderr, "  %s %c m=%lld n=%lld\n", routine == R_GEMV ? "gemv" : "symv", t->p,
             (long long)m, (long long)n);
-    const double elems = routine == R_GEMV ? (double)m * (double)n
-                                           : (double)n * (double)(n + 1) / 2;
+    const double tb = (double)blas2_bytes(&j) * 1e-12;
     double ms[NLIBS];
-    time_libs(&j, reps, CASE_LIBS, 2, ms);
-    report(routine == R_GEMV ? "gemv" : (t->cplx ? "hemv" : "symv"), &j, "TB/s",
-           elems * (double)t->es * 1e-12, ms[LIB_TESSERA], ms[LIB_CUBLAS]);
+    time_libs(&j, reps, CASE_LIBS, 3, ms);
+    report(routine == R_GEMV ? "gemv" : (t->cplx ? "hemv" : "symv"), &j, "TB/s", tb,
+           ms[LIB_TESSERA], ms[LIB_CUBLAS]);
+    report("read", &j, "TB/s", tb, 0, ms[LIB_CEILING]);
     dfree_all();
 }
 

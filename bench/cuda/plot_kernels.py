@@ -56,7 +56,7 @@ def main():
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     with open(sys.argv[1], newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r["routine"] not in ("gemm", "copy")]
+        rows = [r for r in csv.DictReader(f) if r["routine"] not in ("gemm", "copy", "read")]
     for r in rows:
         r.setdefault("device", sys.argv[3] if len(sys.argv) == 4 else "device not named")
     blas3 = [r for r in rows if int(r["m"]) >= 1024 and int(r["n"]) >= 64]

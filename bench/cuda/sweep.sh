@@ -35,8 +35,9 @@ done
 # One table and one CSV: ratio = cuBLAS time / Tessera time; rate = Tessera's
 # (cuBLAS's in a DGEMM row); ceiling = % of cuBLAS DGEMM 16384 (TRSM/TRMM) or
 # of the copy's bandwidth (GEMV/SYMV), both measured first, on an idle device;
-# its DGEMM = % of the DGEMM of the case's shape whose runs alternate with the
-# case's (square TRSM/TRMM in double).
+# its own = % of the case's own ceiling, whose runs alternate with the case's:
+# the DGEMM of its shape (square TRSM/TRMM in double, a "gemm" row) or a plain
+# read of as many bytes (GEMV/SYMV/HEMV, a "read" row).
 awk -F, -v out="$out" '
   FNR == 1 { next }
   FILENAME ~ /\/bench_kernels_ceil.csv$/ {
@@ -54,22 +55,22 @@ awk -F, -v out="$out" '
     }
     csv = out "/sweep.csv"
     print "group,status,routine,prec,side,uplo,trans,m,n,unit,tessera_ms,cublas_ms," \
-          "tessera_rate,cublas_rate,ratio,pct_of_ceiling,pct_of_case_gemm" > csv
+          "tessera_rate,cublas_rate,ratio,pct_of_ceiling,pct_of_own_ceiling" > csv
     printf "cuBLAS DGEMM 16384: %.2f TFLOP/s, copy %.2f TB/s\n", gemm, copy
     printf "%-6s %-6s %-10s %6s %6s | %9s %9s | %6s | %8s %-7s | %9s | %s\n", "group",
            "status", "op", "m", "n", "tess ms", "cublas ms", "ratio", "rate", "unit",
-           "% ceiling", "% its DGEMM"
+           "% ceiling", "% its own"
     for (i = 1; i <= nr; i++) {
       split(rows[i], c, ",")
       group = c[1]; unit = c[10]
       ceil = unit == "TB/s" ? copy : gemm
-      rate = c[13] > 0 ? c[13] : c[14] # a DGEMM row has cuBLAS rate only
+      rate = c[13] > 0 ? c[13] : c[14] # a ceiling row has the cuBLAS rate only
       pct = ceil > 0 && rate > 0 ? 100 * rate / ceil : 0
-      # a square TRSM/TRMM case in double is followed by its own DGEMM row
+      # a case with its own ceiling is followed by that ceiling's row
       here = 0
-      if (i < nr && (c[3] == "trsm" || c[3] == "trmm")) {
+      if (i < nr && c[13] > 0) {
         split(rows[i + 1], g, ",")
-        if (g[3] == "gemm" && g[8] == c[8] && g[9] == c[9] && g[14] > 0)
+        if ((g[3] == "gemm" || g[3] == "read") && g[8] == c[8] && g[9] == c[9] && g[14] > 0)
           here = 100 * c[13] / g[14]
       }
       printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s\n", group, st[group],
