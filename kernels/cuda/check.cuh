@@ -44,19 +44,36 @@ static inline int kern_current_device(int *dev)
     return *dev >= 0 && *dev < TESS_MAX_DEVICES ? 0 : TESS_EDEVICE;
 }
 
-/* Blocks of kernel (threads each, smem bytes of dynamic shared memory, the
- * kernel's limit raised to that) resident at once on one multiprocessor of
- * the current device: asked once per device and kept in cache (0: not asked
- * yet, so a failed query is asked again at the next call).  A failure leaves
- * no error behind for the next launch's check. */
-template <class K>
-static int kern_blocks_per_sm(K *kernel, int threads, size_t smem,
-                              std::atomic<int> (&cache)[TESS_MAX_DEVICES], int *per_sm)
+/* The current device and its multiprocessors (grids are sized to fill
+ * them): one query a call, the count asked of the runtime once per device,
+ * since the host's time to launch is part of a small call's time. */
+struct kern_device {
+    int id, nsm;
+};
+
+static inline int kern_device_current(kern_device *d)
 {
-    int dev;
-    const int err = kern_current_device(&dev);
+    static std::atomic<int> nsm_of[TESS_MAX_DEVICES];
+    const int err = kern_current_device(&d->id);
     if (err)
         return err;
+    d->nsm = nsm_of[d->id].load(std::memory_order_relaxed);
+    if (d->nsm > 0)
+        return 0;
+    KERN_CUDA_TRY(cudaDeviceGetAttribute(&d->nsm, cudaDevAttrMultiProcessorCount, d->id));
+    nsm_of[d->id].store(d->nsm, std::memory_order_relaxed);
+    return 0;
+}
+
+/* Blocks of kernel (threads each, smem bytes of dynamic shared memory, the
+ * kernel's limit raised to that) resident at once on one multiprocessor of
+ * device dev, the current one: asked once per device and kept in cache (0:
+ * not asked yet, so a failed query is asked again at the next call).  A
+ * failure leaves no error behind for the next launch's check. */
+template <class K>
+static int kern_blocks_per_sm(K *kernel, int threads, size_t smem, int dev,
+                              std::atomic<int> (&cache)[TESS_MAX_DEVICES], int *per_sm)
+{
     *per_sm = cache[dev].load(std::memory_order_relaxed);
     if (*per_sm > 0)
         return 0;
@@ -120,14 +137,5 @@ static int kern_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem,
 __host__ __device__ static inline int64_t kern_max64(int64_t a, int64_t b) { return a > b ? a : b; }
 __host__ __device__ static inline int64_t kern_min64(int64_t a, int64_t b) { return a < b ? a : b; }
 __host__ __device__ static inline int64_t kern_cdiv64(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-/* Multiprocessors of the current device: grids are sized to fill them. */
-static inline int kern_sm_count(int *nsm)
-{
-    int dev;
-    KERN_CUDA_TRY(cudaGetDevice(&dev));
-    KERN_CUDA_TRY(cudaDeviceGetAttribute(nsm, cudaDevAttrMultiProcessorCount, dev));
-    return 0;
-}
 
 #endif

@@ -296,27 +296,27 @@ template <class T> struct gemv_t_launch {
     int per_sm;
 };
 
-template <class T, bool APAIR, bool XPAIR, bool CONJ> gemv_t_launch<T> gemv_t_instance()
+template <class T, bool APAIR, bool XPAIR, bool CONJ> gemv_t_launch<T> gemv_t_instance(int dev)
 {
     auto *const kernel = gemv_t_kernel<T, APAIR, XPAIR, CONJ>;
     static std::atomic<int> per_sm_of[TESS_MAX_DEVICES];
     int per_sm;
-    if (kern_blocks_per_sm(kernel, GT_WARPS * 32, 0, per_sm_of, &per_sm))
+    if (kern_blocks_per_sm(kernel, GT_WARPS * 32, 0, dev, per_sm_of, &per_sm))
         per_sm = 0;
     return {kernel, per_sm};
 }
 
 /* The instantiation for A's and x's layout and for ^T / ^H. */
-template <class T> gemv_t_launch<T> gemv_t_pick(bool apair, bool xpair, bool cj)
+template <class T> gemv_t_launch<T> gemv_t_pick(bool apair, bool xpair, bool cj, int dev)
 {
     if (apair && xpair)
-        return cj ? gemv_t_instance<T, true, true, true>()
-                  : gemv_t_instance<T, true, true, false>();
+        return cj ? gemv_t_instance<T, true, true, true>(dev)
+                  : gemv_t_instance<T, true, true, false>(dev);
     if (apair)
-        return cj ? gemv_t_instance<T, true, false, true>()
-                  : gemv_t_instance<T, true, false, false>();
-    return cj ? gemv_t_instance<T, false, false, true>()
-              : gemv_t_instance<T, false, false, false>();
+        return cj ? gemv_t_instance<T, true, false, true>(dev)
+                  : gemv_t_instance<T, true, false, false>(dev);
+    return cj ? gemv_t_instance<T, false, false, true>(dev)
+              : gemv_t_instance<T, false, false, false>(dev);
 }
 
 /* No transpose: cut the columns into chunks so that about 32 blocks per
@@ -342,8 +342,9 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
     y = kern_vec_base(y, leny, incy);
     if (kis_zero(alpha))
         return kern_scale_vec(s, leny, beta, y, incy);
-    int nsm, err;
-    if ((err = kern_sm_count(&nsm)))
+    kern_device dev;
+    int err;
+    if ((err = kern_device_current(&dev)))
         return err;
     const bool aligned = kern_pairs_aligned(A, lda);
 
@@ -351,7 +352,7 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
         if ((err = kern_scale_vec(s, leny, beta, y, incy)))
             return err;
         const int64_t rowblocks = kern_cdiv64(m, GN_ROWS);
-        const int64_t chunk = chunk_length(n, rowblocks, nsm);
+        const int64_t chunk = chunk_length(n, rowblocks, dev.nsm);
         const dim3 grid((unsigned)rowblocks, (unsigned)kern_min64(kern_cdiv64(n, chunk), 65535));
         const size_t smem = (size_t)chunk * sizeof(T);
         if (aligned)
@@ -365,10 +366,11 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
          * GT_WARPS columns fill GT_WAVES waves of resident blocks; otherwise
          * row chunks of whole steps, about 8 waves of blocks in all. */
         const bool xpair = incx == 1 && (uintptr_t)x % alignof(kpair<T>) == 0;
-        const gemv_t_launch<T> kern = gemv_t_pick<T>(aligned, xpair, trans == TessConjTrans);
+        const gemv_t_launch<T> kern =
+            gemv_t_pick<T>(aligned, xpair, trans == TessConjTrans, dev.id);
         if (kern.per_sm <= 0)
             return TESS_EDEVICE;
-        const int64_t resident = (int64_t)kern.per_sm * nsm;
+        const int64_t resident = (int64_t)kern.per_sm * dev.nsm;
         const int64_t colblocks = kern_cdiv64(n, GT_WARPS);
         int64_t nchunks = 1;
         if (colblocks < GT_WAVES * resident) {

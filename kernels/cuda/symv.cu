@@ -353,16 +353,16 @@ __global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
  * device holds fewer (a cooperative grid must fit it), never more blocks
  * than tiles. */
 template <class T, bool ALIGNED, bool LOWER, bool SCALE>
-int symv_launch(cudaStream_t s, const symv_args<T> &a, int nsm)
+int symv_launch(cudaStream_t s, const symv_args<T> &a, const kern_device &dev)
 {
     constexpr int TY = symv_shape<T>::TY, MINB = symv_shape<T>::MINB;
     auto *const kernel = symv_kernel<T, ALIGNED, LOWER, SCALE>;
     static std::atomic<int> per_sm_of[TESS_MAX_DEVICES];
     int per_sm;
-    const int err = kern_blocks_per_sm(kernel, 32 * TY, 0, per_sm_of, &per_sm);
+    const int err = kern_blocks_per_sm(kernel, 32 * TY, 0, dev.id, per_sm_of, &per_sm);
     if (err)
         return err;
-    const int64_t blocks = kern_min64((int64_t)nsm * kern_min64(per_sm, MINB), a.ntiles);
+    const int64_t blocks = kern_min64((int64_t)dev.nsm * kern_min64(per_sm, MINB), a.ntiles);
     return kern_launch(kernel, dim3((unsigned)blocks), dim3(32 * TY), 0, s,
                        SCALE ? KERN_LAUNCH_COOPERATIVE : KERN_LAUNCH_PLAIN, a);
 }
@@ -374,21 +374,17 @@ int symv_launch(cudaStream_t s, const symv_args<T> &a, int nsm)
 std::atomic<bool> symv_no_cooperative[TESS_MAX_DEVICES];
 
 template <class T, bool ALIGNED, bool LOWER>
-int symv_launch_beta(cudaStream_t s, const symv_args<T> &a, int nsm)
+int symv_launch_beta(cudaStream_t s, const symv_args<T> &a, const kern_device &dev)
 {
     if (kis_one(a.beta))
-        return symv_launch<T, ALIGNED, LOWER, false>(s, a, nsm);
-    int dev;
-    int err = kern_current_device(&dev);
-    if (err)
-        return err;
-    if (!symv_no_cooperative[dev].load(std::memory_order_relaxed)) {
-        if (symv_launch<T, ALIGNED, LOWER, true>(s, a, nsm) == 0)
+        return symv_launch<T, ALIGNED, LOWER, false>(s, a, dev);
+    if (!symv_no_cooperative[dev.id].load(std::memory_order_relaxed)) {
+        if (symv_launch<T, ALIGNED, LOWER, true>(s, a, dev) == 0)
             return 0;
-        symv_no_cooperative[dev].store(true, std::memory_order_relaxed);
+        symv_no_cooperative[dev.id].store(true, std::memory_order_relaxed);
     }
-    err = kern_scale_vec(s, a.n, a.beta, a.y, a.incy);
-    return err ? err : symv_launch<T, ALIGNED, LOWER, false>(s, a, nsm);
+    const int err = kern_scale_vec(s, a.n, a.beta, a.y, a.incy);
+    return err ? err : symv_launch<T, ALIGNED, LOWER, false>(s, a, dev);
 }
 
 template <class T>
@@ -411,18 +407,18 @@ int symv_typed(cudaStream_t s, tess_uplo_t uplo, int64_t n, const void *alpha_p,
 
     if (kis_zero(a.alpha))
         return kern_scale_vec(s, n, a.beta, a.y, incy);
-    int nsm;
-    const int err = kern_sm_count(&nsm);
+    kern_device dev;
+    const int err = kern_device_current(&dev);
     if (err)
         return err;
     const bool aligned = kern_pairs_aligned(A, lda), lower = uplo == TessLower;
     if (aligned && lower)
-        return symv_launch_beta<T, true, true>(s, a, nsm);
+        return symv_launch_beta<T, true, true>(s, a, dev);
     if (aligned)
-        return symv_launch_beta<T, true, false>(s, a, nsm);
+        return symv_launch_beta<T, true, false>(s, a, dev);
     if (lower)
-        return symv_launch_beta<T, false, true>(s, a, nsm);
-    return symv_launch_beta<T, false, false>(s, a, nsm);
+        return symv_launch_beta<T, false, true>(s, a, dev);
+    return symv_launch_beta<T, false, false>(s, a, dev);
 }
 
 } // namespace

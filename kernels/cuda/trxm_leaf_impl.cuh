@@ -688,17 +688,17 @@ __global__ void __launch_bounds__(THREADS, (leaf_min_blocks<T, NB, NBLK, OP, LEF
  * work for); the shared-memory limit, a device's, is set and the occupancy
  * asked once per kernel and device. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
-int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
+int leaf_launch(cudaStream_t s, const leaf_args<T> &a, const kern_device &dev, bool overlap)
 {
     constexpr size_t smem = leaf_smem<T, NB, NBLK, OP, LEFT, V, W>();
     auto *const kernel = trxm_leaf_kernel<T, NB, NBLK, OP, LEFT, V, W>;
     static std::atomic<int> per_sm_of[TESS_MAX_DEVICES];
     int per_sm;
-    const int err = kern_blocks_per_sm(kernel, THREADS, smem, per_sm_of, &per_sm);
+    const int err = kern_blocks_per_sm(kernel, THREADS, smem, dev.id, per_sm_of, &per_sm);
     if (err)
         return err;
     const int64_t per_block = rows_per_round<V, W>();
-    const int64_t blocks = kern_min64((int64_t)per_sm * nsm, kern_cdiv64(a.nvec, per_block));
+    const int64_t blocks = kern_min64((int64_t)per_sm * dev.nsm, kern_cdiv64(a.nvec, per_block));
     return kern_launch(kernel, dim3((unsigned)blocks), dim3(THREADS), smem, s,
                        overlap ? KERN_LAUNCH_OVERLAP : KERN_LAUNCH_PLAIN, a);
 }
@@ -706,18 +706,18 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
 /* Vectors a warp and warps that carry them (rows_per_round): fewer when
  * the most would leave multiprocessors without a block. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
-int leaf_launch_v(cudaStream_t s, const leaf_args<T> &a, int nsm, bool overlap)
+int leaf_launch_v(cudaStream_t s, const leaf_args<T> &a, const kern_device &dev, bool overlap)
 {
     if constexpr (op_solve<OP>()) {
-        if (a.nvec >= (int64_t)rows_per_round<4>() * nsm)
-            return leaf_launch<T, NB, NBLK, OP, LEFT, 4, LEAF_WARPS>(s, a, nsm, overlap);
-        if (a.nvec >= (int64_t)rows_per_round<2>() * nsm)
-            return leaf_launch<T, NB, NBLK, OP, LEFT, 2, LEAF_WARPS>(s, a, nsm, overlap);
-        return leaf_launch<T, NB, NBLK, OP, LEFT, 2, LEAF_WARPS / 2>(s, a, nsm, overlap);
+        if (a.nvec >= (int64_t)rows_per_round<4>() * dev.nsm)
+            return leaf_launch<T, NB, NBLK, OP, LEFT, 4, LEAF_WARPS>(s, a, dev, overlap);
+        if (a.nvec >= (int64_t)rows_per_round<2>() * dev.nsm)
+            return leaf_launch<T, NB, NBLK, OP, LEFT, 2, LEAF_WARPS>(s, a, dev, overlap);
+        return leaf_launch<T, NB, NBLK, OP, LEFT, 2, LEAF_WARPS / 2>(s, a, dev, overlap);
     } else {
-        if (a.nvec >= (int64_t)rows_per_round<8>() * nsm)
-            return leaf_launch<T, NB, NBLK, OP, LEFT, 8, LEAF_WARPS>(s, a, nsm, overlap);
-        return leaf_launch<T, NB, NBLK, OP, LEFT, 1, LEAF_WARPS>(s, a, nsm, overlap);
+        if (a.nvec >= (int64_t)rows_per_round<8>() * dev.nsm)
+            return leaf_launch<T, NB, NBLK, OP, LEFT, 8, LEAF_WARPS>(s, a, dev, overlap);
+        return leaf_launch<T, NB, NBLK, OP, LEFT, 1, LEAF_WARPS>(s, a, dev, overlap);
     }
 }
 
@@ -726,15 +726,15 @@ int leaf_launch_case(bool left, bool one_tile, cudaStream_t s, const leaf_args<T
                      bool overlap)
 {
     constexpr int NB = kern_leaf_nb<T>(), NBLK = kern_leaf_max<T>() / NB;
-    int nsm;
-    int err = kern_sm_count(&nsm);
+    kern_device dev;
+    const int err = kern_device_current(&dev);
     if (err)
         return err;
     if (one_tile)
-        return left ? leaf_launch_v<T, NB, 1, OP, true>(s, a, nsm, overlap)
-                    : leaf_launch_v<T, NB, 1, OP, false>(s, a, nsm, overlap);
-    return left ? leaf_launch_v<T, NB, NBLK, OP, true>(s, a, nsm, overlap)
-                : leaf_launch_v<T, NB, NBLK, OP, false>(s, a, nsm, overlap);
+        return left ? leaf_launch_v<T, NB, 1, OP, true>(s, a, dev, overlap)
+                    : leaf_launch_v<T, NB, 1, OP, false>(s, a, dev, overlap);
+    return left ? leaf_launch_v<T, NB, NBLK, OP, true>(s, a, dev, overlap)
+                : leaf_launch_v<T, NB, NBLK, OP, false>(s, a, dev, overlap);
 }
 
 } // namespace
