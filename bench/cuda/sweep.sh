@@ -66,7 +66,7 @@ awk -F, -v out="$out" '
       ceil = unit == "TB/s" ? copy : gemm
       rate = c[13] > 0 ? c[13] : c[14] # a ceiling row has the cuBLAS rate only
       pct = ceil > 0 && rate > 0 ? 100 * rate / ceil : 0
-      # a case with its own ceiling is followed by that ceiling's row
+      # a case with a ceiling of its own is followed by the row of that ceiling
       here = 0
       if (i < nr && c[13] > 0) {
         split(rows[i + 1], g, ",")
