@@ -37,39 +37,41 @@ static inline int kern_cublas_bind(cublasHandle_t *h, cudaStream_t s)
     return 0;
 }
 
-/* The current device, as an index into a table of TESS_MAX_DEVICES. */
-static inline int kern_current_device(int *dev)
-{
-    KERN_CUDA_TRY(cudaGetDevice(dev));
-    return *dev >= 0 && *dev < TESS_MAX_DEVICES ? 0 : TESS_EDEVICE;
-}
-
-/* The current device and its multiprocessors (grids are sized to fill
- * them): one query a call, the count asked of the runtime once per device,
- * since the host's time to launch is part of a small call's time. */
+/* The current device (id, an index into tables of TESS_MAX_DEVICES) and its
+ * multiprocessors (grids are sized to fill them). */
 struct kern_device {
     int id, nsm;
 };
 
-static inline int kern_device_current(kern_device *d)
+/* One query a call, the count asked of the runtime once per device in each
+ * file that launches (a relaxed cache: every thread stores the same value),
+ * since the host's time to launch is part of a small call's time.  A failure
+ * leaves no error behind for the next launch's check. */
+static inline int kern_current_device(kern_device *d)
 {
     static std::atomic<int> nsm_of[TESS_MAX_DEVICES];
-    const int err = kern_current_device(&d->id);
-    if (err)
-        return err;
+    if (cudaGetDevice(&d->id) != cudaSuccess) {
+        cudaGetLastError();
+        return TESS_EDEVICE;
+    }
+    if (d->id < 0 || d->id >= TESS_MAX_DEVICES)
+        return TESS_EDEVICE;
     d->nsm = nsm_of[d->id].load(std::memory_order_relaxed);
     if (d->nsm > 0)
         return 0;
-    KERN_CUDA_TRY(cudaDeviceGetAttribute(&d->nsm, cudaDevAttrMultiProcessorCount, d->id));
+    if (cudaDeviceGetAttribute(&d->nsm, cudaDevAttrMultiProcessorCount, d->id) != cudaSuccess) {
+        cudaGetLastError();
+        return TESS_EDEVICE;
+    }
     nsm_of[d->id].store(d->nsm, std::memory_order_relaxed);
     return 0;
 }
 
 /* Blocks of kernel (threads each, smem bytes of dynamic shared memory, the
  * kernel's limit raised to that) resident at once on one multiprocessor of
- * device dev, the current one: asked once per device and kept in cache (0:
- * not asked yet, so a failed query is asked again at the next call).  A
- * failure leaves no error behind for the next launch's check. */
+ * device dev (kern_current_device's id): asked once per device and kept in
+ * cache (0: not asked yet, so a failed query is asked again at the next
+ * call).  A failure leaves no error behind for the next launch's check. */
 template <class K>
 static int kern_blocks_per_sm(K *kernel, int threads, size_t smem, int dev,
                               std::atomic<int> (&cache)[TESS_MAX_DEVICES], int *per_sm)

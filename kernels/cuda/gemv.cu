@@ -344,7 +344,7 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
         return kern_scale_vec(s, leny, beta, y, incy);
     kern_device dev;
     int err;
-    if ((err = kern_device_current(&dev)))
+    if ((err = kern_current_device(&dev)))
         return err;
     const bool aligned = kern_pairs_aligned(A, lda);
 

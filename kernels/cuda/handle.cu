@@ -25,12 +25,12 @@ thread_local thread_handles tl_handles;
 
 extern "C" int kern_cuda_thread_handle(cublasHandle_t *h)
 {
-    int dev;
+    kern_device dev;
     const int err = kern_current_device(&dev);
     if (err)
         return err;
-    if (!tl_handles.h[dev])
-        KERN_CUBLAS_TRY(cublasCreate(&tl_handles.h[dev]));
-    *h = tl_handles.h[dev];
+    if (!tl_handles.h[dev.id])
+        KERN_CUBLAS_TRY(cublasCreate(&tl_handles.h[dev.id]));
+    *h = tl_handles.h[dev.id];
     return 0;
 }

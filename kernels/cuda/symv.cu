@@ -408,7 +408,7 @@ int symv_typed(cudaStream_t s, tess_uplo_t uplo, int64_t n, const void *alpha_p,
     if (kis_zero(a.alpha))
         return kern_scale_vec(s, n, a.beta, a.y, incy);
     kern_device dev;
-    const int err = kern_device_current(&dev);
+    const int err = kern_current_device(&dev);
     if (err)
         return err;
     const bool aligned = kern_pairs_aligned(A, lda), lower = uplo == TessLower;

@@ -727,7 +727,7 @@ int leaf_launch_case(bool left, bool one_tile, cudaStream_t s, const leaf_args<T
 {
     constexpr int NB = kern_leaf_nb<T>(), NBLK = kern_leaf_max<T>() / NB;
     kern_device dev;
-    const int err = kern_device_current(&dev);
+    const int err = kern_current_device(&dev);
     if (err)
         return err;
     if (one_tile)
