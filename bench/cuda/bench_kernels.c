@@ -9,7 +9,8 @@
  * warm-up run, Tessera's runs alternating with cuBLAS's (time_libs), and with
  * the case's own ceiling where it has one (a "gemm" or "read" row after the
  * case's): cuBLAS DGEMM of the same shape for square TRSM/TRMM cases in
- * double, a plain read of as many bytes for GEMV/SYMV/HEMV.  Each run
+ * double, a plain read of as many bytes for GEMV/SYMV/HEMV; a ceiling's row
+ * gives its time and rate in the cuBLAS columns.  Each run
  * starts from an idle stream with the L2 cache emptied of the operands, and
  * in-place routines get their input restored first (all untimed); a run of
  * the smallest cases is 16 calls in a row (job_t.inner), of which only the
@@ -199,9 +200,9 @@ static size_t blas2_bytes(const job_t *j)
 
 /* A case's own ceiling, on its operands.  TRSM/TRMM: cuBLAS DGEMM of its
  * shape, C += A B (side left, m x m times m x n) or C += B A (side right,
- * m x n times n x n).  GEMV/SYMV: a read of as many bytes of A as the case
- * reads, in one contiguous piece (a SYMV reads a triangle, column by
- * column). */
+ * m x n times n x n).  GEMV/SYMV: A's first blas2_bytes read front to back,
+ * as many bytes as the case reads without its access pattern (a SYMV reads
+ * one triangle, column by column): what reading them could cost at best. */
 static void run_case_ceiling(const job_t *j)
 {
     const int64_t m = j->m, n = j->n;

@@ -33,7 +33,8 @@ for group in trxm gemvt symv; do
 done
 
 # One table and one CSV: ratio = cuBLAS time / Tessera time; rate = Tessera's
-# (cuBLAS's in a DGEMM row); ceiling = % of cuBLAS DGEMM 16384 (TRSM/TRMM) or
+# (in a gemm or read row, the ceiling's, which bench_kernels puts in the
+# cuBLAS columns); ceiling = % of cuBLAS DGEMM 16384 (TRSM/TRMM) or
 # of the copy's bandwidth (GEMV/SYMV), both measured first, on an idle device;
 # its own = % of the case's own ceiling, whose runs alternate with the case's:
 # the DGEMM of its shape (square TRSM/TRMM in double, a "gemm" row) or a plain
@@ -64,13 +65,15 @@ awk -F, -v out="$out" '
       split(rows[i], c, ",")
       group = c[1]; unit = c[10]
       ceil = unit == "TB/s" ? copy : gemm
-      rate = c[13] > 0 ? c[13] : c[14] # a ceiling row has the cuBLAS rate only
+      rate = c[13] > 0 ? c[13] : c[14] # a ceiling row has its rate in the cuBLAS column
       pct = ceil > 0 && rate > 0 ? 100 * rate / ceil : 0
       # a case with a ceiling of its own is followed by the row of that ceiling
       here = 0
       if (i < nr && c[13] > 0) {
         split(rows[i + 1], g, ",")
-        if ((g[3] == "gemm" || g[3] == "read") && g[8] == c[8] && g[9] == c[9] && g[14] > 0)
+        same = g[1] == c[1] && g[4] == c[4] && g[5] == c[5] && g[6] == c[6] && g[7] == c[7] &&
+               g[8] == c[8] && g[9] == c[9]
+        if ((g[3] == "gemm" || g[3] == "read") && same && g[14] > 0)
           here = 100 * c[13] / g[14]
       }
       printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s\n", group, st[group],
