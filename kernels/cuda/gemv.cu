@@ -289,34 +289,31 @@ template <class T>
 using gemv_t_fn = void (*)(int64_t, int64_t, int64_t, T, T, const T *, int64_t, const T *,
                            int64_t, T *, int64_t);
 
-/* A transpose kernel and its resident blocks per multiprocessor (0 when the
- * query failed). */
+/* A transpose kernel and its resident blocks per multiprocessor. */
 template <class T> struct gemv_t_launch {
     gemv_t_fn<T> fn;
     int per_sm;
 };
 
-template <class T, bool APAIR, bool XPAIR, bool CONJ> gemv_t_launch<T> gemv_t_instance(int dev)
+template <class T, bool APAIR, bool XPAIR, bool CONJ>
+int gemv_t_instance(int dev, gemv_t_launch<T> *l)
 {
-    auto *const kernel = gemv_t_kernel<T, APAIR, XPAIR, CONJ>;
     static std::atomic<int> per_sm_of[TESS_MAX_DEVICES];
-    int per_sm;
-    if (kern_blocks_per_sm(kernel, GT_WARPS * 32, 0, dev, per_sm_of, &per_sm))
-        per_sm = 0;
-    return {kernel, per_sm};
+    l->fn = gemv_t_kernel<T, APAIR, XPAIR, CONJ>;
+    return kern_blocks_per_sm(l->fn, GT_WARPS * 32, 0, dev, per_sm_of, &l->per_sm);
 }
 
 /* The instantiation for A's and x's layout and for ^T / ^H. */
-template <class T> gemv_t_launch<T> gemv_t_pick(bool apair, bool xpair, bool cj, int dev)
+template <class T> int gemv_t_pick(bool apair, bool xpair, bool cj, int dev, gemv_t_launch<T> *l)
 {
     if (apair && xpair)
-        return cj ? gemv_t_instance<T, true, true, true>(dev)
-                  : gemv_t_instance<T, true, true, false>(dev);
+        return cj ? gemv_t_instance<T, true, true, true>(dev, l)
+                  : gemv_t_instance<T, true, true, false>(dev, l);
     if (apair)
-        return cj ? gemv_t_instance<T, true, false, true>(dev)
-                  : gemv_t_instance<T, true, false, false>(dev);
-    return cj ? gemv_t_instance<T, false, false, true>(dev)
-              : gemv_t_instance<T, false, false, false>(dev);
+        return cj ? gemv_t_instance<T, true, false, true>(dev, l)
+                  : gemv_t_instance<T, true, false, false>(dev, l);
+    return cj ? gemv_t_instance<T, false, false, true>(dev, l)
+              : gemv_t_instance<T, false, false, false>(dev, l);
 }
 
 /* No transpose: cut the columns into chunks so that about 32 blocks per
@@ -366,10 +363,9 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
          * GT_WARPS columns fill GT_WAVES waves of resident blocks; otherwise
          * row chunks of whole steps, about 8 waves of blocks in all. */
         const bool xpair = incx == 1 && (uintptr_t)x % alignof(kpair<T>) == 0;
-        const gemv_t_launch<T> kern =
-            gemv_t_pick<T>(aligned, xpair, trans == TessConjTrans, dev.id);
-        if (kern.per_sm <= 0)
-            return TESS_EDEVICE;
+        gemv_t_launch<T> kern;
+        if ((err = gemv_t_pick<T>(aligned, xpair, trans == TessConjTrans, dev.id, &kern)))
+            return err;
         const int64_t resident = (int64_t)kern.per_sm * dev.nsm;
         const int64_t colblocks = kern_cdiv64(n, GT_WARPS);
         int64_t nchunks = 1;
