@@ -334,6 +334,12 @@ __device__ __forceinline__ void block_vectors(T (&x)[V][NBLK * (NB / 32)],
     }
 }
 
+/* Elements from one staged vector to the next in a panel of KB-element
+ * vectors (a multiply's panel, a side-right solve's round of rows): one past
+ * KB, so that side right's accesses across vectors, consecutive threads on
+ * consecutive vectors, fall in different banks. */
+template <int KB> __host__ __device__ constexpr int panel_ld() { return KB + 1; }
+
 /* Elements of shared memory a solve's warps broadcast through (warp_bcast). */
 template <leaf_op OP, int V, int W> __host__ __device__ constexpr int bcast_elems()
 {
@@ -348,11 +354,11 @@ constexpr size_t leaf_smem()
 {
     constexpr size_t staged = op_solve<OP>() && LEFT ? 0 : rows_per_round<V, W>();
     return sizeof(T) * ((size_t)block_tiles<NBLK>() * NB * (NB + 1) + NBLK * NB +
-                        bcast_elems<OP, V, W>() + staged * (NB * NBLK + 1));
+                        bcast_elems<OP, V, W>() + staged * panel_ld<NB * NBLK>());
 }
 
 /* Multiply: acc[v][r] = (T x_v)(lane + 32 r) for this warp's VM vectors,
- * x_v at sx + v (KB + 1).  Each T(i, j) is read from shared memory once for
+ * x_v at sx + v panel_ld.  Each T(i, j) is read from shared memory once for
  * the VM vectors and x_v(j) is a broadcast, so that the loop is bound by
  * the multiply-adds rather than, as the broadcasts of the solve, by moving
  * operands.  T's columns are taken 32 at a time, each with only the groups
@@ -364,7 +370,7 @@ template <class T, int NB, int NBLK, bool LOWER, int VM>
 __device__ __forceinline__ void mul_panel(const T *sT, const T *sx, int lane,
                                           T (&acc)[VM][NBLK * (NB / 32)])
 {
-    constexpr int LDS = NB + 1, KB = NB * NBLK, XR = KB / 32, LDX = KB + 1, RPT = NB / 32;
+    constexpr int LDS = NB + 1, KB = NB * NBLK, XR = KB / 32, LDX = panel_ld<KB>(), RPT = NB / 32;
 #pragma unroll
     for (int v = 0; v < VM; v++)
 #pragma unroll
@@ -413,13 +419,13 @@ template <int KB, int P, bool LEFT> struct panel_elem {
 };
 
 /* Vectors v0 .. v0 + nv - 1 of B (nv <= P) into shared memory, element i of
- * vector v at sx[v (KB + 1) + i], zeros past k and past nv; and back. */
+ * vector v at sx[v panel_ld + i], zeros past k and past nv; and back. */
 template <class T, int KB, int P, bool LEFT>
 __device__ __forceinline__ void load_panel(const leaf_args<T> &a, int64_t v0, int nv, T *sx)
 {
     for (int idx = threadIdx.x; idx < P * KB; idx += THREADS) {
         const panel_elem<KB, P, LEFT> e(idx);
-        sx[e.v * (KB + 1) + e.i] = e.v < nv && e.i < a.k ? a.B[e.at(a, v0)] : kzero<T>();
+        sx[e.v * panel_ld<KB>() + e.i] = e.v < nv && e.i < a.k ? a.B[e.at(a, v0)] : kzero<T>();
     }
 }
 
@@ -430,7 +436,7 @@ __device__ __forceinline__ void store_panel(const leaf_args<T> &a, int64_t v0, i
     for (int idx = threadIdx.x; idx < P * KB; idx += THREADS) {
         const panel_elem<KB, P, LEFT> e(idx);
         if (e.v < nv && e.i < a.k)
-            a.B[e.at(a, v0)] = sx[e.v * (KB + 1) + e.i];
+            a.B[e.at(a, v0)] = sx[e.v * panel_ld<KB>() + e.i];
     }
 }
 
@@ -471,15 +477,15 @@ __device__ __forceinline__ void fetch_panel(const leaf_args<T> &a, int64_t v0,
 template <class T, int KB, int P, bool LEFT>
 __device__ __forceinline__ void put_panel(const T (&pf)[panel_share<KB, P>()], T *sx)
 {
-    constexpr int STEP = panel_step<KB, P, LEFT>();
+    constexpr int STEP = panel_step<KB, P, LEFT>(), LD = panel_ld<KB>();
     const panel_elem<KB, P, LEFT> pe(threadIdx.x);
 #pragma unroll
     for (int e = 0; e < panel_share<KB, P>(); e++)
-        sx[pe.v * (KB + 1) + pe.i + e * (LEFT ? STEP * (KB + 1) : STEP)] = pf[e];
+        sx[pe.v * LD + pe.i + e * (LEFT ? STEP * LD : STEP)] = pf[e];
 }
 
 /* Multiply: the block's vectors in panels of PV = LEAF_WARPS VM, each
- * multiplied from shared memory (element i of vector v at sx[v (KB + 1) +
+ * multiplied from shared memory (element i of vector v at sx[v panel_ld +
  * i], zeros past k and past the last vector) and written back over itself.
  * The block's next panel is read into registers, pf, while this one is
  * multiplied (pf comes in holding the first); on side left each warp writes
@@ -496,7 +502,7 @@ __device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, const T *sT, 
                                             T (&pf)[panel_share<NB * NBLK, rows_per_round<VM>()>()])
 {
     constexpr int PV = rows_per_round<VM>();
-    constexpr int KB = NB * NBLK, XR = KB / 32, LDX = KB + 1;
+    constexpr int KB = NB * NBLK, XR = KB / 32, LDX = panel_ld<KB>();
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int64_t stride = (int64_t)gridDim.x * PV;
     for (int64_t v0 = (int64_t)blockIdx.x * PV; v0 < a.nvec; v0 += stride) {
@@ -539,7 +545,7 @@ template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
 __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, const T *sT,
                                               const T *sdinv, T *sbc, T *sB)
 {
-    constexpr int KB = NB * NBLK, XR = KB / 32, LDB = KB + 1, RT = rows_per_round<V, W>();
+    constexpr int KB = NB * NBLK, XR = KB / 32, LDB = panel_ld<KB>(), RT = rows_per_round<V, W>();
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     T *const wbc = sbc + 2 * V * warp;
     T x[V][XR];
@@ -619,6 +625,20 @@ constexpr int leaf_min_blocks()
     return 2 * (leaf_smem<T, NB, NBLK, OP, LEFT, V, W>() + 1024) <= 228 * 1024 ? 2 : 1;
 }
 
+/* This thread's elements of T's tiles into av (load_tile). */
+template <class T, int NB, int NBLK, leaf_op OP>
+__device__ __forceinline__ void
+load_tiles(const leaf_args<T> &a, T (&av)[block_tiles<NBLK>()][tile_map<T, NB>::STAGE])
+{
+    constexpr bool LOWER = op_lower<OP>();
+#pragma unroll
+    for (int c = 0; c < NBLK; c++)
+#pragma unroll
+        for (int b = 0; b < NBLK; b++)
+            if (tile_in_block<LOWER>(c, b))
+                load_tile<T, NB, OP>(a, c, b, av[tile_slot<NBLK, LOWER>(c, b)]);
+}
+
 /* T's tiles, loaded into av, into shared memory (store_tile). */
 template <class T, int NB, int NBLK, leaf_op OP>
 __device__ __forceinline__ void
@@ -657,12 +677,7 @@ __global__ void __launch_bounds__(THREADS, (leaf_min_blocks<T, NB, NBLK, OP, LEF
      * of the 11.4 us of the DTRSM leaf with 1024 right-hand sides, this way
      * 4.1 of 9.7 us (timers in the kernel, 2026-11-23, fourth session) */
     T av[block_tiles<NBLK>()][tile_map<T, NB>::STAGE];
-#pragma unroll
-    for (int c = 0; c < NBLK; c++)
-#pragma unroll
-        for (int b = 0; b < NBLK; b++)
-            if (tile_in_block<LOWER>(c, b))
-                load_tile<T, NB, OP>(a, c, b, av[tile_slot<NBLK, LOWER>(c, b)]);
+    load_tiles<T, NB, NBLK, OP>(a, av);
     if constexpr (op_solve<OP>()) {
         load_diagonal<T, NB, NBLK>(a, sdinv);
         __syncthreads();
