@@ -625,18 +625,25 @@ constexpr int leaf_min_blocks()
     return 2 * (leaf_smem<T, NB, NBLK, OP, LEFT, V, W>() + 1024) <= 228 * 1024 ? 2 : 1;
 }
 
-/* This thread's elements of T's tiles into av (load_tile). */
-template <class T, int NB, int NBLK, leaf_op OP>
-__device__ __forceinline__ void
-load_tiles(const leaf_args<T> &a, T (&av)[block_tiles<NBLK>()][tile_map<T, NB>::STAGE])
+/* f(c, b, slot) for each tile (c, b) of T that the block holds, slot its
+ * place in av and in sT. */
+template <int NBLK, bool LOWER, class F> __device__ __forceinline__ void for_each_tile(F &&f)
 {
-    constexpr bool LOWER = op_lower<OP>();
 #pragma unroll
     for (int c = 0; c < NBLK; c++)
 #pragma unroll
         for (int b = 0; b < NBLK; b++)
             if (tile_in_block<LOWER>(c, b))
-                load_tile<T, NB, OP>(a, c, b, av[tile_slot<NBLK, LOWER>(c, b)]);
+                f(c, b, tile_slot<NBLK, LOWER>(c, b));
+}
+
+/* This thread's elements of T's tiles into av (load_tile). */
+template <class T, int NB, int NBLK, leaf_op OP>
+__device__ __forceinline__ void
+load_tiles(const leaf_args<T> &a, T (&av)[block_tiles<NBLK>()][tile_map<T, NB>::STAGE])
+{
+    for_each_tile<NBLK, op_lower<OP>()>(
+        [&](int c, int b, int slot) { load_tile<T, NB, OP>(a, c, b, av[slot]); });
 }
 
 /* T's tiles, loaded into av, into shared memory (store_tile). */
@@ -645,14 +652,9 @@ __device__ __forceinline__ void
 stage_tiles(const leaf_args<T> &a, const T (&av)[block_tiles<NBLK>()][tile_map<T, NB>::STAGE],
             T *sT, const T *sdinv)
 {
-    constexpr bool LOWER = op_lower<OP>();
-#pragma unroll
-    for (int c = 0; c < NBLK; c++)
-#pragma unroll
-        for (int b = 0; b < NBLK; b++)
-            if (tile_in_block<LOWER>(c, b))
-                store_tile<T, NB, OP>(a, c, b, av[tile_slot<NBLK, LOWER>(c, b)],
-                                      sT + tile_slot<NBLK, LOWER>(c, b) * NB * (NB + 1), sdinv);
+    for_each_tile<NBLK, op_lower<OP>()>([&](int c, int b, int slot) {
+        store_tile<T, NB, OP>(a, c, b, av[slot], sT + slot * NB * (NB + 1), sdinv);
+    });
 }
 
 /* Element i of vector vec: B(i, vec) on side left, B(vec, i) on side right.
