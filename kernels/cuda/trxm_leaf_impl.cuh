@@ -58,6 +58,8 @@
 #ifndef KERN_CUDA_TRXM_LEAF_IMPL_CUH
 #define KERN_CUDA_TRXM_LEAF_IMPL_CUH
 
+#include <type_traits>
+
 #include "check.cuh"
 #include "scalar.cuh"
 #include "trxm_leaf.cuh"
@@ -182,13 +184,14 @@ __device__ __forceinline__ void load_diagonal(const leaf_args<T> &a, T *sdinv)
     sdinv[i] = kinv(a.cj ? kconj(d) : d);
 }
 
-/* The loaded tile (c, b) into sT.  A diagonal tile keeps its triangle; when
- * solving, its columns are divided by their diagonal element (times sdinv,
- * which must be visible to this thread) and its diagonal is zero, for
- * tile_vectors; when multiplying, its padding diagonal is zero. */
-template <class T, int NB, leaf_op OP>
+/* The loaded tile (c, b) into shared memory, its element (i, j) at
+ * dst[at(i, j)].  A diagonal tile keeps its triangle; when solving, its
+ * columns are divided by their diagonal element (times sdinv, which must be
+ * visible to this thread) and its diagonal is zero, for tile_vectors; when
+ * multiplying, its padding diagonal is zero. */
+template <class T, int NB, leaf_op OP, class At>
 __device__ __forceinline__ void store_tile(const leaf_args<T> &a, int c, int b,
-                                           const T (&av)[tile_map<T, NB>::STAGE], T *sT,
+                                           const T (&av)[tile_map<T, NB>::STAGE], T *dst, At at,
                                            const T *sdinv)
 {
     using M = tile_map<T, NB>;
@@ -206,7 +209,7 @@ __device__ __forceinline__ void store_tile(const leaf_args<T> &a, int c, int b,
         } else if (diag && SOLVE) {
             out = kmul(v, sdinv[c * NB + j]);
         }
-        sT[i + j * M::LDS] = out;
+        dst[at(i, j)] = out;
     }
 }
 
@@ -429,14 +432,14 @@ __device__ __forceinline__ void load_panel(const leaf_args<T> &a, int64_t v0, in
     }
 }
 
-template <class T, int KB, int P, bool LEFT>
+template <class T, int KB, int P, bool LEFT, int LD = panel_ld<KB>()>
 __device__ __forceinline__ void store_panel(const leaf_args<T> &a, int64_t v0, int nv,
                                             const T *sx)
 {
     for (int idx = threadIdx.x; idx < P * KB; idx += THREADS) {
         const panel_elem<KB, P, LEFT> e(idx);
         if (e.v < nv && e.i < a.k)
-            a.B[e.at(a, v0)] = sx[e.v * panel_ld<KB>() + e.i];
+            a.B[e.at(a, v0)] = sx[e.v * LD + e.i];
     }
 }
 
@@ -474,10 +477,10 @@ __device__ __forceinline__ void fetch_panel(const leaf_args<T> &a, int64_t v0,
     }
 }
 
-template <class T, int KB, int P, bool LEFT>
+template <class T, int KB, int P, bool LEFT, int LD = panel_ld<KB>()>
 __device__ __forceinline__ void put_panel(const T (&pf)[panel_share<KB, P>()], T *sx)
 {
-    constexpr int STEP = panel_step<KB, P, LEFT>(), LD = panel_ld<KB>();
+    constexpr int STEP = panel_step<KB, P, LEFT>();
     const panel_elem<KB, P, LEFT> pe(threadIdx.x);
 #pragma unroll
     for (int e = 0; e < panel_share<KB, P>(); e++)
@@ -653,8 +656,180 @@ stage_tiles(const leaf_args<T> &a, const T (&av)[block_tiles<NBLK>()][tile_map<T
             T *sT, const T *sdinv)
 {
     for_each_tile<NBLK, op_lower<OP>()>([&](int c, int b, int slot) {
-        store_tile<T, NB, OP>(a, c, b, av[slot], sT + slot * NB * (NB + 1), sdinv);
+        store_tile<T, NB, OP>(a, c, b, av[slot], sT + slot * NB * (NB + 1),
+                              [](int i, int j) { return i + j * (NB + 1); }, sdinv);
     });
+}
+
+/* Multiply in double on the tensor cores (FP64 mma.sync m16n8k8, sm_90),
+ * for blocks with many vectors.  A panel of PV vectors is multiplied by 8
+ * warps: 4 columns of warps take 16 vectors each (two n8 tiles), 2 rows of
+ * warps take half of T's 16-row tiles each, tiles {0, 3, 4, 7} and {1, 2,
+ * 5, 6} (of 8; {0, 3} and {1, 2} of 4), so that the two halves of a
+ * triangle are the same work.  T sits in shared memory in the order of the
+ * A fragments (dmma_a_slot), so that a warp reads a fragment in two
+ * conflict-free 16-byte loads; the panel's vectors are KB + 4 apart, which
+ * keeps the B fragments' loads (8 vectors x 4 elements a load) conflict-free.
+ * On an H200 the two-tile leaf over 16384 vectors took 18.6 us on side left
+ * (L/L/N) and 21.8 on side right (R/U/T) against 27.6 and 29.7 for the
+ * FP64-unit kernel, and DTRMM L/L/N 16384^2 88.0 against 89.9 ms
+ * (bench_kernels trmm, 7 rounds of alternating processes, 2026-11-23,
+ * tenth session). */
+template <int KB> struct dmma_leaf {
+    static constexpr int MT = KB / 16; /* T's tiles of 16 rows */
+    static constexpr int KS = KB / 8;  /* steps of 8 along T's columns */
+    static constexpr int MR = MT / 2;  /* row tiles a warp */
+    static constexpr int PV = rows_per_round<8>();
+    static constexpr int LDX = KB + 4;
+    static constexpr size_t smem() { return sizeof(double) * ((size_t)KB * KB + (size_t)PV * LDX); }
+};
+
+/* Where lane 4 g + t keeps its pair of a fragment's elements (rows g and
+ * g + 8, column t of a half): permuted within each quarter warp, so that
+ * staging, which stores rows 0..7 of one column at once, hits 8 banks
+ * rather than 2 (the leaf 18.6 against 19.1 us, H200, the run above),
+ * while each quarter warp still loads 8 different 16-byte words. */
+__device__ __forceinline__ int dmma_a_pos(int g, int t) { return 4 * g + (t ^ (g / 2)); }
+
+/* Where T(i, j) goes: fragment (i / 16, j / 8), its half j % 8 / 4 (a0 a1
+ * or a2 a3), its lane's place (dmma_a_pos), and of that pair, the element of
+ * row i % 16 / 8 (PTX's layout: a0 at row g, column t of the fragment, a1
+ * at g + 8, a2 and a3 four columns right, lane = 4 g + t). */
+template <int KB> __device__ __forceinline__ int dmma_a_slot(int i, int j)
+{
+    const int r = i % 16, kk = j % 8;
+    const int half = ((i / 16) * dmma_leaf<KB>::KS + j / 8) * 2 + kk / 4;
+    return (half * 32 + dmma_a_pos(r % 8, kk % 4)) * 2 + r / 8;
+}
+
+/* d += A B for the 16 x 8 fragment a (a01 = {a0, a1}, a23 = {a2, a3}) and
+ * the 8 x 8 one b (b0 at row t, column g; b1 four rows down). */
+__device__ __forceinline__ void dmma(double (&d)[4], double2 a01, double2 a23, double b0, double b1)
+{
+    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a01.x), "d"(a01.y), "d"(a23.x), "d"(a23.y), "d"(b0), "d"(b1));
+}
+
+/* T's row tile i of a warp in row group rg. */
+__host__ __device__ constexpr int dmma_row_tile(int rg, int i) { return 2 * i + ((i % 2) ^ rg); }
+
+/* acc[i][nt] = (T x)'s rows of row tile dmma_row_tile(RG, i), vectors 8 nt..
+ * of the warp's 16 at sxw, each step of 8 columns taken only by the row
+ * tiles that have nonzeros there.  Unrolled whole, the two-tile instances of
+ * a lower T spill 112-192 bytes; unrolled by two they spill none but took
+ * the leaf 20.4 us against 18.6 (H200, the run above). */
+template <int KB, bool LOWER, int RG>
+__device__ __forceinline__ void dmma_panel(const double *sA, const double *sxw, int lane,
+                                           double (&acc)[dmma_leaf<KB>::MR][2][4])
+{
+    using L = dmma_leaf<KB>;
+    const int g = lane / 4, t = lane % 4;
+#pragma unroll
+    for (int i = 0; i < L::MR; i++)
+#pragma unroll
+        for (int nt = 0; nt < 2; nt++)
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                acc[i][nt][q] = 0.0;
+    const double2 *const fa = reinterpret_cast<const double2 *>(sA) + dmma_a_pos(g, t);
+#pragma unroll
+    for (int ks = 0; ks < L::KS; ks++) {
+        double bf[2][2];
+#pragma unroll
+        for (int nt = 0; nt < 2; nt++) {
+            const double *x = sxw + (8 * nt + g) * L::LDX + 8 * ks + t;
+            bf[nt][0] = x[0];
+            bf[nt][1] = x[4];
+        }
+#pragma unroll
+        for (int i = 0; i < L::MR; i++) {
+            const int rt = dmma_row_tile(RG, i);
+            if (LOWER ? ks > 2 * rt + 1 : ks < 2 * rt)
+                continue;
+            const double2 *f = fa + (rt * L::KS + ks) * 64;
+            const double2 a01 = f[0], a23 = f[32];
+#pragma unroll
+            for (int nt = 0; nt < 2; nt++)
+                dmma(acc[i][nt], a01, a23, bf[nt][0], bf[nt][1]);
+        }
+    }
+}
+
+/* The panel at v0 (nv vectors) multiplied and written back, alpha applied:
+ * on side left from the fragments straight into B's columns (8 rows of a
+ * vector, 64 bytes, a store), on side right through sx along B's rows. */
+template <int KB, bool LOWER, bool LEFT>
+__device__ __forceinline__ void dmma_panel_out(const leaf_args<double> &a, const double *sA,
+                                               double *sx, int64_t v0, int nv)
+{
+    using L = dmma_leaf<KB>;
+    const int lane = threadIdx.x % 32, vg = threadIdx.x / 32 % 4, rg = threadIdx.x / 128;
+    const int g = lane / 4, t = lane % 4;
+    double acc[L::MR][2][4];
+    if (rg == 0)
+        dmma_panel<KB, LOWER, 0>(sA, sx + 16 * vg * L::LDX, lane, acc);
+    else
+        dmma_panel<KB, LOWER, 1>(sA, sx + 16 * vg * L::LDX, lane, acc);
+    if constexpr (!LEFT)
+        __syncthreads(); /* every warp is done reading sx */
+#pragma unroll
+    for (int i = 0; i < L::MR; i++)
+#pragma unroll
+        for (int nt = 0; nt < 2; nt++)
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+                const int row = 16 * dmma_row_tile(rg, i) + g + 8 * (q / 2);
+                const int vec = 16 * vg + 8 * nt + 2 * t + q % 2;
+                const double y = a.alpha * acc[i][nt][q];
+                if constexpr (LEFT) {
+                    if (vec < nv && row < a.k)
+                        a.B[(v0 + vec) * a.ldb + row] = y;
+                } else {
+                    sx[vec * L::LDX + row] = y;
+                }
+            }
+    if constexpr (!LEFT) {
+        __syncthreads();
+        store_panel<double, KB, L::PV, false, L::LDX>(a, v0, nv, sx);
+    }
+}
+
+/* The tensor-core multiply: T staged once a block as in trxm_leaf_kernel,
+ * then the block's panels, the next read into registers (pf) while the
+ * current one is multiplied. */
+template <int NB, int NBLK, leaf_op OP, bool LEFT>
+__global__ void __launch_bounds__(THREADS, 1) trxm_leaf_dmma_kernel(leaf_args<double> a)
+{
+    constexpr int KB = NB * NBLK;
+    constexpr bool LOWER = op_lower<OP>();
+    using L = dmma_leaf<KB>;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    double *const sA = reinterpret_cast<double *>(smem_raw);
+    double *const sx = sA + KB * KB;
+
+    double av[block_tiles<NBLK>()][tile_map<double, NB>::STAGE];
+    load_tiles<double, NB, NBLK, OP>(a, av);
+    cudaGridDependencySynchronize(); /* as in trxm_leaf_kernel */
+    double pf[panel_share<KB, L::PV>()];
+    fetch_panel<double, KB, L::PV, LEFT>(a, (int64_t)blockIdx.x * L::PV, pf);
+    for_each_tile<NBLK, LOWER>([&](int c, int b, int slot) {
+        store_tile<double, NB, OP>(
+            a, c, b, av[slot], sA,
+            [c, b](int i, int j) { return dmma_a_slot<KB>(c * NB + i, b * NB + j); }, nullptr);
+    });
+
+    const int64_t stride = (int64_t)gridDim.x * L::PV;
+    for (int64_t v0 = (int64_t)blockIdx.x * L::PV; v0 < a.nvec; v0 += stride) {
+        __syncthreads(); /* the last panel is done with sx; first, sA is complete */
+        put_panel<double, KB, L::PV, LEFT, L::LDX>(pf, sx);
+        __syncthreads();
+        if (v0 + stride < a.nvec)
+            fetch_panel<double, KB, L::PV, LEFT>(a, v0 + stride, pf);
+        const int nv = (int)kern_min64(L::PV, a.nvec - v0);
+        dmma_panel_out<KB, LOWER, LEFT>(a, sA, sx, v0, nv);
+    }
 }
 
 /* Element i of vector vec: B(i, vec) on side left, B(vec, i) on side right.
@@ -720,6 +895,23 @@ int leaf_launch(cudaStream_t s, const leaf_args<T> &a, const kern_device &dev, b
                        overlap ? KERN_LAUNCH_OVERLAP : KERN_LAUNCH_PLAIN, a);
 }
 
+/* trxm_leaf_dmma_kernel's launch, as leaf_launch's. */
+template <int NB, int NBLK, leaf_op OP, bool LEFT>
+int dmma_leaf_launch(cudaStream_t s, const leaf_args<double> &a, const kern_device &dev,
+                     bool overlap)
+{
+    using L = dmma_leaf<NB * NBLK>;
+    auto *const kernel = trxm_leaf_dmma_kernel<NB, NBLK, OP, LEFT>;
+    static std::atomic<int> per_sm_of[TESS_MAX_DEVICES];
+    int per_sm;
+    const int err = kern_blocks_per_sm(kernel, THREADS, L::smem(), dev.id, per_sm_of, &per_sm);
+    if (err)
+        return err;
+    const int64_t blocks = kern_min64((int64_t)per_sm * dev.nsm, kern_cdiv64(a.nvec, L::PV));
+    return kern_launch(kernel, dim3((unsigned)blocks), dim3(THREADS), L::smem(), s,
+                       overlap ? KERN_LAUNCH_OVERLAP : KERN_LAUNCH_PLAIN, a);
+}
+
 /* Vectors a warp and warps that carry them (rows_per_round): fewer when
  * the most would leave multiprocessors without a block. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT>
@@ -732,8 +924,12 @@ int leaf_launch_v(cudaStream_t s, const leaf_args<T> &a, const kern_device &dev,
             return leaf_launch<T, NB, NBLK, OP, LEFT, 2, LEAF_WARPS>(s, a, dev, overlap);
         return leaf_launch<T, NB, NBLK, OP, LEFT, 2, LEAF_WARPS / 2>(s, a, dev, overlap);
     } else {
-        if (a.nvec >= (int64_t)rows_per_round<8>() * dev.nsm)
-            return leaf_launch<T, NB, NBLK, OP, LEFT, 8, LEAF_WARPS>(s, a, dev, overlap);
+        if (a.nvec >= (int64_t)rows_per_round<8>() * dev.nsm) {
+            if constexpr (std::is_same<T, double>::value)
+                return dmma_leaf_launch<NB, NBLK, OP, LEFT>(s, a, dev, overlap);
+            else
+                return leaf_launch<T, NB, NBLK, OP, LEFT, 8, LEAF_WARPS>(s, a, dev, overlap);
+        }
         return leaf_launch<T, NB, NBLK, OP, LEFT, 1, LEAF_WARPS>(s, a, dev, overlap);
     }
 }

@@ -183,9 +183,11 @@ static void all_cases_large(void **state, bool solve)
     assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
 }
 
-/* k = 100 with 9000 vectors, both sides: more vectors than the grid takes at
- * once, so blocks loop over them, and enough that a solve uses every warp
- * (fewer use half of them). */
+/* k = 40 (one leaf tile) and 100 (two) with 9000 vectors in all 8 cases:
+ * more vectors than the grid takes at once, so blocks loop over them, and
+ * enough that a solve uses every warp (fewer use half of them) and that a
+ * multiply in double takes the tensor-core leaf (64 vectors a block for
+ * every multiprocessor; H100 and H200 have 132). */
 static void many_vectors(void **state, bool solve)
 {
     TCU_REQUIRE_GPU();
@@ -194,10 +196,15 @@ static void many_vectors(void **state, bool solve)
     assert_int_equal(cudaStreamCreate(&s), cudaSuccess);
     tcu_seed(4);
     void *A = well_conditioned(t, 100, 100);
-    assert_true(check_trxm(t, s, solve, TessLeft, TessLower, TessNoTrans, TessNonUnit, 100, 9000,
-                           0.5, A, 100) < TRXM_BOUND);
-    assert_true(check_trxm(t, s, solve, TessRight, TessUpper, TessConjTrans, TessUnit, 9000, 100,
-                           1.5 - 0.5 * I, A, 100) < TRXM_BOUND);
+    for (int64_t k = 40; k <= 100; k += 60)
+        for (int si = 0; si < 2; si++)
+            for (int ui = 0; ui < 2; ui++)
+                for (int ti = 0; ti < 3; ti++) {
+                    const bool left = sides[si] == TessLeft;
+                    assert_true(check_trxm(t, s, solve, sides[si], uplos[ui], transes[ti],
+                                           ti == 1 ? TessUnit : TessNonUnit, left ? k : 9000,
+                                           left ? 9000 : k, 1.5 - 0.5 * I, A, 100) < TRXM_BOUND);
+                }
     free(A);
     assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
 }
@@ -254,8 +261,8 @@ int main(void)
                  "error < 10"),
         PER_TYPE(trsm_large_sizes, "trsm: 8 cases at k=1000, two at k=4097: residual < 10"),
         PER_TYPE(trmm_large_sizes, "trmm: 8 cases at k=1000, two at k=4097: error < 10"),
-        PER_TYPE(trsm_many_vectors, "trsm: k=100 with 9000 vectors, both sides: residual < 10"),
-        PER_TYPE(trmm_many_vectors, "trmm: k=100 with 9000 vectors, both sides: error < 10"),
+        PER_TYPE(trsm_many_vectors, "trsm: k=40, 100 with 9000 vectors, 8 cases: residual < 10"),
+        PER_TYPE(trmm_many_vectors, "trmm: k=40, 100 with 9000 vectors, 8 cases: error < 10"),
         PER_TYPE(trsm_alpha_zero_zeroes_B_without_reading_it, "trsm: alpha=0 zeroes NaN-filled B"),
         PER_TYPE(trmm_alpha_zero_zeroes_B_without_reading_it, "trmm: alpha=0 zeroes NaN-filled B"),
     };
