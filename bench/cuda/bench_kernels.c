@@ -3,7 +3,8 @@
  *   bench_kernels [OUTDIR]      writes OUTDIR/bench_kernels.csv (default ".")
  *   bench_kernels OUTDIR GROUP  only the issue-4 targets of one group, a
  *                               quick check (sweep.sh): ceil (DGEMM, copy),
- *                               trxm, gemvt, symv
+ *                               trxm, gemvt, symv; or trmm (DTRMM's leaf
+ *                               alone and whole calls, both sides)
  *
  * Every timing is the median of several runs between CUDA events, after a
  * warm-up run, Tessera's runs alternating with cuBLAS's (time_libs), and with
@@ -445,6 +446,12 @@ static int bench_group(const char *group)
         for (int r = 0; r < 3; r++)
             bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, rhs[r], 7, 1);
         bench_trxm(&TD, R_TRMM, TessLeft, TessLower, TessNoTrans, N, N, SQUARE_REPS, 1);
+    } else if (strcmp(group, "trmm") == 0) {
+        /* one two-tile leaf over 16384 vectors, each side, and the whole call */
+        bench_trxm(&TD, R_TRMM, TessLeft, TessLower, TessNoTrans, 128, N, 5, 16);
+        bench_trxm(&TD, R_TRMM, TessRight, TessUpper, TessTrans, N, 128, 5, 16);
+        bench_trxm(&TD, R_TRMM, TessLeft, TessLower, TessNoTrans, N, N, SQUARE_REPS, 1);
+        bench_trxm(&TD, R_TRMM, TessRight, TessUpper, TessTrans, N, N, SQUARE_REPS, 1);
     } else if (strcmp(group, "gemvt") == 0) {
         bench_blas2(&TD, R_GEMV, TessTrans, TessLower, 2 * N, 2 * N, 20);
         bench_blas2(&TD, R_GEMV, TessTrans, TessLower, N / 2, N / 2, 20);
