@@ -280,6 +280,43 @@ __device__ __forceinline__ void tile_vectors(T (&x)[V][NB / 32], const T *sT, co
             x[v][r] = kmul(x[v][r], sdinv[lane + 32 * r]);
 }
 
+/* acc[v] += T(c,b) x_b[v] for the off-diagonal tile at tile, x_b final in
+ * x: each lane writes its elements of x_b to the warp's slots in sbc (32 V,
+ * bcast_slots), 32 columns at a time, and every step reads its column's V
+ * elements there as broadcasts.  Unlike warp_bcast's, these reads wait on
+ * no store of their own step, so they can be issued ahead of the
+ * multiply-adds. */
+template <class T, int NB, int V>
+__device__ __forceinline__ void offdiag_vectors(const T (&xb)[V][NB / 32], const T *tile,
+                                                int lane, T *sbc, T (&acc)[V][NB / 32])
+{
+    constexpr int LDS = NB + 1, R = NB / 32;
+#pragma unroll
+    for (int h = 0; h < R; h++) {
+        __syncwarp(); /* the warp is done reading sbc */
+#pragma unroll
+        for (int v = 0; v < V; v++)
+            sbc[lane * V + v] = xb[v][h];
+        __syncwarp();
+#pragma unroll
+        for (int jj = 0; jj < 32; jj++) {
+            const int j = 32 * h + jj;
+            T xj[V];
+#pragma unroll
+            for (int v = 0; v < V; v++)
+                xj[v] = sbc[jj * V + v];
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                const T t = tile[lane + 32 * r + j * LDS];
+#pragma unroll
+                for (int v = 0; v < V; v++)
+                    acc[v][r] = kfma(t, xj[v], acc[v][r]);
+            }
+        }
+    }
+    __syncwarp(); /* before tile_vectors' broadcasts reuse sbc */
+}
+
 /* x[v] := T^-1 x[v] over the NBLK sub-blocks, their tiles in sT: a
  * lower T walks the sub-blocks forward, an upper one backward, so that
  * every x_b that sub-block c reads is final; x_c -= T(c,b) x_b for those,
@@ -303,22 +340,14 @@ __device__ __forceinline__ void block_vectors(T (&x)[V][NBLK * (NB / 32)],
         for (int b = 0; b < NBLK; b++) {
             if (b == c || !tile_in_block<LOWER>(c, b))
                 continue;
-            const T *tile = sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS;
+            T xb[V][R];
 #pragma unroll
-            for (int j = 0; j < NB; j++) {
-                T own[V], xj[V];
+            for (int v = 0; v < V; v++)
 #pragma unroll
-                for (int v = 0; v < V; v++)
-                    own[v] = x[v][b * R + j / 32];
-                warp_bcast<T, V>(own, j % 32, lane, sbc, j & 1, xj);
-#pragma unroll
-                for (int r = 0; r < R; r++) {
-                    const T t = tile[lane + 32 * r + j * LDS];
-#pragma unroll
-                    for (int v = 0; v < V; v++)
-                        acc[v][r] = kfma(t, xj[v], acc[v][r]);
-                }
-            }
+                for (int r = 0; r < R; r++)
+                    xb[v][r] = x[v][b * R + r];
+            offdiag_vectors<T, NB, V>(xb, sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS, lane,
+                                      sbc, acc);
         }
         T xc[V][R];
 #pragma unroll
@@ -343,10 +372,18 @@ __device__ __forceinline__ void block_vectors(T (&x)[V][NBLK * (NB / 32)],
  * consecutive vectors, fall in different banks. */
 template <int KB> __host__ __device__ constexpr int panel_ld() { return KB + 1; }
 
-/* Elements of shared memory a solve's warps broadcast through (warp_bcast). */
-template <leaf_op OP, int V, int W> __host__ __device__ constexpr int bcast_elems()
+/* Elements of shared memory a solve's warp broadcasts through: warp_bcast's
+ * 2 V, or with two sub-blocks a column of 32 vectors' worth for
+ * offdiag_vectors, which reuses warp_bcast's slots. */
+template <int NBLK, int V> __host__ __device__ constexpr int bcast_slots()
 {
-    return op_solve<OP>() ? 2 * V * W : 0;
+    return NBLK > 1 ? 32 * V : 2 * V;
+}
+
+/* ... and a block's solve. */
+template <leaf_op OP, int NBLK, int V, int W> __host__ __device__ constexpr int bcast_elems()
+{
+    return op_solve<OP>() ? bcast_slots<NBLK, V>() * W : 0;
 }
 
 /* Bytes of shared memory: the block's tiles, their inverted diagonals, the
@@ -357,7 +394,7 @@ constexpr size_t leaf_smem()
 {
     constexpr size_t staged = op_solve<OP>() && LEFT ? 0 : rows_per_round<V, W>();
     return sizeof(T) * ((size_t)block_tiles<NBLK>() * NB * (NB + 1) + NBLK * NB +
-                        bcast_elems<OP, V, W>() + staged * panel_ld<NB * NBLK>());
+                        bcast_elems<OP, NBLK, V, W>() + staged * panel_ld<NB * NBLK>());
 }
 
 /* Multiply: acc[v][r] = (T x_v)(lane + 32 r) for this warp's VM vectors,
@@ -543,14 +580,14 @@ __device__ __forceinline__ void mul_vectors(const leaf_args<T> &a, const T *sT, 
  * lane + 32 r of vector v in x[v][r]), read and written in place on side
  * left; on side right rounds of RT rows of B pass through shared memory sB,
  * warp w taking rows w V..  Only the first W warps carry vectors, warp w
- * broadcasting through sbc + 2 V w. */
+ * broadcasting through sbc + bcast_slots w. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
 __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, const T *sT,
                                               const T *sdinv, T *sbc, T *sB)
 {
     constexpr int KB = NB * NBLK, XR = KB / 32, LDB = panel_ld<KB>(), RT = rows_per_round<V, W>();
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    T *const wbc = sbc + 2 * V * warp;
+    T *const wbc = sbc + bcast_slots<NBLK, V>() * warp;
     T x[V][XR];
     if constexpr (LEFT) {
         if (warp >= W)
@@ -846,7 +883,7 @@ __global__ void __launch_bounds__(THREADS, (leaf_min_blocks<T, NB, NBLK, OP, LEF
     T *const sT = reinterpret_cast<T *>(smem_raw);
     T *const sdinv = sT + block_tiles<NBLK>() * NB * LDS;
     T *const sbc = sdinv + NBLK * NB;
-    T *const staged = sbc + bcast_elems<OP, V, W>();
+    T *const staged = sbc + bcast_elems<OP, NBLK, V, W>();
 
     /* every read of A is issued before the first store, so that staging
      * waits for memory once: on an H200, staging tile by tile and then
