@@ -3,8 +3,9 @@
  *   bench_kernels [OUTDIR]      writes OUTDIR/bench_kernels.csv (default ".")
  *   bench_kernels OUTDIR GROUP  only the issue-4 targets of one group, a
  *                               quick check (sweep.sh): ceil (DGEMM, copy),
- *                               trxm, gemvt, symv; or trmm (DTRMM's leaf
- *                               alone and whole calls, both sides)
+ *                               trxm, gemvt, symv; or trmm, trsm (DTRMM's
+ *                               or DTRSM's leaf alone and whole calls, both
+ *                               sides)
  *
  * Every timing is the median of several runs between CUDA events, after a
  * warm-up run, Tessera's runs alternating with cuBLAS's (time_libs), and with
@@ -452,6 +453,13 @@ static int bench_group(const char *group)
         bench_trxm(&TD, R_TRMM, TessRight, TessUpper, TessTrans, N, 128, 5, 16);
         bench_trxm(&TD, R_TRMM, TessLeft, TessLower, TessNoTrans, N, N, SQUARE_REPS, 1);
         bench_trxm(&TD, R_TRMM, TessRight, TessUpper, TessTrans, N, N, SQUARE_REPS, 1);
+    } else if (strcmp(group, "trsm") == 0) {
+        /* the same for the solve, and its case with few right-hand sides */
+        bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, 128, N, 5, 16);
+        bench_trxm(&TD, R_TRSM, TessRight, TessUpper, TessNoTrans, N, 128, 5, 16);
+        bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, N, SQUARE_REPS, 1);
+        bench_trxm(&TD, R_TRSM, TessRight, TessUpper, TessNoTrans, N, N, SQUARE_REPS, 1);
+        bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, 1024, 7, 1);
     } else if (strcmp(group, "gemvt") == 0) {
         bench_blas2(&TD, R_GEMV, TessTrans, TessLower, 2 * N, 2 * N, 20);
         bench_blas2(&TD, R_GEMV, TessTrans, TessLower, N / 2, N / 2, 20);
