@@ -3,7 +3,7 @@
  *   bench_kernels [OUTDIR]      writes OUTDIR/bench_kernels.csv (default ".")
  *   bench_kernels OUTDIR GROUP  only the issue-4 targets of one group, a
  *                               quick check (sweep.sh): ceil (DGEMM, copy),
- *                               trxm, gemvt, symv; or trmm, trsm (DTRMM's
+ *                               trxm, gemv, symv; or trmm, trsm (DTRMM's
  *                               or DTRSM's leaf alone and whole calls, both
  *                               sides)
  *
@@ -460,7 +460,8 @@ static int bench_group(const char *group)
         bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, N, SQUARE_REPS, 1);
         bench_trxm(&TD, R_TRSM, TessRight, TessUpper, TessNoTrans, N, N, SQUARE_REPS, 1);
         bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, 1024, 7, 1);
-    } else if (strcmp(group, "gemvt") == 0) {
+    } else if (strcmp(group, "gemv") == 0) {
+        bench_blas2(&TD, R_GEMV, TessNoTrans, TessLower, 2 * N, 2 * N, 20);
         bench_blas2(&TD, R_GEMV, TessTrans, TessLower, 2 * N, 2 * N, 20);
         bench_blas2(&TD, R_GEMV, TessTrans, TessLower, N / 2, N / 2, 20);
     } else if (strcmp(group, "symv") == 0) {

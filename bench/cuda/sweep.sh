@@ -1,7 +1,7 @@
 #!/bin/bash
 # The issue-4 targets of the one-GPU kernels against cuBLAS, in one short GPU
 # session: the ceilings (cuBLAS DGEMM 16384, a device-to-device copy), then
-# each group of targets (bench_kernels OUTDIR GROUP: trxm, gemvt, symv), each
+# each group of targets (bench_kernels OUTDIR GROUP: trxm, gemv, symv), each
 # group in its own process, with the % of ceiling added.  Run from the
 # repository root, with build-gpu already built with -Dcuda=enabled (the
 # tests are bench/cuda/gpu_check.sh's):
@@ -24,7 +24,7 @@ timeout 60 "$exe" "$out" ceil > "$out/ceil.txt" 2> "$out/ceil.log" ||
   echo "sweep: ceilings failed (rc=$?), see $out/ceil.log"
 
 : > "$out/status.txt"
-for group in trxm gemvt symv; do
+for group in trxm gemv symv; do
   mkdir -p "$out/$group"
   timeout 90 "$exe" "$out/$group" "$group" > "$out/bench_$group.txt" 2> "$out/bench_$group.log"
   brc=$?
@@ -83,6 +83,6 @@ awk -F, -v out="$out" '
              group, st[group], c[3] " " c[4] c[5] c[6] c[7], c[8], c[9], c[11], c[12], c[15],
              rate, unit, pct, (here > 0 ? sprintf("%.1f%%", here) : "")
     }
-  }' "$out/bench_kernels_ceil.csv" "$out"/{trxm,gemvt,symv}/bench_kernels_*.csv |
+  }' "$out/bench_kernels_ceil.csv" "$out"/{trxm,gemv,symv}/bench_kernels_*.csv |
   tee "$out/sweep.txt"
 echo "sweep: $(( $(date +%s) - start )) s"
