@@ -288,7 +288,7 @@ __device__ __forceinline__ void tile_vectors(T (&x)[V][NB / 32], const T *sT, co
  * multiply-adds.  On an H200 the two-tile DTRSM leaf over 16384 vectors
  * took 37.0 us on side left and 45.4 on side right against 39.8 and 48.6
  * with warp_bcast here, and DTRSM L/L/N 16384^2 88.16 against 88.48 ms (13
- * rounds of alternating processes, 2026-11-23, tenth session). */
+ * rounds of alternating processes, 2026-11-23, eleventh session). */
 template <class T, int NB, int V>
 __device__ __forceinline__ void offdiag_vectors(const T (&xb)[V][NB / 32], const T *tile,
                                                 int lane, T *sbc, T (&acc)[V][NB / 32])
