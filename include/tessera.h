@@ -73,21 +73,62 @@ TESS_API int tess_finalize(void);
 TESS_API int tess_sync(void);
 TESS_API const char *tess_strerror(int err);
 
-/* C = alpha op(A) op(B) + beta C, column-major, host pointers. */
-TESS_API int tess_sgemm_async(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,
-                     float alpha, const float *A, int64_t lda, const float *B, int64_t ldb,
-                     float beta, float *C, int64_t ldc);
-TESS_API int tess_dgemm_async(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,
-                     double alpha, const double *A, int64_t lda, const double *B, int64_t ldb,
-                     double beta, double *C, int64_t ldc);
-TESS_API int tess_cgemm_async(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,
-                     float _Complex alpha, const float _Complex *A, int64_t lda,
-                     const float _Complex *B, int64_t ldb, float _Complex beta,
-                     float _Complex *C, int64_t ldc);
-TESS_API int tess_zgemm_async(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,
-                     double _Complex alpha, const double _Complex *A, int64_t lda,
-                     const double _Complex *B, int64_t ldb, double _Complex beta,
-                     double _Complex *C, int64_t ldc);
+/* BLAS-3, column-major, host pointers, one declaration per routine for the
+ * four precisions: P is s, d, c, z; T float, double, float _Complex, double
+ * _Complex; R the real type of T.  Real types take ConjTrans as Trans. */
+#define TESS_BLAS3_DECL(P, T, R)                                                                \
+    /* C = alpha op(A) op(B) + beta C */                                                        \
+    TESS_API int tess_##P##gemm_async(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,   \
+                                      int64_t k, T alpha, const T *A, int64_t lda, const T *B,  \
+                                      int64_t ldb, T beta, T *C, int64_t ldc);                  \
+    /* C = alpha A B + beta C (side left) or alpha B A + beta C (right), A symmetric, only its  \
+     * uplo triangle read */                                                                    \
+    TESS_API int tess_##P##symm_async(tess_side_t side, tess_uplo_t uplo, int64_t m, int64_t n, \
+                                      T alpha, const T *A, int64_t lda, const T *B,             \
+                                      int64_t ldb, T beta, T *C, int64_t ldc);                  \
+    /* C = alpha op(A) op(A)^T + beta C, only C's uplo triangle read and written; op(A) is     \
+     * n x k (trans NoTrans) or A^T (Trans; ConjTrans only for real types) */                  \
+    TESS_API int tess_##P##syrk_async(tess_uplo_t uplo, tess_trans_t trans, int64_t n,          \
+                                      int64_t k, T alpha, const T *A, int64_t lda, T beta,      \
+                                      T *C, int64_t ldc);                                       \
+    /* C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C, C's uplo triangle only */       \
+    TESS_API int tess_##P##syr2k_async(tess_uplo_t uplo, tess_trans_t trans, int64_t n,         \
+                                       int64_t k, T alpha, const T *A, int64_t lda,             \
+                                       const T *B, int64_t ldb, T beta, T *C, int64_t ldc);     \
+    /* C = alpha op(A) op(B) + beta C on C's uplo triangle only (n x n); the other triangle    \
+     * is never written */                                                                      \
+    TESS_API int tess_##P##gemmt_async(tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,      \
+                                       int64_t n, int64_t k, T alpha, const T *A, int64_t lda,  \
+                                       const T *B, int64_t ldb, T beta, T *C, int64_t ldc);     \
+    /* B = alpha op(A)^-1 B (side left) or alpha B op(A)^-1 (right), A triangular, in place */ \
+    TESS_API int tess_##P##trsm_async(tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,   \
+                                      tess_diag_t diag, int64_t m, int64_t n, T alpha,          \
+                                      const T *A, int64_t lda, T *B, int64_t ldb);              \
+    /* B = alpha op(A) B (side left) or alpha B op(A) (right), A triangular, in place */       \
+    TESS_API int tess_##P##trmm_async(tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,   \
+                                      tess_diag_t diag, int64_t m, int64_t n, T alpha,          \
+                                      const T *A, int64_t lda, T *B, int64_t ldb);
+
+/* The Hermitian routines, complex types only: as symm, syrk and syr2k with
+ * A^H for A^T (herk, her2k: trans NoTrans or ConjTrans), real alpha (herk)
+ * and beta (herk, her2k); the imaginary parts of C's diagonal become zero. */
+#define TESS_BLAS3_HERM_DECL(P, T, R)                                                           \
+    TESS_API int tess_##P##hemm_async(tess_side_t side, tess_uplo_t uplo, int64_t m, int64_t n, \
+                                      T alpha, const T *A, int64_t lda, const T *B,             \
+                                      int64_t ldb, T beta, T *C, int64_t ldc);                  \
+    TESS_API int tess_##P##herk_async(tess_uplo_t uplo, tess_trans_t trans, int64_t n,          \
+                                      int64_t k, R alpha, const T *A, int64_t lda, R beta,      \
+                                      T *C, int64_t ldc);                                       \
+    TESS_API int tess_##P##her2k_async(tess_uplo_t uplo, tess_trans_t trans, int64_t n,         \
+                                       int64_t k, T alpha, const T *A, int64_t lda,             \
+                                       const T *B, int64_t ldb, R beta, T *C, int64_t ldc);
+
+TESS_BLAS3_DECL(s, float, float)
+TESS_BLAS3_DECL(d, double, double)
+TESS_BLAS3_DECL(c, float _Complex, float)
+TESS_BLAS3_DECL(z, double _Complex, double)
+TESS_BLAS3_HERM_DECL(c, float _Complex, float)
+TESS_BLAS3_HERM_DECL(z, double _Complex, double)
 
 /* The host copy of the m x n matrix at A (or its upper/lower part) is valid
  * after the next tess_sync(); device copies stay valid for later calls. */

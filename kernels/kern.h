@@ -7,6 +7,8 @@
 #ifndef KERN_H
 #define KERN_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "tessera.h"
 
@@ -23,6 +25,30 @@ typedef struct {
                 int64_t ldb, const void *beta, void *C, int64_t ldc);
     /* C = beta C; beta == 0 sets C to zero without reading it */
     int (*scal)(kern_ctx_t *ctx, int64_t m, int64_t n, const void *beta, void *C, int64_t ldc);
+    /* C = alpha A B + beta C (side left) or alpha B A + beta C (right); A symmetric, or
+     * Hermitian when herm, only its uplo triangle read */
+    int (*symm)(kern_ctx_t *ctx, bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m,
+                int64_t n, const void *alpha, const void *A, int64_t lda, const void *B,
+                int64_t ldb, const void *beta, void *C, int64_t ldc);
+    /* C's uplo triangle = alpha op(A) op(A)^T + beta C, k > 0.  herm: ^H for ^T, alpha and
+     * beta real, the imaginary parts of C's diagonal set to zero. */
+    int (*syrk)(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                int64_t k, const void *alpha, const void *A, int64_t lda, const void *beta,
+                void *C, int64_t ldc);
+    /* C's uplo triangle = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C, k > 0.  herm:
+     * ^H for ^T, conj(alpha) on the second product, beta real, C's diagonal real. */
+    int (*syr2k)(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                 int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
+                 int64_t ldb, const void *beta, void *C, int64_t ldc);
+    /* C's uplo triangle = alpha op(A) op(B) + beta C, n x n; the other triangle is never
+     * written */
+    int (*gemmt)(kern_ctx_t *ctx, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n,
+                 int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
+                 int64_t ldb, const void *beta, void *C, int64_t ldc);
+    /* C's uplo triangle = beta C (beta == 0: zero, C not read); herm: beta real and the
+     * imaginary parts of the diagonal set to zero */
+    int (*scal_tri)(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo, int64_t n, const void *beta,
+                    void *C, int64_t ldc);
     /* B = alpha op(A)^-1 B or alpha B op(A)^-1, in place */
     int (*trsm)(kern_ctx_t *ctx, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
                 tess_diag_t diag, int64_t m, int64_t n, const void *alpha, const void *A,
@@ -40,6 +66,18 @@ typedef struct {
                 int64_t lda, const void *x, int64_t incx, const void *beta, void *y,
                 int64_t incy);
 } kern_table_t;
+
+/* A GEMMT of n x n computed by halves: the off-diagonal block is one GEMM of
+ * tab, the diagonal halves recurse, and blocks of at most leaf rows go to
+ * leaf_fn (a GEMMT of its own that writes only its triangle).  es: the
+ * element size of tab's type.  Both backends build their gemmt on it. */
+int kern_gemmt_recursive(const kern_table_t *tab, size_t es, int64_t leaf,
+                         int (*leaf_fn)(kern_ctx_t *, tess_uplo_t, tess_trans_t, tess_trans_t,
+                                        int64_t, int64_t, const void *, const void *, int64_t,
+                                        const void *, int64_t, const void *, void *, int64_t),
+                         kern_ctx_t *ctx, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,
+                         int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda,
+                         const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc);
 
 /* The host backend's kernels, on OpenBLAS, indexed by kern_type_t. */
 extern const kern_table_t kern_host_table[KERN_NTYPES];

@@ -1,5 +1,6 @@
 /* Element types: what the precision-generic algorithms need to know; and
  * the growing arrays the runtime keeps. */
+#include <complex.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
@@ -19,10 +20,10 @@ bool rt_grow(void *arr, size_t *cap, size_t n, size_t size, size_t first)
 }
 
 const rt_dtype_t rt_dtypes[KERN_NTYPES] = {
-    [KERN_S] = { KERN_S, sizeof(float), false },
-    [KERN_D] = { KERN_D, sizeof(double), false },
-    [KERN_C] = { KERN_C, sizeof(float _Complex), true },
-    [KERN_Z] = { KERN_Z, sizeof(double _Complex), true },
+    [KERN_S] = { KERN_S, sizeof(float), false, KERN_S },
+    [KERN_D] = { KERN_D, sizeof(double), false, KERN_D },
+    [KERN_C] = { KERN_C, sizeof(float _Complex), true, KERN_S },
+    [KERN_Z] = { KERN_Z, sizeof(double _Complex), true, KERN_D },
 };
 
 bool rt_scalar_is_zero(kern_type_t t, const void *s)
@@ -52,5 +53,25 @@ void rt_dtype_one(kern_type_t t, void *s)
     case KERN_D: *(double *)s = 1.0; break;
     case KERN_C: *(float _Complex *)s = 1.0f; break;
     default: *(double _Complex *)s = 1.0; break;
+    }
+}
+
+void rt_scalar_from_real(kern_type_t t, const void *r, void *out)
+{
+    switch (t) {
+    case KERN_S: *(float *)out = *(const float *)r; break;
+    case KERN_D: *(double *)out = *(const double *)r; break;
+    case KERN_C: *(float _Complex *)out = *(const float *)r; break;
+    default: *(double _Complex *)out = *(const double *)r; break;
+    }
+}
+
+void rt_scalar_conj(kern_type_t t, const void *s, void *out)
+{
+    switch (t) {
+    case KERN_S: *(float *)out = *(const float *)s; break;
+    case KERN_D: *(double *)out = *(const double *)s; break;
+    case KERN_C: *(float _Complex *)out = conjf(*(const float _Complex *)s); break;
+    default: *(double _Complex *)out = conj(*(const double _Complex *)s); break;
     }
 }

@@ -29,11 +29,15 @@ typedef struct {
     kern_type_t id;
     size_t size;
     bool is_complex;
+    kern_type_t real;                   /* the type of its real part */
 } rt_dtype_t;
 extern const rt_dtype_t rt_dtypes[KERN_NTYPES];
 bool rt_scalar_is_zero(kern_type_t t, const void *s);
 bool rt_scalar_is_one(kern_type_t t, const void *s);
 void rt_dtype_one(kern_type_t t, void *s);           /* writes 1 of type t */
+/* out = the real scalar r (of t's real type) as a t */
+void rt_scalar_from_real(kern_type_t t, const void *r, void *out);
+void rt_scalar_conj(kern_type_t t, const void *s, void *out);
 
 /* ---- blocks and their copies (cache.c owns the copy fields) -------------- */
 /* MOSI, per memory space.  The host is memory space 0, kept as host_valid. */
@@ -113,15 +117,25 @@ typedef struct rt_task {
     struct rt_task **succ;
     size_t nsucc, capsucc;
     bool priority;                      /* goes to the front of its queue */
+    bool too_many_accesses;             /* a bug: task_submit refuses the task */
     struct rt_task *qnext, *qprev;
 } rt_task_t;
 
 rt_task_t *task_new(rt_task_kind_t kind, const char *name);
 void task_set_kernel(rt_task_t *t, rt_task_fn fn, kern_type_t type, const void *args,
                      size_t size);
-/* Returns the access's slot in rt_exec_t: a block used twice is one slot. */
+/* task_set_kernel with the argument struct a, checked to fit when compiled. */
+#define TASK_SET_ARGS(t, fn, type, a)                                                           \
+    do {                                                                                        \
+        _Static_assert(sizeof(a) <= RT_ARGS_BYTES, "task arguments exceed RT_ARGS_BYTES");     \
+        task_set_kernel(t, fn, type, &(a), sizeof(a));                                          \
+    } while (0)
+/* Returns the access's slot in rt_exec_t: a block used twice is one slot.
+ * Past RT_MAX_ACCESS blocks the task is marked and task_submit refuses it. */
 int task_access(rt_task_t *t, rt_block_t *b, rt_mode_t mode);
-void task_submit(rt_task_t *t);      /* under rt.submit_lock */
+/* Under rt.submit_lock.  TESS_EINTERNAL, the task freed and nothing
+ * submitted, when it has more accesses than RT_MAX_ACCESS. */
+int task_submit(rt_task_t *t);
 void task_complete(rt_task_t *t, int err);
 void task_unref(rt_task_t *t);
 void task_wait_all(void);

@@ -43,6 +43,10 @@ int task_access(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
             return i;
         }
     }
+    if (t->naccess == RT_MAX_ACCESS) {
+        t->too_many_accesses = true;
+        return 0;
+    }
     t->acc[t->naccess].blk = b;
     t->acc[t->naccess].mode = mode;
     return t->naccess++;
@@ -116,8 +120,12 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
     }
 }
 
-void task_submit(rt_task_t *t)
+int task_submit(rt_task_t *t)
 {
+    if (t->too_many_accesses) {
+        task_unref(t);
+        return TESS_EINTERNAL;
+    }
     if (t->kind == TASK_KERNEL)
         for (int i = 0; i < t->naccess; i++)
             order_after_overlaps(t, t->acc[i].blk, t->acc[i].mode);
@@ -148,6 +156,7 @@ void task_submit(rt_task_t *t)
     atomic_fetch_add(&rt.pending, 1);
     if (atomic_fetch_sub(&t->ndeps, 1) == 1)
         sched_push(t);
+    return 0;
 }
 
 void rt_record_error(int err)

@@ -2,6 +2,7 @@
  * One macro body per routine serves the four precisions; the real and complex
  * CBLAS interfaces differ only in how scalars are passed, which SCAL_ARG hides. */
 #include <cblas.h>
+#include <complex.h>
 #include <string.h>
 #include "kern.h"
 
@@ -78,6 +79,93 @@
         return 0;                                                                               \
     }
 
+/* The symmetric and Hermitian BLAS-3 kernels.  RT is T's real type; for real
+ * types the Hermitian names are the symmetric routines (herm is never set). */
+#define HOST_SYM3(P, TY, T, RT, ARG, HEMM, HERK, HER2K)                                         \
+    static int host_##P##symm(kern_ctx_t *ctx, bool herm, tess_side_t side, tess_uplo_t uplo,  \
+                              int64_t m, int64_t n, const void *alpha, const void *A,           \
+                              int64_t lda, const void *B, int64_t ldb, const void *beta,        \
+                              void *C, int64_t ldc)                                             \
+    {                                                                                           \
+        (void)ctx;                                                                              \
+        (herm ? HEMM : cblas_##P##symm)(CblasColMajor, (CBLAS_SIDE)side, (CBLAS_UPLO)uplo,      \
+                                        (int)m, (int)n, ARG(T, alpha), A, (int)lda, B,          \
+                                        (int)ldb, ARG(T, beta), C, (int)ldc);                   \
+        return 0;                                                                               \
+    }                                                                                           \
+    static int host_##P##syrk(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo, tess_trans_t trans,\
+                              int64_t n, int64_t k, const void *alpha, const void *A,           \
+                              int64_t lda, const void *beta, void *C, int64_t ldc)              \
+    {                                                                                           \
+        (void)ctx;                                                                              \
+        if (herm)                                                                               \
+            HERK(CblasColMajor, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, (int)n, (int)k,       \
+                 REAL_ARG(RT, alpha), A, (int)lda, REAL_ARG(RT, beta), C, (int)ldc);            \
+        else                                                                                    \
+            cblas_##P##syrk(CblasColMajor, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, (int)n,    \
+                            (int)k, ARG(T, alpha), A, (int)lda, ARG(T, beta), C, (int)ldc);     \
+        return 0;                                                                               \
+    }                                                                                           \
+    static int host_##P##syr2k(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo,                   \
+                               tess_trans_t trans, int64_t n, int64_t k, const void *alpha,     \
+                               const void *A, int64_t lda, const void *B, int64_t ldb,          \
+                               const void *beta, void *C, int64_t ldc)                          \
+    {                                                                                           \
+        (void)ctx;                                                                              \
+        if (herm)                                                                               \
+            HER2K(CblasColMajor, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, (int)n, (int)k,      \
+                  ARG(T, alpha), A, (int)lda, B, (int)ldb, REAL_ARG(RT, beta), C, (int)ldc);    \
+        else                                                                                    \
+            cblas_##P##syr2k(CblasColMajor, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, (int)n,   \
+                             (int)k, ARG(T, alpha), A, (int)lda, B, (int)ldb, ARG(T, beta), C,  \
+                             (int)ldc);                                                         \
+        return 0;                                                                               \
+    }                                                                                           \
+    /* The host BLAS has no GEMMT: a leaf is a GEMM per column of its triangle. */             \
+    static int host_##P##gemmt_leaf(kern_ctx_t *ctx, tess_uplo_t uplo, tess_trans_t ta,        \
+                                    tess_trans_t tb, int64_t n, int64_t k, const void *alpha,   \
+                                    const void *A, int64_t lda, const void *B, int64_t ldb,     \
+                                    const void *beta, void *C, int64_t ldc)                     \
+    {                                                                                           \
+        const T *a = A, *b = B;                                                                 \
+        T *c = C;                                                                               \
+        for (int64_t j = 0; j < n; j++) {                                                       \
+            int64_t i0 = uplo == TessLower ? j : 0, rows = uplo == TessLower ? n - j : j + 1;   \
+            host_##P##gemm(ctx, ta, tb, rows, 1, k, alpha,                                      \
+                           a + (ta == TessNoTrans ? i0 : i0 * lda), lda,                        \
+                           b + (tb == TessNoTrans ? j * ldb : j), ldb, beta, c + i0 + j * ldc,  \
+                           ldc);                                                                \
+        }                                                                                       \
+        return 0;                                                                               \
+    }                                                                                           \
+    static int host_##P##gemmt(kern_ctx_t *ctx, tess_uplo_t uplo, tess_trans_t ta,             \
+                               tess_trans_t tb, int64_t n, int64_t k, const void *alpha,        \
+                               const void *A, int64_t lda, const void *B, int64_t ldb,          \
+                               const void *beta, void *C, int64_t ldc)                          \
+    {                                                                                           \
+        return kern_gemmt_recursive(&kern_host_table[TY]     , sizeof(T), HOST_GEMMT_LEAF,     \
+                                    host_##P##gemmt_leaf, ctx, uplo, ta, tb, n, k, alpha, A,    \
+                                    lda, B, ldb, beta, C, ldc);                                 \
+    }                                                                                           \
+    static int host_##P##scal_tri(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo, int64_t n,     \
+                                  const void *beta, void *C, int64_t ldc)                       \
+    {                                                                                           \
+        (void)ctx;                                                                              \
+        T bv = herm ? (T)(*(const RT *)beta) : *(const T *)beta, *c = C;                       \
+        for (int64_t j = 0; j < n; j++) {                                                       \
+            int64_t i0 = uplo == TessLower ? j : 0, i1 = uplo == TessLower ? n : j + 1;         \
+            for (int64_t i = i0; i < i1; i++) {                                                 \
+                T v = bv == 0 ? 0 : bv * c[i + j * ldc];                                        \
+                c[i + j * ldc] = herm && i == j ? (T)(RT)creal(v) : v;                          \
+            }                                                                                   \
+        }                                                                                       \
+        return 0;                                                                               \
+    }
+
+/* Rows of a GEMMT leaf: its column GEMMs cost the same at any size, so the
+ * leaf only bounds the recursion's depth. */
+#define HOST_GEMMT_LEAF 64
+
 static int real_zero_s(const void *p) { return *(const float *)p == 0.0f; }
 static int real_zero_d(const void *p) { return *(const double *)p == 0.0; }
 static int cplx_zero_c(const void *p) { return *(const float _Complex *)p == 0.0f; }
@@ -87,6 +175,10 @@ HOST_KERNELS(s, float, REAL_ARG, cblas_ssymv)
 HOST_KERNELS(d, double, REAL_ARG, cblas_dsymv)
 HOST_KERNELS(c, float _Complex, CPLX_ARG, cblas_chemv)
 HOST_KERNELS(z, double _Complex, CPLX_ARG, cblas_zhemv)
+HOST_SYM3(s, KERN_S, float, float, REAL_ARG, cblas_ssymm, cblas_ssyrk, cblas_ssyr2k)
+HOST_SYM3(d, KERN_D, double, double, REAL_ARG, cblas_dsymm, cblas_dsyrk, cblas_dsyr2k)
+HOST_SYM3(c, KERN_C, float _Complex, float, CPLX_ARG, cblas_chemm, cblas_cherk, cblas_cher2k)
+HOST_SYM3(z, KERN_Z, double _Complex, double, CPLX_ARG, cblas_zhemm, cblas_zherk, cblas_zher2k)
 HOST_SCAL(s, float, cblas_sscal, real_zero_s, REAL_ARG)
 HOST_SCAL(d, double, cblas_dscal, real_zero_d, REAL_ARG)
 HOST_SCAL(c, float _Complex, cblas_cscal, cplx_zero_c, CPLX_ARG)
@@ -95,7 +187,9 @@ HOST_SCAL(z, double _Complex, cblas_zscal, cplx_zero_z, CPLX_ARG)
 #define HOST_TABLE(P)                                                                           \
     {                                                                                           \
         .gemm = host_##P##gemm, .scal = host_##P##scal, .trsm = host_##P##trsm,                 \
-        .trmm = host_##P##trmm, .gemv = host_##P##gemv, .symv = host_##P##symv                  \
+        .trmm = host_##P##trmm, .gemv = host_##P##gemv, .symv = host_##P##symv,                 \
+        .symm = host_##P##symm, .syrk = host_##P##syrk, .syr2k = host_##P##syr2k,               \
+        .gemmt = host_##P##gemmt, .scal_tri = host_##P##scal_tri                                \
     }
 
 const kern_table_t kern_host_table[KERN_NTYPES] = {
