@@ -1,5 +1,5 @@
-/* The CUDA backend's kernel context: the compute stream a task runs on and
- * the cuBLAS handle bound to it. */
+/* The CUDA backend's kernel context: the compute stream a task runs on, the
+ * cuBLAS handle bound to it, and scratch for a GEMMT leaf's whole product. */
 #ifndef CUDA_CTX_H
 #define CUDA_CTX_H
 
@@ -7,9 +7,16 @@
 #include <cuda_runtime.h>
 #include "kern.h"
 
+/* Rows of a GEMMT leaf on a GPU: small enough that computing its whole
+ * square (twice its triangle's work) costs little next to the GEMMs above
+ * it, large enough that the cuBLAS GEMM filling it runs well. */
+#define CUDA_GEMMT_LEAF 256
+#define CUDA_SCRATCH_BYTES ((size_t)CUDA_GEMMT_LEAF * CUDA_GEMMT_LEAF * 16)
+
 struct kern_ctx {
     cudaStream_t stream;
     cublasHandle_t blas;
+    void *scratch;                      /* CUDA_SCRATCH_BYTES, used in stream order */
 };
 
 extern const kern_table_t kern_cuda_table[KERN_NTYPES];

@@ -1,6 +1,8 @@
-/* The CUDA backend's kernel table: GEMM and scaling on cuBLAS, the
- * triangular and BLAS-2 kernels Tessera's own (kernels/cuda).  Everything is
- * queued on the context's stream; the backend tracks completion. */
+/* The CUDA backend's kernel table: GEMM, scaling and the symmetric BLAS-3
+ * kernels on cuBLAS; the triangular and BLAS-2 kernels, and the one-triangle
+ * updates of GEMMT leaves and diagonal tiles, Tessera's own (kernels/cuda).
+ * Everything is queued on the context's stream; the backend tracks
+ * completion. */
 #include <cuComplex.h>
 #include <string.h>
 #include "cuda/kern_cuda.h"
@@ -63,6 +65,89 @@ CUDA_SCAL(d, 8, cublasDscal)
 CUDA_SCAL(c, 8, cublasCscal)
 CUDA_SCAL(z, 16, cublasZscal)
 
+static cublasFillMode_t fill(tess_uplo_t u)
+{
+    return u == TessLower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+}
+
+static cublasSideMode_t side_mode(tess_side_t s)
+{
+    return s == TessLeft ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
+}
+
+/* The symmetric and Hermitian kernels; for real types the Hermitian names are
+ * the symmetric routines (herm is never set).  A GEMMT leaf computes its
+ * whole square into the context's scratch and merges one triangle into C. */
+#define CUDA_SYM3(P, TY, CT, RT, OP, SYMM, HEMM, SYRK, HERK, SYR2K, HER2K)                      \
+    static int cuda_##P##symm(kern_ctx_t *x, bool herm, tess_side_t side, tess_uplo_t uplo,    \
+                              int64_t m, int64_t n, const void *alpha, const void *A,           \
+                              int64_t lda, const void *B, int64_t ldb, const void *beta,        \
+                              void *C, int64_t ldc)                                             \
+    {                                                                                           \
+        return blas_status((herm ? HEMM : SYMM)(x->blas, side_mode(side), fill(uplo), (int)m,   \
+                                                (int)n, alpha, A, (int)lda, B, (int)ldb, beta,  \
+                                                C, (int)ldc));                                  \
+    }                                                                                           \
+    static int cuda_##P##syrk(kern_ctx_t *x, bool herm, tess_uplo_t uplo, tess_trans_t trans,  \
+                              int64_t n, int64_t k, const void *alpha, const void *A,           \
+                              int64_t lda, const void *beta, void *C, int64_t ldc)              \
+    {                                                                                           \
+        if (herm)                                                                               \
+            return blas_status(HERK(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,   \
+                                    (int)lda, beta, C, (int)ldc));                              \
+        return blas_status(SYRK(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,       \
+                                (int)lda, beta, C, (int)ldc));                                  \
+    }                                                                                           \
+    static int cuda_##P##syr2k(kern_ctx_t *x, bool herm, tess_uplo_t uplo, tess_trans_t trans, \
+                               int64_t n, int64_t k, const void *alpha, const void *A,          \
+                               int64_t lda, const void *B, int64_t ldb, const void *beta,       \
+                               void *C, int64_t ldc)                                            \
+    {                                                                                           \
+        if (herm)                                                                               \
+            return blas_status(HER2K(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,  \
+                                     (int)lda, B, (int)ldb, beta, C, (int)ldc));                \
+        return blas_status(SYR2K(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,      \
+                                 (int)lda, B, (int)ldb, beta, C, (int)ldc));                    \
+    }                                                                                           \
+    static int cuda_##P##gemmt_leaf(kern_ctx_t *x, tess_uplo_t uplo, tess_trans_t ta,          \
+                                    tess_trans_t tb, int64_t n, int64_t k, const void *alpha,   \
+                                    const void *A, int64_t lda, const void *B, int64_t ldb,     \
+                                    const void *beta, void *C, int64_t ldc)                     \
+    {                                                                                           \
+        static const CT zero;                                                                   \
+        int err = cuda_##P##gemm(x, ta, tb, n, n, k, alpha, A, lda, B, ldb, &zero, x->scratch,  \
+                                 n);                                                            \
+        return err ? err                                                                        \
+                   : kern_cuda_tri_update(TY, x->stream, false, uplo, n, x->scratch, n, beta,   \
+                                          C, ldc);                                              \
+    }                                                                                           \
+    static int cuda_##P##gemmt(kern_ctx_t *x, tess_uplo_t uplo, tess_trans_t ta,               \
+                               tess_trans_t tb, int64_t n, int64_t k, const void *alpha,        \
+                               const void *A, int64_t lda, const void *B, int64_t ldb,          \
+                               const void *beta, void *C, int64_t ldc)                          \
+    {                                                                                           \
+        return kern_gemmt_recursive(&kern_cuda_table[TY], sizeof(CT), CUDA_GEMMT_LEAF,          \
+                                    cuda_##P##gemmt_leaf, x, uplo, ta, tb, n, k, alpha, A, lda, \
+                                    B, ldb, beta, C, ldc);                                      \
+    }                                                                                           \
+    static int cuda_##P##scal_tri(kern_ctx_t *x, bool herm, tess_uplo_t uplo, int64_t n,       \
+                                  const void *beta, void *C, int64_t ldc)                       \
+    {                                                                                           \
+        CT b;                                                                                   \
+        memset(&b, 0, sizeof b);                                                                \
+        memcpy(&b, beta, herm ? sizeof(RT) : sizeof(CT));                                      \
+        return kern_cuda_tri_update(TY, x->stream, herm, uplo, n, NULL, 0, &b, C, ldc);         \
+    }
+
+CUDA_SYM3(s, KERN_S, float, float, op_real, cublasSsymm, cublasSsymm, cublasSsyrk, cublasSsyrk,
+          cublasSsyr2k, cublasSsyr2k)
+CUDA_SYM3(d, KERN_D, double, double, op_real, cublasDsymm, cublasDsymm, cublasDsyrk,
+          cublasDsyrk, cublasDsyr2k, cublasDsyr2k)
+CUDA_SYM3(c, KERN_C, cuComplex, float, op, cublasCsymm, cublasChemm, cublasCsyrk, cublasCherk,
+          cublasCsyr2k, cublasCher2k)
+CUDA_SYM3(z, KERN_Z, cuDoubleComplex, double, op, cublasZsymm, cublasZhemm, cublasZsyrk,
+          cublasZherk, cublasZsyr2k, cublasZher2k)
+
 #define CUDA_OWN(P, T)                                                                          \
     static int cuda_##P##trsm(kern_ctx_t *x, tess_side_t side, tess_uplo_t uplo,               \
                               tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,       \
@@ -103,7 +188,9 @@ CUDA_OWN(z, KERN_Z)
 #define CUDA_TABLE(P)                                                                           \
     {                                                                                           \
         .gemm = cuda_##P##gemm, .scal = cuda_##P##scal, .trsm = cuda_##P##trsm,                 \
-        .trmm = cuda_##P##trmm, .gemv = cuda_##P##gemv, .symv = cuda_##P##symv                  \
+        .trmm = cuda_##P##trmm, .gemv = cuda_##P##gemv, .symv = cuda_##P##symv,                 \
+        .symm = cuda_##P##symm, .syrk = cuda_##P##syrk, .syr2k = cuda_##P##syr2k,               \
+        .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri                                \
     }
 
 const kern_table_t kern_cuda_table[KERN_NTYPES] = {

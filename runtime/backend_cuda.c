@@ -97,6 +97,10 @@ static int cuda_open(rt_device_t *d)
         if (cublasCreate(&x->blas) != CUBLAS_STATUS_SUCCESS ||
             cublasSetStream(x->blas, x->stream) != CUBLAS_STATUS_SUCCESS)
             return TESS_EDEVICE;
+        if (cudaMalloc(&x->scratch, CUDA_SCRATCH_BYTES) != cudaSuccess) {
+            cudaGetLastError();
+            return TESS_ENOMEM;
+        }
     }
     if (ok(cudaEventCreate(&g->origin)) || ok(cudaEventRecord(g->origin, g->stream[RT_S_COMPUTE])) ||
         ok(cudaEventSynchronize(g->origin)))
@@ -123,9 +127,11 @@ static void cuda_close(rt_device_t *d)
     if (!g)
         return;
     cudaSetDevice(g->ordinal);
-    for (int i = 0; i < RT_COMPUTE_STREAMS; i++)
+    for (int i = 0; i < RT_COMPUTE_STREAMS; i++) {
         if (g->ctx[i].blas)
             cublasDestroy(g->ctx[i].blas);
+        cudaFree(g->ctx[i].scratch);
+    }
     for (int i = 0; i < RT_NSTREAMS; i++)
         if (g->stream[i])
             cudaStreamDestroy(g->stream[i]);

@@ -1,16 +1,20 @@
-/* The public device API (tessera_cuda.h): each entry passes its scalars by
- * address to the precision-generic kernels, on the calling thread's cuBLAS
- * handle.  Written in C so that float/double _Complex are C's own. */
-#include "tessera_cuda.h"
+/* The public device API (tessera_cuda.h): each entry checks its arguments
+ * as every Tessera routine does (check.h), then passes its scalars by address
+ * to the precision-generic kernels, on the calling thread's cuBLAS handle.
+ * Written in C so that float/double _Complex are C's own. */
+#include "check.h"
 #include "kern_cuda.h"
+#include "tessera_cuda.h"
 
 #define TRXM_ENTRY(name, kern, type, T)                                                            \
     int name(cudaStream_t stream, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,          \
              tess_diag_t diag, int64_t m, int64_t n, T alpha, const T *dA, int64_t ldda, T *dB,    \
              int64_t lddb)                                                                         \
     {                                                                                              \
-        return kern(type, NULL, stream, side, uplo, trans, diag, m, n, &alpha, dA, ldda, dB,      \
-                    lddb);                                                                         \
+        int err = check_trxm(type, side, uplo, trans, diag, m, n, &alpha, dA, ldda, dB, lddb);    \
+        return err ? err                                                                           \
+                   : kern(type, NULL, stream, side, uplo, trans, diag, m, n, &alpha, dA, ldda,     \
+                          dB, lddb);                                                               \
     }
 
 TRXM_ENTRY(tess_cuda_strsm, kern_cuda_trsm, KERN_S, float)
@@ -26,8 +30,10 @@ TRXM_ENTRY(tess_cuda_ztrmm, kern_cuda_trmm, KERN_Z, double _Complex)
     int name(cudaStream_t stream, tess_trans_t trans, int64_t m, int64_t n, T alpha, const T *dA,  \
              int64_t ldda, const T *dx, int64_t incx, T beta, T *dy, int64_t incy)                 \
     {                                                                                              \
-        return kern_cuda_gemv(type, NULL, stream, trans, m, n, &alpha, dA, ldda, dx, incx, &beta, \
-                              dy, incy);                                                           \
+        int err = check_gemv(type, trans, m, n, &alpha, dA, ldda, dx, incx, dy, incy);             \
+        return err ? err                                                                           \
+                   : kern_cuda_gemv(type, NULL, stream, trans, m, n, &alpha, dA, ldda, dx, incx,   \
+                                    &beta, dy, incy);                                              \
     }
 
 GEMV_ENTRY(tess_cuda_sgemv, KERN_S, float)
@@ -39,8 +45,10 @@ GEMV_ENTRY(tess_cuda_zgemv, KERN_Z, double _Complex)
     int name(cudaStream_t stream, tess_uplo_t uplo, int64_t n, T alpha, const T *dA,               \
              int64_t ldda, const T *dx, int64_t incx, T beta, T *dy, int64_t incy)                 \
     {                                                                                              \
-        return kern_cuda_symv(type, NULL, stream, uplo, n, &alpha, dA, ldda, dx, incx, &beta, dy, \
-                              incy);                                                               \
+        int err = check_symv(type, uplo, n, &alpha, dA, ldda, dx, incx, dy, incy);                 \
+        return err ? err                                                                           \
+                   : kern_cuda_symv(type, NULL, stream, uplo, n, &alpha, dA, ldda, dx, incx,       \
+                                    &beta, dy, incy);                                              \
     }
 
 SYMV_ENTRY(tess_cuda_ssymv, KERN_S, float)

@@ -394,18 +394,6 @@ extern "C" int kern_cuda_gemv(kern_type_t t, cublasHandle_t h, cudaStream_t s,
                               const void *beta, void *y, int64_t incy)
 {
     (void)h;
-    if (trans != TessNoTrans && trans != TessTrans && trans != TessConjTrans)
-        return -1;
-    if (m < 0)
-        return -2;
-    if (n < 0)
-        return -3;
-    if (lda < kern_max64(1, m))
-        return -6;
-    if (incx == 0)
-        return -8;
-    if (incy == 0)
-        return -11;
     if (m == 0 || n == 0)
         return 0;
     return kern_by_type(t, [&](auto z) {

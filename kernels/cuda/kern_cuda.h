@@ -10,9 +10,9 @@
  * its stream to s and its pointer mode to host.  h may be NULL: the calling
  * thread's own handle for the current device is used (tess_cuda_* do this).
  *
- * Return values follow tessera.h: 0; -i for a bad argument i, numbered as in
- * reference BLAS after the stream (checked before any CUDA call, so no GPU is
- * needed to get them); TESS_EDEVICE when CUDA or cuBLAS fails. */
+ * Arguments are valid: the callers (the runtime's tasks, the device API of
+ * api.c) checked them with check.h.  Return values: 0, or TESS_EDEVICE when
+ * CUDA or cuBLAS fails. */
 #ifndef KERN_CUDA_H
 #define KERN_CUDA_H
 
@@ -48,6 +48,13 @@ int kern_cuda_gemv(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_trans_t
 int kern_cuda_symv(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_uplo_t uplo,
                    int64_t n, const void *alpha, const void *A, int64_t lda, const void *x,
                    int64_t incx, const void *beta, void *y, int64_t incy);
+
+/* C's uplo triangle = S + beta C (S NULL: beta C; beta == 0: C not read), the
+ * other triangle untouched; real_diag sets the imaginary parts of C's
+ * diagonal to zero (HERK/HER2K).  C and S are n x n; beta in type t. */
+int kern_cuda_tri_update(kern_type_t t, cudaStream_t s, bool real_diag, tess_uplo_t uplo,
+                         int64_t n, const void *S, int64_t lds, const void *beta, void *C,
+                         int64_t ldc);
 
 /* The calling thread's cuBLAS handle for the current device, created on first
  * use and destroyed when the thread exits.  0 or TESS_EDEVICE. */

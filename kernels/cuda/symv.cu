@@ -446,16 +446,6 @@ extern "C" int kern_cuda_symv(kern_type_t t, cublasHandle_t h, cudaStream_t s, t
                               int64_t incy)
 {
     (void)h;
-    if (uplo != TessUpper && uplo != TessLower)
-        return -1;
-    if (n < 0)
-        return -2;
-    if (lda < kern_max64(1, n))
-        return -5;
-    if (incx == 0)
-        return -7;
-    if (incy == 0)
-        return -10;
     if (n == 0)
         return 0;
     return kern_by_type(t, [&](auto z) {
