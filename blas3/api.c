@@ -34,6 +34,18 @@
                                        const T *B, int64_t ldb, T beta, T *C, int64_t ldc)      \
     {                                                                                           \
         return blas_gemmt(TYPE, uplo, ta, tb, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);     \
+    }                                                                                           \
+    TESS_API int tess_##P##trsm_async(tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,   \
+                                      tess_diag_t diag, int64_t m, int64_t n, T alpha,          \
+                                      const T *A, int64_t lda, T *B, int64_t ldb)               \
+    {                                                                                           \
+        return blas_trsm(TYPE, side, uplo, trans, diag, m, n, &alpha, A, lda, B, ldb);          \
+    }                                                                                           \
+    TESS_API int tess_##P##trmm_async(tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,   \
+                                      tess_diag_t diag, int64_t m, int64_t n, T alpha,          \
+                                      const T *A, int64_t lda, T *B, int64_t ldb)               \
+    {                                                                                           \
+        return blas_trmm(TYPE, side, uplo, trans, diag, m, n, &alpha, A, lda, B, ldb);          \
     }
 
 #define BLAS3_HERM_API(P, T, R, TYPE)                                                           \
