@@ -1,0 +1,1205 @@
+/* BLAS-3 in double from host memory: Tessera against cuBLAS-XT on the same
+ * pinned host data (the better of its block sizes), and against cuBLAS on
+ * device-resident data, both the same routine and DGEMM n x n x n (the
+ * ceiling), all measured in one process.
+ *
+ *   usage: bench_blas3_cuda [options] CSV-DIR NGPUS ROUTINES SIZE... [ROUTINES SIZE...]...
+ *   e.g.   bench_blas3_cuda $OUT 1 all 16384 32768 trsm,trmm 32768x512 32768x4096
+ *
+ * NGPUS: the GPU counts for Tessera and cuBLAS-XT, comma separated ("1", "1,2"):
+ * g GPUs are devices 0 to g-1 (Tessera's tess_config_t.devices is "cuda:0" for
+ * one, "cuda:0,1,..." or "cuda" when g > 1 is all of them; cublasXtDeviceSelect).
+ * cuBLAS on device data always runs on device 0.  ROUTINES: a comma list of
+ * gemm, symm, syrk, syr2k, gemmt, trsm, trmm, trsm_gemm, or all; it applies
+ * to the SIZEs that follow it, up to the next ROUTINES.  SIZE: P or PxQ (Q = P
+ * when left out).  Every case runs on 8-byte doubles, column-major, each
+ * matrix packed (leading dimension = its rows); flops are the reference
+ * BLAS's counts:
+ *
+ *   gemm       C = A B, A m x k, B k x n, beta 0                m = n = P, k = Q   2 m n k
+ *   symm       side L, lower: C = A B, A m x m, B m x n, beta 0 m = P, n = Q       2 m^2 n
+ *   syrk       lower, N: C = A A^T, A n x k, beta 0             n = P, k = Q       n^2 k
+ *   syr2k      lower, N: C = A B^T + B A^T, A, B n x k, beta 0  n = P, k = Q       2 n^2 k
+ *   gemmt      lower, N, T: C = A B^T on C's lower triangle     n = P, k = Q       n^2 k
+ *   trsm       side L, lower, N, non-unit: B = d A^-1 B, A m x m, B m x n
+ *                                                               m = P, n = Q       m^2 n
+ *   trmm       as trsm: B = A B / d                             m = P, n = Q       m^2 n
+ *   trsm_gemm  X = d A^-1 B (trsm in place on B), then C -= X^T X (gemm T N, C n x n, beta 1)
+ *                                                               m = P, n = Q       m^2 n + 2 n^2 m
+ *
+ * Data: uniform in [-0.5, 0.5); for the triangular cases A's diagonal is d =
+ * m, so that A = d (I + E) with E small (norm about 0.6 / sqrt(m)): A is well
+ * conditioned, and with alpha d (trsm) or 1/d (trmm) B keeps its size over any
+ * number of runs in place, so no run needs its input restored.  cuBLAS's TRMM writes a separate C
+ * (its documented form; in place is Tessera's), and cuBLAS-XT's
+ * trsm_gemm is its blocking cublasXtDtrsm then cublasXtDgemm.  GEMMT's peer
+ * is DSYRKX (C = A B^T on one triangle: the same work), on the host
+ * (cublasXtDsyrkx) and on the device (cublasDsyrkx; cuBLAS has no GEMMT).
+ *
+ * Timing.  The three host matrices of a size (P x P or larger, for all its
+ * cases) are filled and pinned (cudaHostRegister; pin_s is that time, apart)
+ * before anything is timed.  A Tessera run is: tess_memory_invalidate_all (no
+ * tile on any GPU; untimed), then the call(s), tess_memory_coherent_async on
+ * the output (C's lower part for syrk, syr2k, gemmt; B for trsm and trmm; C for
+ * trsm_gemm, whose X stays on the devices as an intermediate) and tess_sync,
+ * timed by the host clock.  A cuBLAS-XT run is the blocking call(s), timed by
+ * the host clock; a cuBLAS run on device data is timed by CUDA events.  Each
+ * timing is the median of REPS runs after an untimed warm-up: cuBLAS on device
+ * data warms up at full size, Tessera and each XT block size on the same case
+ * cut to 4096 (the first calls load kernels and set up handles).  REPS is 3,
+ * and 1 for cases of 2e13 flops or more (--reps, --reps-large): every square
+ * case from 32768 on, whose runs take seconds each, while one command has at
+ * most a few minutes; the tall 32768 x 512 and x 4096 cases keep 3.  The
+ * device DGEMM ceiling is measured once per size (the cases' largest
+ * dimension), square, with the same rule for its runs.
+ *
+ * Transfers: Tessera's bytes_h2d and bytes_d2h (tess_get_stats around the last
+ * run) over the minimum, each input read once and each output written once,
+ * counting only the elements the routine reads or writes:
+ *   gemm       h2d (m k + k n) 8     d2h m n 8
+ *   symm       h2d (T(m) + m n) 8    d2h m n 8        T(x) = x (x + 1) / 2, a triangle
+ *   syrk       h2d n k 8             d2h T(n) 8       (beta 0: C is not read)
+ *   syr2k      h2d 2 n k 8           d2h T(n) 8
+ *   gemmt      h2d 2 n k 8           d2h T(n) 8
+ *   trsm, trmm h2d (T(m) + m n) 8    d2h m n 8
+ *   trsm_gemm  h2d (T(m) + m n + n^2) 8   d2h n^2 8   (X is not written back)
+ * The triangles count elements, not tiles: an implementation that moves whole
+ * diagonal tiles of side nb moves n (n + nb) / 2 elements for a triangle of
+ * side n, a ratio of (n + nb) / (n + 1) for that operand at best; and a
+ * triangular output's diagonal tiles must also be read in, to keep the other
+ * triangle, n nb elements more h2d (syrk at n = k = 16384, nb = 4096: h2d/min
+ * 1.25 and d2h/min 1.25 at best).  With g > 1 GPUs, inputs that several GPUs
+ * need cross the bus more than once.
+ *
+ * Tessera's output is checked on sampled entries (64, or 9 for trsm_gemm)
+ * against sums on the host, as |error| / sum |terms| <= 8 kd eps (kd the
+ * inner dimension); for syrk, syr2k and gemmt, 16 entries of C's upper
+ * triangle must be unchanged.  A failed check marks the row FAIL and the
+ * exit status 1, and the run goes on.
+ *
+ * Output: progress lines on stderr, a table on stdout, and CSV-DIR/blas3_TAG.csv
+ * (TAG: --tag, default the host name), a row per case and GPU count, written
+ * as each row completes.  bench/plot_blas3.py draws it; bench/blas3.sh runs a
+ * default set.  Exit status: 0; 1 on any CUDA, cuBLAS or Tessera error (at
+ * once, with the failing call) or a failed check; 2 on bad usage; 3 when
+ * --time-limit left cases out.
+ *
+ * CSV columns: gpu_name; routine, m, n, k; gpus (g); reps; gflop (the flops
+ * above / 1e9); tessera_s (median) and tessera_tflops; xt_tflops, xt_block
+ * (the best block size) and xt_by_block ("2048:9.100;4096:23.000", TFLOP/s per
+ * block); device_tflops (the routine on device data, one GPU); device_dgemm_n
+ * and device_dgemm_tflops (the ceiling); tessera_over_device_dgemm = Tessera /
+ * (g x ceiling), tessera_over_device = Tessera / (g x device routine),
+ * tessera_over_xt; h2d_bytes, d2h_bytes, d2d_bytes (Tessera's, its last run),
+ * h2d_min_bytes, d2h_min_bytes, h2d_over_min, d2h_over_min; pin_s; check_error
+ * and check (ok or FAIL).  A peer not run reads nan.  The table on stdout has
+ * the same numbers: T/DGEMM is tessera_over_device_dgemm.
+ *
+ * Options:
+ *   --reps N         runs per measurement (3)
+ *   --reps-large N   runs per measurement, cases of 2e13 flops or more (1)
+ *   --xt-blocks LIST cuBLAS-XT block sizes, the best reported (2048,4096)
+ *   --no-xt          no cuBLAS-XT
+ *   --tessera-only   Tessera alone: no cuBLAS-XT, no cuBLAS on device data
+ *   --tag NAME       the CSV is blas3_NAME.csv
+ *   --append         append to the CSV (its header only when it is new or empty)
+ *   --time-limit S   start no case after S seconds from the start
+ * TESS_NB, TESS_WINDOW and the other TESS_* variables apply to Tessera. */
+#include <cublasXt.h>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench_util.h"
+#include "tessera.h"
+
+#define MAX_REPS 64
+#define MAX_BLOCKS 4
+#define MAX_GPUS 16
+#define MAX_CASES 256
+#define WARM_DIM 4096           /* warm-up cases are cut to this */
+#define LARGE_FLOPS 2e13        /* cases of this much work get --reps-large runs */
+#define NSAMPLE 64
+#define NUPPER 16
+
+#define CU(call)                                                                                \
+    do {                                                                                        \
+        cudaError_t e_ = (call);                                                                \
+        if (e_ != cudaSuccess) {                                                                \
+            fprintf(stderr, "bench_blas3_cuda:%d: %s failed: %s\n", __LINE__, #call,            \
+                    cudaGetErrorString(e_));                                                    \
+            exit(1);                                                                            \
+        }                                                                                       \
+    } while (0)
+
+#define CB(call)                                                                                \
+    do {                                                                                        \
+        cublasStatus_t e_ = (call);                                                             \
+        if (e_ != CUBLAS_STATUS_SUCCESS) {                                                      \
+            fprintf(stderr, "bench_blas3_cuda:%d: %s failed: %s\n", __LINE__, #call,            \
+                    cublasGetStatusString(e_));                                                 \
+            exit(1);                                                                            \
+        }                                                                                       \
+    } while (0)
+
+#define TK(call)                                                                                \
+    do {                                                                                        \
+        int e_ = (call);                                                                        \
+        if (e_ < 0) {                                                                           \
+            fprintf(stderr, "bench_blas3_cuda:%d: %s: argument %d is invalid\n", __LINE__,      \
+                    #call, -e_);                                                                \
+            exit(1);                                                                            \
+        } else if (e_ > 0) {                                                                    \
+            fprintf(stderr, "bench_blas3_cuda:%d: %s failed: %s\n", __LINE__, #call,            \
+                    tess_strerror(e_));                                                         \
+            exit(1);                                                                            \
+        }                                                                                       \
+    } while (0)
+
+enum { R_GEMM, R_SYMM, R_SYRK, R_SYR2K, R_GEMMT, R_TRSM, R_TRMM, R_TRSM_GEMM, R_COUNT };
+static const char *const routine_name[R_COUNT] = {
+    "gemm", "symm", "syrk", "syr2k", "gemmt", "trsm", "trmm", "trsm_gemm"
+};
+
+/* One benchmarked call: the routine, its dimensions and leading dimensions
+ * (the packed ones, or a warm-up's cut of them), and the triangular cases'
+ * diagonal d. */
+typedef struct {
+    int r;
+    int64_t m, n, k;
+    int64_t lda, ldb, ldc;
+    double d;
+    int64_t dim;                /* the largest dimension: the size group */
+} case_t;
+
+/* Rows and columns of A, B, C (0 x 0 where the routine has no such operand;
+ * trmm's C is the peers' out-of-place output). */
+typedef struct {
+    int64_t ar, ac, br, bc, cr, cc;
+} shapes_t;
+
+static struct {
+    int reps, reps_large;
+    int blocks[MAX_BLOCKS], nblocks;
+    bool xt, device;
+    const char *tag;
+    bool append;
+    double time_limit;
+} opt = { 3, 1, { 2048, 4096 }, 2, true, true, NULL, false, 0 };
+
+static double t_start;
+
+static shapes_t shapes(int r, int64_t m, int64_t n, int64_t k)
+{
+    switch (r) {
+    case R_GEMM:
+        return (shapes_t){ m, k, k, n, m, n };
+    case R_SYMM:
+        return (shapes_t){ m, m, m, n, m, n };
+    case R_SYRK:
+        return (shapes_t){ n, k, 0, 0, n, n };
+    case R_SYR2K:
+    case R_GEMMT:
+        return (shapes_t){ n, k, n, k, n, n };
+    case R_TRSM:
+        return (shapes_t){ m, m, m, n, 0, 0 };
+    case R_TRMM:
+        return (shapes_t){ m, m, m, n, m, n };
+    default:                    /* R_TRSM_GEMM */
+        return (shapes_t){ m, m, m, n, n, n };
+    }
+}
+
+static bool triangular(int r)
+{
+    return r == R_TRSM || r == R_TRMM || r == R_TRSM_GEMM;
+}
+
+static case_t make_case(int r, int64_t p, int64_t q)
+{
+    case_t c = { .r = r };
+    if (r == R_GEMM || r == R_SYRK || r == R_SYR2K || r == R_GEMMT) {
+        c.m = c.n = p;
+        c.k = q;
+    } else {                    /* symm and the triangular cases: A is m x m */
+        c.m = c.k = p;
+        c.n = q;
+    }
+    shapes_t s = shapes(r, c.m, c.n, c.k);
+    c.lda = s.ar;
+    c.ldb = s.br > 0 ? s.br : 1;
+    c.ldc = s.cr > 0 ? s.cr : 1;
+    c.d = (double)c.m;
+    c.dim = p > q ? p : q;
+    return c;
+}
+
+/* The same routine cut to at most WARM_DIM per dimension, on the same leading
+ * dimensions: a leading submatrix, whose diagonal is still A's (make_case's
+ * equal dimensions stay equal). */
+static case_t warm_case(const case_t *c)
+{
+    case_t w = *c;
+    w.m = c->m < WARM_DIM ? c->m : WARM_DIM;
+    w.n = c->n < WARM_DIM ? c->n : WARM_DIM;
+    w.k = c->k < WARM_DIM ? c->k : WARM_DIM;
+    return w;
+}
+
+static double flops(const case_t *c)
+{
+    double m = (double)c->m, n = (double)c->n, k = (double)c->k;
+    switch (c->r) {
+    case R_GEMM:
+        return 2 * m * n * k;
+    case R_SYMM:
+        return 2 * m * m * n;
+    case R_SYRK:
+    case R_GEMMT:
+        return n * n * k;
+    case R_SYR2K:
+        return 2 * n * n * k;
+    case R_TRSM:
+    case R_TRMM:
+        return m * m * n;
+    default:
+        return m * m * n + 2 * n * n * m;
+    }
+}
+
+static double tri(int64_t x)
+{
+    return (double)x * (double)(x + 1) / 2;
+}
+
+/* The minimum traffic in bytes (header comment): inputs once, outputs once. */
+static void min_bytes(const case_t *c, double *h2d, double *d2h)
+{
+    double m = (double)c->m, n = (double)c->n, k = (double)c->k;
+    switch (c->r) {
+    case R_GEMM:
+        *h2d = m * k + k * n;
+        *d2h = m * n;
+        break;
+    case R_SYMM:
+        *h2d = tri(c->m) + m * n;
+        *d2h = m * n;
+        break;
+    case R_SYRK:
+        *h2d = n * k;
+        *d2h = tri(c->n);
+        break;
+    case R_SYR2K:
+    case R_GEMMT:
+        *h2d = 2 * n * k;
+        *d2h = tri(c->n);
+        break;
+    case R_TRSM:
+    case R_TRMM:
+        *h2d = tri(c->m) + m * n;
+        *d2h = m * n;
+        break;
+    default:
+        *h2d = tri(c->m) + m * n + n * n;
+        *d2h = n * n;
+        break;
+    }
+    *h2d *= sizeof(double);
+    *d2h *= sizeof(double);
+}
+
+/* The inner dimension, for the checks' tolerance. */
+static double inner_dim(const case_t *c)
+{
+    switch (c->r) {
+    case R_GEMM:
+    case R_SYRK:
+    case R_GEMMT:
+        return (double)c->k;
+    case R_SYR2K:
+        return 2.0 * (double)c->k;
+    case R_TRSM_GEMM:
+        return 2.0 * (double)c->m;
+    default:
+        return (double)c->m;
+    }
+}
+
+static int reps_of(double work)
+{
+    return work >= LARGE_FLOPS ? opt.reps_large : opt.reps;
+}
+
+static void label(const case_t *c, char *buf, size_t size)
+{
+    snprintf(buf, size, "d%s m=%lld n=%lld k=%lld", routine_name[c->r], (long long)c->m,
+             (long long)c->n, (long long)c->k);
+}
+
+/* ---- host data ---------------------------------------------------------------------------- */
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes);
+    if (!p) {
+        fprintf(stderr, "bench_blas3_cuda: out of host memory (%.2f GB)\n", bytes / 1e9);
+        exit(1);
+    }
+    return p;
+}
+
+typedef struct {
+    double *p;
+    size_t n;
+    uint64_t seed;
+} fill_job_t;
+
+static void *fill_main(void *arg)
+{
+    fill_job_t *j = arg;
+    uint64_t x = j->seed;
+    for (size_t i = 0; i < j->n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        j->p[i] = (double)(x >> 11) * 0x1.0p-53 - 0.5;
+    }
+    return NULL;
+}
+
+/* elems doubles uniform in [-0.5, 0.5), filled by one thread per core: the
+ * 32768^2 operands then take a fraction of a second each, not seconds. */
+static double *host_matrix(size_t elems, unsigned seed)
+{
+    double *p = xmalloc(elems * sizeof *p);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int nt = cores < 1 ? 1 : cores > 32 ? 32 : (int)cores;
+    pthread_t th[32];
+    bool started[32];
+    fill_job_t jobs[32];
+    size_t chunk = (elems + nt - 1) / nt;
+    for (int t = 0; t < nt; t++) {
+        size_t lo = t * chunk < elems ? t * chunk : elems;
+        size_t hi = lo + chunk < elems ? lo + chunk : elems;
+        /* distinct nonzero xorshift states per chunk */
+        uint64_t state = 0x9e3779b97f4a7c15ull * (seed + 1) ^ 0xbf58476d1ce4e5b9ull * (t + 1);
+        jobs[t] = (fill_job_t){ p + lo, hi - lo, state | 1 };
+        started[t] = !pthread_create(&th[t], NULL, fill_main, &jobs[t]);
+        if (!started[t])
+            fill_main(&jobs[t]);
+    }
+    for (int t = 0; t < nt; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
+    return p;
+}
+
+/* ---- the calls ----------------------------------------------------------------------------- */
+
+static void tess_call(const case_t *c, double *A, double *B, double *C)
+{
+    const double one = 1.0, zero = 0.0;
+    switch (c->r) {
+    case R_GEMM:
+        TK(tess_dgemm_async(TessNoTrans, TessNoTrans, c->m, c->n, c->k, one, A, c->lda, B, c->ldb,
+                            zero, C, c->ldc));
+        TK(tess_memory_coherent_async(TessAll, c->m, c->n, C, c->ldc, sizeof *C));
+        break;
+    case R_SYMM:
+        TK(tess_dsymm_async(TessLeft, TessLower, c->m, c->n, one, A, c->lda, B, c->ldb, zero, C,
+                            c->ldc));
+        TK(tess_memory_coherent_async(TessAll, c->m, c->n, C, c->ldc, sizeof *C));
+        break;
+    case R_SYRK:
+        TK(tess_dsyrk_async(TessLower, TessNoTrans, c->n, c->k, one, A, c->lda, zero, C, c->ldc));
+        TK(tess_memory_coherent_async(TessLowerPart, c->n, c->n, C, c->ldc, sizeof *C));
+        break;
+    case R_SYR2K:
+        TK(tess_dsyr2k_async(TessLower, TessNoTrans, c->n, c->k, one, A, c->lda, B, c->ldb, zero,
+                             C, c->ldc));
+        TK(tess_memory_coherent_async(TessLowerPart, c->n, c->n, C, c->ldc, sizeof *C));
+        break;
+    case R_GEMMT:
+        TK(tess_dgemmt_async(TessLower, TessNoTrans, TessTrans, c->n, c->k, one, A, c->lda, B,
+                             c->ldb, zero, C, c->ldc));
+        TK(tess_memory_coherent_async(TessLowerPart, c->n, c->n, C, c->ldc, sizeof *C));
+        break;
+    case R_TRSM:
+        TK(tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, c->m, c->n, c->d, A,
+                            c->lda, B, c->ldb));
+        TK(tess_memory_coherent_async(TessAll, c->m, c->n, B, c->ldb, sizeof *B));
+        break;
+    case R_TRMM:
+        TK(tess_dtrmm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, c->m, c->n, 1.0 / c->d,
+                            A, c->lda, B, c->ldb));
+        TK(tess_memory_coherent_async(TessAll, c->m, c->n, B, c->ldb, sizeof *B));
+        break;
+    default:
+        TK(tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, c->m, c->n, c->d, A,
+                            c->lda, B, c->ldb));
+        TK(tess_dgemm_async(TessTrans, TessNoTrans, c->n, c->n, c->m, -one, B, c->ldb, B, c->ldb,
+                            one, C, c->ldc));
+        TK(tess_memory_coherent_async(TessAll, c->n, c->n, C, c->ldc, sizeof *C));
+        break;
+    }
+    TK(tess_sync());
+}
+
+/* cuBLAS-XT on host pointers; it returns when its outputs are on the host. */
+static void xt_call(cublasXtHandle_t h, const case_t *c, double *A, double *B, double *C)
+{
+    const double one = 1.0, zero = 0.0, minus = -1.0, d = c->d, dinv = 1.0 / c->d;
+    size_t m = (size_t)c->m, n = (size_t)c->n, k = (size_t)c->k;
+    size_t lda = (size_t)c->lda, ldb = (size_t)c->ldb, ldc = (size_t)c->ldc;
+    switch (c->r) {
+    case R_GEMM:
+        CB(cublasXtDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero, C,
+                         ldc));
+        break;
+    case R_SYMM:
+        CB(cublasXtDsymm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, m, n, &one, A, lda, B, ldb,
+                         &zero, C, ldc));
+        break;
+    case R_SYRK:
+        CB(cublasXtDsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, &zero, C,
+                         ldc));
+        break;
+    case R_SYR2K:
+        CB(cublasXtDsyr2k(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, B, ldb,
+                          &zero, C, ldc));
+        break;
+    case R_GEMMT:
+        CB(cublasXtDsyrkx(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, B, ldb,
+                          &zero, C, ldc));
+        break;
+    case R_TRSM:
+        CB(cublasXtDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                         CUBLAS_DIAG_NON_UNIT, m, n, &d, A, lda, B, ldb));
+        break;
+    case R_TRMM:
+        CB(cublasXtDtrmm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                         CUBLAS_DIAG_NON_UNIT, m, n, &dinv, A, lda, B, ldb, C, ldc));
+        break;
+    default:
+        CB(cublasXtDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                         CUBLAS_DIAG_NON_UNIT, m, n, &d, A, lda, B, ldb));
+        CB(cublasXtDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, m, &minus, B, ldb, B, ldb, &one, C,
+                         ldc));
+        break;
+    }
+}
+
+/* cuBLAS on device pointers, queued on the handle's (default) stream. */
+static void dev_call(cublasHandle_t h, const case_t *c, double *A, double *B, double *C)
+{
+    const double one = 1.0, zero = 0.0, minus = -1.0, d = c->d, dinv = 1.0 / c->d;
+    int m = (int)c->m, n = (int)c->n, k = (int)c->k;
+    int lda = (int)c->lda, ldb = (int)c->ldb, ldc = (int)c->ldc;
+    switch (c->r) {
+    case R_GEMM:
+        CB(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc));
+        break;
+    case R_SYMM:
+        CB(cublasDsymm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, m, n, &one, A, lda, B, ldb,
+                       &zero, C, ldc));
+        break;
+    case R_SYRK:
+        CB(cublasDsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, &zero, C, ldc));
+        break;
+    case R_SYR2K:
+        CB(cublasDsyr2k(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, B, ldb, &zero,
+                        C, ldc));
+        break;
+    case R_GEMMT:
+        CB(cublasDsyrkx(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, B, ldb, &zero,
+                        C, ldc));
+        break;
+    case R_TRSM:
+        CB(cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                       CUBLAS_DIAG_NON_UNIT, m, n, &d, A, lda, B, ldb));
+        break;
+    case R_TRMM:
+        CB(cublasDtrmm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                       CUBLAS_DIAG_NON_UNIT, m, n, &dinv, A, lda, B, ldb, C, ldc));
+        break;
+    default:
+        CB(cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                       CUBLAS_DIAG_NON_UNIT, m, n, &d, A, lda, B, ldb));
+        CB(cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, m, &minus, B, ldb, B, ldb, &one, C, ldc));
+        break;
+    }
+}
+
+/* ---- cuBLAS on device data ----------------------------------------------------------------- */
+
+/* A device copy of the host operand's ld x cols elements (NULL for none). */
+static double *dev_copy(const double *h, int64_t ld, int64_t cols)
+{
+    if (cols <= 0)
+        return NULL;
+    size_t bytes = (size_t)ld * (size_t)cols * sizeof *h;
+    double *p;
+    CU(cudaMalloc((void **)&p, bytes));
+    CU(cudaMemcpy(p, h, bytes, cudaMemcpyHostToDevice));
+    return p;
+}
+
+/* Seconds, the median of reps runs of c on device 0 after one warm-up run at
+ * full size; the buffers are freed before it returns, for the next peer. */
+static double time_device(const case_t *c, const double *A, const double *B, const double *C,
+                          int reps)
+{
+    shapes_t s = shapes(c->r, c->m, c->n, c->k);
+    CU(cudaSetDevice(0));
+    double *dA = dev_copy(A, c->lda, s.ac), *dB = dev_copy(B, c->ldb, s.bc);
+    double *dC = dev_copy(C, c->ldc, s.cc);
+    cublasHandle_t h;
+    cudaEvent_t e0, e1;
+    CB(cublasCreate(&h));
+    CU(cudaEventCreate(&e0));
+    CU(cudaEventCreate(&e1));
+    double t[MAX_REPS];
+    dev_call(h, c, dA, dB, dC);
+    CU(cudaDeviceSynchronize());
+    for (int r = 0; r < reps; r++) {
+        float ms;
+        CU(cudaEventRecord(e0, 0));
+        dev_call(h, c, dA, dB, dC);
+        CU(cudaEventRecord(e1, 0));
+        CU(cudaEventSynchronize(e1));
+        CU(cudaEventElapsedTime(&ms, e0, e1));
+        t[r] = ms * 1e-3;
+    }
+    CB(cublasDestroy(h));
+    CU(cudaEventDestroy(e0));
+    CU(cudaEventDestroy(e1));
+    CU(cudaFree(dA));
+    CU(cudaFree(dB));
+    CU(cudaFree(dC));
+    return bench_median(t, reps);
+}
+
+/* ---- cuBLAS-XT ---------------------------------------------------------------------------- */
+
+/* Seconds per block size (opt.blocks), each the median of reps runs after a
+ * warm-up on the cut case. */
+static void time_xt(const case_t *c, int ngpu, double *A, double *B, double *C, int reps,
+                    double *secs)
+{
+    int ids[MAX_GPUS];
+    for (int i = 0; i < ngpu; i++)
+        ids[i] = i;
+    cublasXtHandle_t h;
+    CB(cublasXtCreate(&h));
+    CB(cublasXtDeviceSelect(h, ngpu, ids));
+    case_t w = warm_case(c);
+    char name[96];
+    label(c, name, sizeof name);
+    for (int b = 0; b < opt.nblocks; b++) {
+        CB(cublasXtSetBlockDim(h, opt.blocks[b]));
+        xt_call(h, &w, A, B, C);
+        double t[MAX_REPS];
+        for (int r = 0; r < reps; r++) {
+            double t0 = bench_now();
+            xt_call(h, c, A, B, C);
+            t[r] = bench_now() - t0;
+        }
+        secs[b] = bench_median(t, reps);
+        fprintf(stderr, "[%s, %d GPU] cuBLAS-XT block %d: %.2f TFLOP/s (%.3f s)\n", name, ngpu,
+                opt.blocks[b], flops(c) / secs[b] * 1e-12, secs[b]);
+    }
+    CB(cublasXtDestroy(h));
+}
+
+/* ---- Tessera and its check ----------------------------------------------------------------- */
+
+/* What the check needs from before Tessera's last run: sampled output entries
+ * (i, j) and, where the output overwrites its input, the input there. */
+typedef struct {
+    int ns;
+    int64_t i[NSAMPLE], j[NSAMPLE];
+    double before[NSAMPLE];     /* trsm: B(i, j); trsm_gemm: C(i, j) */
+    double *cols;               /* trmm: B(:, j) per sample; trsm_gemm: B(:, cols3[c]) */
+    int64_t cols3[3];
+    int nup;                    /* syrk, syr2k, gemmt: C's upper entries, to stay unchanged */
+    int64_t ui[NUPPER], uj[NUPPER];
+    double up[NUPPER];
+} snap_t;
+
+static uint64_t rnd(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    return *x >> 17;
+}
+
+static void snap_take(const case_t *c, const double *B, const double *C, snap_t *s)
+{
+    uint64_t x = 12345 + (uint64_t)c->r;
+    int64_t rows = c->r <= R_SYMM || c->r == R_TRSM || c->r == R_TRMM ? c->m : c->n;
+    memset(s, 0, sizeof *s);
+    if (c->r == R_TRSM_GEMM) {
+        s->cols = xmalloc(3 * (size_t)c->m * sizeof *s->cols);
+        for (int a = 0; a < 3; a++) {
+            s->cols3[a] = (int64_t)(rnd(&x) % (uint64_t)c->n);
+            memcpy(s->cols + a * c->m, B + s->cols3[a] * c->ldb, (size_t)c->m * sizeof *B);
+        }
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) {
+                s->i[s->ns] = s->cols3[a];
+                s->j[s->ns] = s->cols3[b];
+                s->before[s->ns] = C[s->cols3[a] + s->cols3[b] * c->ldc];
+                s->ns++;
+            }
+        return;
+    }
+    if (c->r == R_TRMM) {
+        s->cols = xmalloc(NSAMPLE * (size_t)c->m * sizeof *s->cols);
+    }
+    for (int q = 0; q < NSAMPLE; q++) {
+        int64_t i = (int64_t)(rnd(&x) % (uint64_t)rows), j = (int64_t)(rnd(&x) % (uint64_t)c->n);
+        if ((c->r == R_SYRK || c->r == R_SYR2K || c->r == R_GEMMT) && i < j) {
+            int64_t t = i;
+            i = j;
+            j = t;
+        }
+        s->i[q] = i;
+        s->j[q] = j;
+        if (c->r == R_TRSM)
+            s->before[q] = B[i + j * c->ldb];
+        if (c->r == R_TRMM)
+            memcpy(s->cols + q * c->m, B + j * c->ldb, (size_t)c->m * sizeof *B);
+    }
+    s->ns = NSAMPLE;
+    if ((c->r == R_SYRK || c->r == R_SYR2K || c->r == R_GEMMT) && c->n > 1) {
+        /* half anywhere, half next to the diagonal, where tiles straddle it */
+        for (int q = 0; q < NUPPER; q++) {
+            int64_t i = (int64_t)(rnd(&x) % (uint64_t)(c->n - 1)), j;
+            if (q % 2) {
+                int64_t span = c->n - 1 - i < 64 ? c->n - 1 - i : 64;
+                j = i + 1 + (int64_t)(rnd(&x) % (uint64_t)span);
+            } else {
+                j = i + 1 + (int64_t)(rnd(&x) % (uint64_t)(c->n - 1 - i));
+            }
+            s->ui[q] = i;
+            s->uj[q] = j;
+            s->up[q] = C[i + j * c->ldc];
+        }
+        s->nup = NUPPER;
+    }
+}
+
+/* x = d A^-1 b for the lower triangular A and 3 columns b at once (A is read
+ * once, by columns: a second at m = 32768). */
+static void host_solve3(const case_t *c, const double *A, const double *b, double *x)
+{
+    const int64_t m = c->m;
+    for (int64_t l = 0; l < 3 * m; l++)
+        x[l] = c->d * b[l];
+    double *x0 = x, *x1 = x + m, *x2 = x + 2 * m;
+    for (int64_t l = 0; l < m; l++) {
+        const double *col = A + l * c->lda;
+        double a = x0[l] /= col[l], b1 = x1[l] /= col[l], b2 = x2[l] /= col[l];
+        for (int64_t i = l + 1; i < m; i++) {
+            x0[i] -= col[i] * a;
+            x1[i] -= col[i] * b1;
+            x2[i] -= col[i] * b2;
+        }
+    }
+}
+
+/* The largest |Tessera - reference| / sum |terms| over the samples (infinity
+ * when an upper entry that must stay changed); NaN sticks. */
+static double snap_check(const case_t *c, const double *A, const double *B, const double *C,
+                         const snap_t *s)
+{
+    double worst = 0;
+    double *x = NULL;
+    if (c->r == R_TRSM_GEMM) {
+        x = xmalloc(3 * (size_t)c->m * sizeof *x);
+        host_solve3(c, A, s->cols, x);
+    }
+    const int64_t lda = c->lda, ldb = c->ldb, ldc = c->ldc;
+    for (int q = 0; q < s->ns; q++) {
+        int64_t i = s->i[q], j = s->j[q];
+        double ref = 0, mag = 0, out;
+        switch (c->r) {
+        case R_GEMM:
+            for (int64_t l = 0; l < c->k; l++) {
+                double t = A[i + l * lda] * B[l + j * ldb];
+                ref += t;
+                mag += fabs(t);
+            }
+            out = C[i + j * ldc];
+            break;
+        case R_SYMM:
+            for (int64_t l = 0; l < c->m; l++) {
+                double a = i >= l ? A[i + l * lda] : A[l + i * lda], t = a * B[l + j * ldb];
+                ref += t;
+                mag += fabs(t);
+            }
+            out = C[i + j * ldc];
+            break;
+        case R_SYRK:
+        case R_SYR2K:
+        case R_GEMMT:
+            for (int64_t l = 0; l < c->k; l++) {
+                double t = c->r == R_SYRK ? A[i + l * lda] * A[j + l * lda]
+                                          : A[i + l * lda] * B[j + l * ldb];
+                double u = c->r == R_SYR2K ? B[i + l * ldb] * A[j + l * lda] : 0;
+                ref += t + u;
+                mag += fabs(t) + fabs(u);
+            }
+            out = C[i + j * ldc];
+            break;
+        case R_TRSM:
+            /* the residual: (A X)(i, j) against d B(i, j) */
+            for (int64_t l = 0; l <= i; l++) {
+                double t = A[i + l * lda] * B[l + j * ldb];
+                ref += t;
+                mag += fabs(t);
+            }
+            out = c->d * s->before[q];
+            mag += fabs(out);
+            break;
+        case R_TRMM:
+            for (int64_t l = 0; l <= i; l++) {
+                double t = A[i + l * lda] * s->cols[q * c->m + l] / c->d;
+                ref += t;
+                mag += fabs(t);
+            }
+            out = B[i + j * ldb];
+            break;
+        default: {
+            const double *xi = x + (q / 3) * c->m, *xj = x + (q % 3) * c->m;
+            ref = s->before[q];
+            mag = fabs(ref);
+            for (int64_t l = 0; l < c->m; l++) {
+                ref -= xi[l] * xj[l];
+                mag += fabs(xi[l] * xj[l]);
+            }
+            out = C[i + j * ldc];
+            break;
+        }
+        }
+        double e = fabs(out - ref) / (mag > 0 ? mag : 1);
+        if (!(e <= worst))
+            worst = e;
+    }
+    for (int q = 0; q < s->nup; q++)
+        if (memcmp(&C[s->ui[q] + s->uj[q] * ldc], &s->up[q], sizeof(double)))
+            worst = INFINITY;
+    free(x);
+    return worst;
+}
+
+typedef struct {
+    double seconds, error;
+    tess_stats_t delta;         /* over the last run */
+} tess_run_t;
+
+static void devices_string(int ngpu, int have, char *buf, size_t size)
+{
+    if (ngpu > 1 && ngpu == have) {
+        snprintf(buf, size, "cuda");
+        return;
+    }
+    int at = snprintf(buf, size, "cuda:0");
+    for (int i = 1; i < ngpu && at < (int)size; i++)
+        at += snprintf(buf + at, size - (size_t)at, ",%d", i);
+}
+
+static tess_run_t time_tessera(const case_t *c, int ngpu, int have, double *A, double *B,
+                               double *C, size_t elems, int reps)
+{
+    char devs[64];
+    devices_string(ngpu, have, devs, sizeof devs);
+    tess_config_t cfg = { .devices = devs };
+    TK(tess_init(&cfg));
+    TK(tess_memory_register_async(A, elems * sizeof *A));
+    TK(tess_memory_register_async(B, elems * sizeof *B));
+    TK(tess_memory_register_async(C, elems * sizeof *C));
+    case_t w = warm_case(c);
+    tess_call(&w, A, B, C);
+    tess_run_t out = { 0 };
+    snap_t snap;
+    double t[MAX_REPS];
+    for (int r = 0; r < reps; r++) {
+        tess_stats_t s0, s1;
+        TK(tess_memory_invalidate_all());
+        if (r == reps - 1)
+            snap_take(c, B, C, &snap);
+        TK(tess_get_stats(&s0));
+        double t0 = bench_now();
+        tess_call(c, A, B, C);
+        t[r] = bench_now() - t0;
+        TK(tess_get_stats(&s1));
+        out.delta = s1;
+        out.delta.bytes_h2d -= s0.bytes_h2d;
+        out.delta.bytes_d2h -= s0.bytes_d2h;
+        out.delta.bytes_d2d -= s0.bytes_d2d;
+    }
+    out.seconds = bench_median(t, reps);
+    TK(tess_finalize());
+    out.error = snap_check(c, A, B, C, &snap);
+    free(snap.cols);
+    return out;
+}
+
+/* ---- the run ------------------------------------------------------------------------------ */
+
+/* cuBLAS DGEMM n x n x n on device 0, the ceiling: seconds, median. */
+static double time_ceiling(int64_t n, const double *A, const double *B, const double *C,
+                           int reps)
+{
+    case_t g = make_case(R_GEMM, n, n);
+    return time_device(&g, A, B, C, reps);
+}
+
+static int parse_list(const char *s, int *v, int max)
+{
+    int k = 0;
+    while (*s && k < max) {
+        char *end;
+        long x = strtol(s, &end, 10);
+        if (end == s || x <= 0)
+            return -1;
+        v[k++] = (int)x;
+        s = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -1;
+    }
+    return *s ? -1 : k;
+}
+
+/* Adds the routines of a comma list to mask; false on an unknown name. */
+static bool parse_routines(const char *s, unsigned *mask)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    *mask = 0;
+    for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(t, "all")) {
+            *mask = (1u << R_COUNT) - 1;
+            continue;
+        }
+        int r = 0;
+        while (r < R_COUNT && strcmp(t, routine_name[r]))
+            r++;
+        if (r == R_COUNT)
+            return false;
+        *mask |= 1u << r;
+    }
+    return *mask != 0;
+}
+
+static bool parse_size(const char *s, int64_t *p, int64_t *q)
+{
+    char *end;
+    long long a = strtoll(s, &end, 10), b = a;
+    if (end == s || a <= 0)
+        return false;
+    if (*end == 'x') {
+        const char *t = end + 1;
+        b = strtoll(t, &end, 10);
+        if (end == t || b <= 0)
+            return false;
+    }
+    if (*end || a > INT32_MAX || b > INT32_MAX)
+        return false;
+    *p = a;
+    *q = b;
+    return true;
+}
+
+static void usage(FILE *f, const char *argv0)
+{
+    fprintf(f,
+            "usage: %s [options] CSV-DIR NGPUS ROUTINES SIZE... [ROUTINES SIZE...]...\n"
+            "  e.g. %s out 1 all 16384 32768 trsm,trmm 32768x512 32768x4096\n"
+            "NGPUS     GPU counts for Tessera and cuBLAS-XT, comma separated (1 or 1,2)\n"
+            "ROUTINES  comma list of gemm symm syrk syr2k gemmt trsm trmm trsm_gemm, or all\n"
+            "SIZE      P or PxQ: gemm m=n=P k=Q; syrk, syr2k, gemmt n=P k=Q;\n"
+            "          symm, trsm, trmm, trsm_gemm m=P n=Q (A m x m)\n"
+            "options:\n"
+            "  --reps N         runs per measurement, the median reported (3)\n"
+            "  --reps-large N   the same for cases of 2e13 flops or more (1)\n"
+            "  --xt-blocks LIST cuBLAS-XT block sizes, the best one reported (2048,4096)\n"
+            "  --no-xt          skip cuBLAS-XT\n"
+            "  --tessera-only   skip cuBLAS-XT and cuBLAS on device data\n"
+            "  --tag NAME       CSV-DIR/blas3_NAME.csv (default: the host name)\n"
+            "  --append         append rows to that CSV\n"
+            "  --time-limit S   start no case after S seconds\n"
+            "The source's header comment gives the flop counts, the minimum transfers,\n"
+            "the CSV columns and the timing rules.\n",
+            argv0, argv0);
+}
+
+static const char *csv_header =
+    "gpu_name,routine,m,n,k,gpus,reps,gflop,tessera_s,tessera_tflops,xt_tflops,xt_block,"
+    "xt_by_block,device_tflops,device_dgemm_n,device_dgemm_tflops,tessera_over_device_dgemm,"
+    "tessera_over_device,tessera_over_xt,h2d_bytes,d2h_bytes,d2d_bytes,h2d_min_bytes,"
+    "d2h_min_bytes,h2d_over_min,d2h_over_min,pin_s,check_error,check\n";
+
+int main(int argc, char **argv)
+{
+    t_start = bench_now();
+    int ai = 1;
+    for (; ai < argc && !strncmp(argv[ai], "--", 2); ai++) {
+        const char *a = argv[ai], *v = ai + 1 < argc ? argv[ai + 1] : NULL;
+        bool bad = false;
+        if (!strcmp(a, "--help")) {
+            usage(stdout, argv[0]);
+            return 0;
+        } else if (!strcmp(a, "--no-xt")) {
+            opt.xt = false;
+        } else if (!strcmp(a, "--tessera-only")) {
+            opt.xt = opt.device = false;
+        } else if (!strcmp(a, "--append")) {
+            opt.append = true;
+        } else if (!v) {
+            bad = true;
+        } else if (!strcmp(a, "--reps")) {
+            opt.reps = atoi(v);
+            bad = opt.reps < 1 || opt.reps > MAX_REPS;
+            ai++;
+        } else if (!strcmp(a, "--reps-large")) {
+            opt.reps_large = atoi(v);
+            bad = opt.reps_large < 1 || opt.reps_large > MAX_REPS;
+            ai++;
+        } else if (!strcmp(a, "--xt-blocks")) {
+            opt.nblocks = parse_list(v, opt.blocks, MAX_BLOCKS);
+            bad = opt.nblocks < 1;
+            ai++;
+        } else if (!strcmp(a, "--tag")) {
+            opt.tag = v;
+            ai++;
+        } else if (!strcmp(a, "--time-limit")) {
+            opt.time_limit = atof(v);
+            bad = !(opt.time_limit > 0);
+            ai++;
+        } else {
+            bad = true;
+        }
+        if (bad) {
+            fprintf(stderr, "bench_blas3_cuda: bad option %s\n", a);
+            usage(stderr, argv[0]);
+            return 2;
+        }
+    }
+    if (argc - ai < 4) {
+        usage(stderr, argv[0]);
+        return 2;
+    }
+    const char *dir = argv[ai];
+    int gpus[MAX_GPUS], ngl = parse_list(argv[ai + 1], gpus, MAX_GPUS);
+    if (ngl < 1) {
+        fprintf(stderr, "bench_blas3_cuda: bad NGPUS %s\n", argv[ai + 1]);
+        return 2;
+    }
+
+    /* the cases, in the order given, then stably by size group */
+    static case_t cases[MAX_CASES];
+    int nc = 0;
+    unsigned mask = 0;
+    for (int i = ai + 2; i < argc; i++) {
+        int64_t p, q;
+        if (parse_size(argv[i], &p, &q)) {
+            if (!mask) {
+                fprintf(stderr, "bench_blas3_cuda: size %s before any routine\n", argv[i]);
+                return 2;
+            }
+            for (int r = 0; r < R_COUNT; r++)
+                if (mask >> r & 1) {
+                    if (nc == MAX_CASES) {
+                        fprintf(stderr, "bench_blas3_cuda: more than %d cases\n", MAX_CASES);
+                        return 2;
+                    }
+                    cases[nc++] = make_case(r, p, q);
+                }
+        } else if (!parse_routines(argv[i], &mask)) {
+            fprintf(stderr, "bench_blas3_cuda: %s is neither a size nor routines\n", argv[i]);
+            usage(stderr, argv[0]);
+            return 2;
+        }
+    }
+    if (!nc) {
+        fprintf(stderr, "bench_blas3_cuda: no case to run\n");
+        return 2;
+    }
+    for (int i = 1; i < nc; i++)
+        for (int j = i; j > 0 && cases[j - 1].dim > cases[j].dim; j--) {
+            case_t t = cases[j];
+            cases[j] = cases[j - 1];
+            cases[j - 1] = t;
+        }
+
+    int have = 0;
+    CU(cudaGetDeviceCount(&have));
+    struct cudaDeviceProp prop;
+    CU(cudaGetDeviceProperties(&prop, 0));
+    char gpu_name[256];
+    snprintf(gpu_name, sizeof gpu_name, "%s", prop.name);
+    for (char *p = gpu_name; *p; p++)
+        if (*p == ',')
+            *p = ' ';
+
+    char host[128] = "host", csvname[256];
+    gethostname(host, sizeof host - 1);
+    snprintf(csvname, sizeof csvname, "blas3_%s.csv", opt.tag ? opt.tag : host);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, csvname);
+    FILE *csv = fopen(path, opt.append ? "a" : "w");
+    if (!csv) {
+        fprintf(stderr, "bench_blas3_cuda: cannot write %s\n", path);
+        return 1;
+    }
+    if (fseek(csv, 0, SEEK_END) || ftell(csv) == 0)
+        fputs(csv_header, csv);
+    fflush(csv);
+
+    const char *nb = getenv("TESS_NB"), *window = getenv("TESS_WINDOW");
+    printf("%s, %d GPU(s); TESS_NB=%s TESS_WINDOW=%s; CSV %s\n", gpu_name, have,
+           nb ? nb : "(default)", window ? window : "(default)", path);
+    printf("%-10s %6s %6s %6s %4s %8s %8s %5s %8s %8s %7s %6s %7s %7s %s\n", "routine", "m", "n",
+           "k", "gpus", "Tessera", "XT", "block", "dev", "devDGEMM", "T/DGEMM", "T/XT",
+           "h2d/min", "d2h/min", "check");
+    fflush(stdout);
+
+    int status = 0, skipped = 0;
+    for (int c0 = 0; c0 < nc;) {
+        int64_t dim = cases[c0].dim;
+        int c1 = c0;
+        while (c1 < nc && cases[c1].dim == dim)
+            c1++;
+        if (opt.time_limit > 0 && bench_now() - t_start > opt.time_limit) {
+            skipped += c1 - c0;
+            c0 = c1;
+            continue;
+        }
+        size_t elems = (size_t)dim * (size_t)dim, bytes = elems * sizeof(double);
+        fprintf(stderr, "[size %lld] filling and pinning 3 x %.1f GB\n", (long long)dim,
+                bytes / 1e9);
+        double *A = host_matrix(elems, 1), *B = host_matrix(elems, 2), *C = host_matrix(elems, 3);
+        double p0 = bench_now();
+        CU(cudaHostRegister(A, bytes, cudaHostRegisterPortable));
+        CU(cudaHostRegister(B, bytes, cudaHostRegisterPortable));
+        CU(cudaHostRegister(C, bytes, cudaHostRegisterPortable));
+        double pin_s = bench_now() - p0;
+        fprintf(stderr, "[size %lld] pinned in %.2f s\n", (long long)dim, pin_s);
+
+        double ceil_tf = NAN;
+        int greps = reps_of(2.0 * dim * dim * dim);
+        if (opt.device) {
+            ceil_tf = 2.0 * dim * dim * dim / time_ceiling(dim, A, B, C, greps) * 1e-12;
+            fprintf(stderr, "[size %lld] cuBLAS DGEMM on device data: %.2f TFLOP/s\n",
+                    (long long)dim, ceil_tf);
+        }
+
+        for (int ci = c0; ci < c1; ci++) {
+            const case_t *c = &cases[ci];
+            char name[96];
+            label(c, name, sizeof name);
+            if (opt.time_limit > 0 && bench_now() - t_start > opt.time_limit) {
+                fprintf(stderr, "[%s] left out: past --time-limit\n", name);
+                skipped++;
+                continue;
+            }
+            int reps = reps_of(flops(c));
+            double f = flops(c), hmin, dmin;
+            min_bytes(c, &hmin, &dmin);
+
+            /* the triangular cases' dominant diagonal, on this case's lda only */
+            double *saved = NULL;
+            if (triangular(c->r)) {
+                saved = xmalloc((size_t)c->m * sizeof *saved);
+                for (int64_t i = 0; i < c->m; i++) {
+                    saved[i] = A[i + i * c->lda];
+                    A[i + i * c->lda] = c->d;
+                }
+            }
+
+            double dev_tf = NAN;
+            if (opt.device) {
+                bool same = c->r == R_GEMM && c->m == dim && c->n == dim && c->k == dim;
+                dev_tf = same ? ceil_tf : f / time_device(c, A, B, C, reps) * 1e-12;
+                fprintf(stderr, "[%s] cuBLAS on device data: %.2f TFLOP/s%s\n", name, dev_tf,
+                        same ? " (the ceiling's run)" : "");
+            }
+            for (int gi = 0; gi < ngl; gi++) {
+                int g = gpus[gi];
+                if (g > have) {
+                    fprintf(stderr, "[%s] %d GPUs asked for, %d present: skipped\n", name, g,
+                            have);
+                    continue;
+                }
+                double xt_tf = NAN, secs[MAX_BLOCKS];
+                int xt_block = 0;
+                char by_block[128] = "";
+                if (opt.xt) {
+                    time_xt(c, g, A, B, C, reps, secs);
+                    int at = 0;
+                    for (int b = 0; b < opt.nblocks; b++) {
+                        double tf = f / secs[b] * 1e-12;
+                        if (!(tf <= xt_tf)) {
+                            xt_tf = tf;
+                            xt_block = opt.blocks[b];
+                        }
+                        at += snprintf(by_block + at, sizeof by_block - (size_t)at, "%s%d:%.3f",
+                                       b ? ";" : "", opt.blocks[b], tf);
+                    }
+                }
+                tess_run_t ts = time_tessera(c, g, have, A, B, C, elems, reps);
+                double tt = f / ts.seconds * 1e-12;
+                bool ok = ts.error <= 8.0 * inner_dim(c) * DBL_EPSILON;
+                if (!ok)
+                    status = 1;
+                fprintf(stderr, "[%s, %d GPU] Tessera: %.2f TFLOP/s (%.3f s), check %.2e %s\n",
+                        name, g, tt, ts.seconds, ts.error, ok ? "ok" : "FAILED");
+                double h2d = ts.delta.bytes_h2d / hmin, d2h = ts.delta.bytes_d2h / dmin;
+                double vs_gemm = tt / (g * ceil_tf), vs_dev = tt / (g * dev_tf), vs_xt = tt / xt_tf;
+                printf("%-10s %6lld %6lld %6lld %4d %8.2f %8.2f %5d %8.2f %8.2f %7.3f %6.2f %7.3f "
+                       "%7.3f %s\n",
+                       routine_name[c->r], (long long)c->m, (long long)c->n, (long long)c->k, g,
+                       tt, xt_tf, xt_block, dev_tf, ceil_tf, vs_gemm, vs_xt, h2d, d2h,
+                       ok ? "ok" : "FAIL");
+                fflush(stdout);
+                fprintf(csv,
+                        "%s,%s,%lld,%lld,%lld,%d,%d,%.1f,%.4f,%.3f,%.3f,%d,%s,%.3f,%lld,%.3f,%.4f,"
+                        "%.4f,%.4f,%llu,%llu,%llu,%.0f,%.0f,%.4f,%.4f,%.2f,%.3e,%s\n",
+                        gpu_name, routine_name[c->r], (long long)c->m, (long long)c->n,
+                        (long long)c->k, g, reps, f * 1e-9, ts.seconds, tt, xt_tf, xt_block,
+                        by_block, dev_tf, (long long)dim, ceil_tf, vs_gemm, vs_dev, vs_xt,
+                        (unsigned long long)ts.delta.bytes_h2d,
+                        (unsigned long long)ts.delta.bytes_d2h,
+                        (unsigned long long)ts.delta.bytes_d2d, hmin, dmin, h2d, d2h, pin_s,
+                        ts.error, ok ? "ok" : "FAIL");
+                fflush(csv);
+            }
+            if (saved) {
+                for (int64_t i = 0; i < c->m; i++)
+                    A[i + i * c->lda] = saved[i];
+                free(saved);
+            }
+        }
+        CU(cudaHostUnregister(A));
+        CU(cudaHostUnregister(B));
+        CU(cudaHostUnregister(C));
+        free(A);
+        free(B);
+        free(C);
+        c0 = c1;
+    }
+    fclose(csv);
+    if (skipped) {
+        fprintf(stderr, "bench_blas3_cuda: %d case(s) left out by --time-limit %.0f\n", skipped,
+                opt.time_limit);
+        printf("(%d case(s) left out by --time-limit)\n", skipped);
+    }
+    if (status)
+        fprintf(stderr, "bench_blas3_cuda: a check FAILED (see the check column)\n");
+    return status ? status : skipped ? 3 : 0;
+}
