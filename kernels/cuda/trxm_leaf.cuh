@@ -1,5 +1,6 @@
 /* The in-place kernel that finishes recursive TRSM and TRMM on a diagonal
- * block of at most kern_leaf_max<T>() rows. */
+ * block of at most kern_leaf_max<T>() rows (trxm_leaf_launch.cuh and the
+ * trxm_leaf_*.cuh headers it includes). */
 #ifndef KERN_CUDA_TRXM_LEAF_CUH
 #define KERN_CUDA_TRXM_LEAF_CUH
 
@@ -8,10 +9,16 @@
 
 /* Leaf size: 64, except complex double, whose 64 x 64 tile would not leave
  * shared memory for several blocks per multiprocessor. */
-template <class T> __host__ __device__ constexpr int kern_leaf_nb() { return sizeof(T) > 8 ? 32 : 64; }
+template <class T> __host__ __device__ constexpr int kern_leaf_nb()
+{
+    return sizeof(T) > 8 ? 32 : 64;
+}
 
 /* The largest block the kernel finishes in one launch: two leaf tiles. */
-template <class T> __host__ __device__ constexpr int kern_leaf_max() { return 2 * kern_leaf_nb<T>(); }
+template <class T> __host__ __device__ constexpr int kern_leaf_max()
+{
+    return 2 * kern_leaf_nb<T>();
+}
 
 /* On the k x k triangle at A (k <= kern_leaf_max<T>()):
  *   solve: B = alpha op(A)^-1 B, or alpha B op(A)^-1 (side right);
