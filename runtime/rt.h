@@ -113,7 +113,7 @@ typedef struct rt_task {
     atomic_int ndeps;
     atomic_int refs;
     pthread_mutex_t lock;
-    bool done;
+    atomic_bool done;                   /* set under lock; read unlocked to drop done tasks */
     struct rt_task **succ;
     size_t nsucc, capsucc;
     bool priority;                      /* goes to the front of its queue */

@@ -22,6 +22,7 @@ rt_task_t *task_new(rt_task_kind_t kind, const char *name)
     t->kind = kind;
     t->name = name;
     atomic_init(&t->ndeps, 1);
+    atomic_init(&t->done, false);
     atomic_init(&t->refs, 1);
     pthread_mutex_init(&t->lock, NULL);
     return t;
@@ -82,10 +83,46 @@ static void add_dep(rt_task_t *pred, rt_task_t *succ)
     pthread_mutex_unlock(&pred->lock);
 }
 
+/* A task that is done orders nothing any more (add_dep skips it), so the
+ * block's references to done tasks can go at any time. */
+static bool task_done(rt_task_t *t)
+{
+    return atomic_load_explicit(&t->done, memory_order_acquire);
+}
+
+static void drop_done_writer(rt_block_t *b)
+{
+    if (b->last_writer && task_done(b->last_writer)) {
+        task_unref(b->last_writer);
+        b->last_writer = NULL;
+    }
+}
+
+static void prune_readers(rt_block_t *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < b->nreaders; i++) {
+        if (task_done(b->readers[i]))
+            task_unref(b->readers[i]);
+        else
+            b->readers[n++] = b->readers[i];
+    }
+    b->nreaders = n;
+}
+
 /* False when the reader cannot be remembered: the caller then records the
- * access as a write, which orders more than needed but never less. */
+ * access as a write, which orders more than needed but never less.  A full
+ * list first drops its done readers, so that a block only ever read keeps a
+ * bounded list; it still doubles when that freed less than half of it, which
+ * keeps the scans amortised O(1) per reader. */
 static bool add_reader(rt_block_t *b, rt_task_t *t)
 {
+    if (b->nreaders == b->capreaders && b->capreaders) {
+        prune_readers(b);
+        if (b->nreaders > b->capreaders / 2 &&
+            !rt_grow(&b->readers, &b->capreaders, b->capreaders, sizeof *b->readers, 4))
+            return false;
+    }
     if (!rt_grow(&b->readers, &b->capreaders, b->nreaders, sizeof *b->readers, 4))
         return false;
     atomic_fetch_add(&t->refs, 1);
@@ -132,6 +169,7 @@ int task_submit(rt_task_t *t)
     for (int i = 0; i < t->naccess; i++) {
         rt_block_t *b = t->acc[i].blk;
         rt_mode_t mode = t->acc[i].mode;
+        drop_done_writer(b);
         if (b->last_writer)
             add_dep(b->last_writer, t);
         if ((mode & RT_W) || !add_reader(b, t)) {
@@ -170,7 +208,7 @@ void task_complete(rt_task_t *t, int err)
 {
     rt_record_error(err);
     pthread_mutex_lock(&t->lock);
-    t->done = true;
+    atomic_store_explicit(&t->done, true, memory_order_release);
     rt_task_t **succ = t->succ;
     size_t nsucc = t->nsucc;
     t->succ = NULL;
