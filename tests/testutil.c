@@ -171,6 +171,327 @@ double tu_gemm_residual(const tu_type_t *t, int64_t m, int64_t n, int64_t k,
     return diff / ((k > 1 ? (double)k : 1.0) * t->eps * scale);
 }
 
+/* The CBLAS enums carry the same values as Tessera's. */
+#define CSIDE(s) ((CBLAS_SIDE)(s))
+#define CUPLO(u) ((CBLAS_UPLO)(u))
+
+int tu_symm_async(const tu_type_t *t, bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m,
+                  int64_t n, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                  int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    float _Complex ca = (float _Complex)alpha, cb = (float _Complex)beta;
+    switch (kind(t)) {
+    case 0:
+        return tess_ssymm_async(side, uplo, m, n, (float)creal(alpha), A, lda, B, ldb,
+                                (float)creal(beta), C, ldc);
+    case 1:
+        return tess_dsymm_async(side, uplo, m, n, creal(alpha), A, lda, B, ldb, creal(beta), C,
+                                ldc);
+    case 2:
+        return (herm ? tess_chemm_async : tess_csymm_async)(side, uplo, m, n, ca, A, lda, B, ldb,
+                                                            cb, C, ldc);
+    default:
+        return (herm ? tess_zhemm_async : tess_zsymm_async)(side, uplo, m, n, alpha, A, lda, B,
+                                                            ldb, beta, C, ldc);
+    }
+}
+
+void tu_symm_ref(const tu_type_t *t, bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m,
+                 int64_t n, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                 int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    _Alignas(16) unsigned char a[16], b[16];
+    tu_scalar(t, alpha, a);
+    tu_scalar(t, beta, b);
+    switch (kind(t)) {
+    case 0:
+        cblas_ssymm(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m, (int)n, *(float *)a, A,
+                    (int)lda, B, (int)ldb, *(float *)b, C, (int)ldc);
+        break;
+    case 1:
+        cblas_dsymm(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m, (int)n, *(double *)a, A,
+                    (int)lda, B, (int)ldb, *(double *)b, C, (int)ldc);
+        break;
+    case 2:
+        (herm ? cblas_chemm : cblas_csymm)(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m,
+                                           (int)n, a, A, (int)lda, B, (int)ldb, b, C, (int)ldc);
+        break;
+    default:
+        (herm ? cblas_zhemm : cblas_zsymm)(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m,
+                                           (int)n, a, A, (int)lda, B, (int)ldb, b, C, (int)ldc);
+        break;
+    }
+}
+
+int tu_syrk_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                  int64_t k, double _Complex alpha, const void *A, int64_t lda,
+                  double _Complex beta, void *C, int64_t ldc)
+{
+    switch (kind(t)) {
+    case 0:
+        return tess_ssyrk_async(uplo, trans, n, k, (float)creal(alpha), A, lda,
+                                (float)creal(beta), C, ldc);
+    case 1:
+        return tess_dsyrk_async(uplo, trans, n, k, creal(alpha), A, lda, creal(beta), C, ldc);
+    case 2:
+        if (herm)
+            return tess_cherk_async(uplo, trans, n, k, (float)creal(alpha), A, lda,
+                                    (float)creal(beta), C, ldc);
+        return tess_csyrk_async(uplo, trans, n, k, (float _Complex)alpha, A, lda,
+                                (float _Complex)beta, C, ldc);
+    default:
+        if (herm)
+            return tess_zherk_async(uplo, trans, n, k, creal(alpha), A, lda, creal(beta), C, ldc);
+        return tess_zsyrk_async(uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
+    }
+}
+
+/* Real types take ConjTrans as Trans; the reference is given Trans. */
+static CBLAS_TRANSPOSE ref_trans(const tu_type_t *t, tess_trans_t trans)
+{
+    return !t->is_complex && trans == TessConjTrans ? CblasTrans : (CBLAS_TRANSPOSE)trans;
+}
+
+void tu_syrk_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                 int64_t k, double _Complex alpha, const void *A, int64_t lda,
+                 double _Complex beta, void *C, int64_t ldc)
+{
+    _Alignas(16) unsigned char a[16], b[16];
+    tu_scalar(t, alpha, a);
+    tu_scalar(t, beta, b);
+    CBLAS_TRANSPOSE ct = ref_trans(t, trans);
+    switch (kind(t)) {
+    case 0:
+        cblas_ssyrk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, *(float *)a, A, (int)lda,
+                    *(float *)b, C, (int)ldc);
+        break;
+    case 1:
+        cblas_dsyrk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, *(double *)a, A, (int)lda,
+                    *(double *)b, C, (int)ldc);
+        break;
+    case 2:
+        if (herm)
+            cblas_cherk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, (float)creal(alpha), A,
+                        (int)lda, (float)creal(beta), C, (int)ldc);
+        else
+            cblas_csyrk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, b, C,
+                        (int)ldc);
+        break;
+    default:
+        if (herm)
+            cblas_zherk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, creal(alpha), A,
+                        (int)lda, creal(beta), C, (int)ldc);
+        else
+            cblas_zsyrk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, b, C,
+                        (int)ldc);
+        break;
+    }
+}
+
+int tu_syr2k_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans,
+                   int64_t n, int64_t k, double _Complex alpha, const void *A, int64_t lda,
+                   const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    switch (kind(t)) {
+    case 0:
+        return tess_ssyr2k_async(uplo, trans, n, k, (float)creal(alpha), A, lda, B, ldb,
+                                 (float)creal(beta), C, ldc);
+    case 1:
+        return tess_dsyr2k_async(uplo, trans, n, k, creal(alpha), A, lda, B, ldb, creal(beta), C,
+                                 ldc);
+    case 2:
+        if (herm)
+            return tess_cher2k_async(uplo, trans, n, k, (float _Complex)alpha, A, lda, B, ldb,
+                                     (float)creal(beta), C, ldc);
+        return tess_csyr2k_async(uplo, trans, n, k, (float _Complex)alpha, A, lda, B, ldb,
+                                 (float _Complex)beta, C, ldc);
+    default:
+        if (herm)
+            return tess_zher2k_async(uplo, trans, n, k, alpha, A, lda, B, ldb, creal(beta), C,
+                                     ldc);
+        return tess_zsyr2k_async(uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    }
+}
+
+void tu_syr2k_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                  int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                  int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    _Alignas(16) unsigned char a[16], b[16];
+    tu_scalar(t, alpha, a);
+    tu_scalar(t, beta, b);
+    CBLAS_TRANSPOSE ct = ref_trans(t, trans);
+    switch (kind(t)) {
+    case 0:
+        cblas_ssyr2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, *(float *)a, A, (int)lda, B,
+                     (int)ldb, *(float *)b, C, (int)ldc);
+        break;
+    case 1:
+        cblas_dsyr2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, *(double *)a, A, (int)lda,
+                     B, (int)ldb, *(double *)b, C, (int)ldc);
+        break;
+    case 2:
+        if (herm)
+            cblas_cher2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, B,
+                         (int)ldb, (float)creal(beta), C, (int)ldc);
+        else
+            cblas_csyr2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, B,
+                         (int)ldb, b, C, (int)ldc);
+        break;
+    default:
+        if (herm)
+            cblas_zher2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, B,
+                         (int)ldb, creal(beta), C, (int)ldc);
+        else
+            cblas_zsyr2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, B,
+                         (int)ldb, b, C, (int)ldc);
+        break;
+    }
+}
+
+int tu_gemmt_async(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,
+                   int64_t n, int64_t k, double _Complex alpha, const void *A, int64_t lda,
+                   const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    switch (kind(t)) {
+    case 0:
+        return tess_sgemmt_async(uplo, ta, tb, n, k, (float)creal(alpha), A, lda, B, ldb,
+                                 (float)creal(beta), C, ldc);
+    case 1:
+        return tess_dgemmt_async(uplo, ta, tb, n, k, creal(alpha), A, lda, B, ldb, creal(beta), C,
+                                 ldc);
+    case 2:
+        return tess_cgemmt_async(uplo, ta, tb, n, k, (float _Complex)alpha, A, lda, B, ldb,
+                                 (float _Complex)beta, C, ldc);
+    default:
+        return tess_zgemmt_async(uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    }
+}
+
+void tu_gemmt_ref(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,
+                  int64_t n, int64_t k, double _Complex alpha, const void *A, int64_t lda,
+                  const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    if (n == 0)
+        return;
+    void *full = tu_copy(t, C, ldc, n);
+    /* beta == 0 must not read C, whatever the host BLAS does with NaN */
+    if (beta == 0)
+        tu_fill(t, full, n, n, ldc, 0);
+    tu_gemm_ref(t, ta, tb, n, n, k, alpha, A, lda, B, ldb, beta, full, ldc);
+    for (int64_t j = 0; j < n; j++) {
+        int64_t i0 = uplo == TessLower ? j : 0, i1 = uplo == TessLower ? n : j + 1;
+        memcpy((char *)C + (size_t)(i0 + j * ldc) * t->es,
+               (char *)full + (size_t)(i0 + j * ldc) * t->es, (size_t)(i1 - i0) * t->es);
+    }
+    free(full);
+}
+
+double tu_residual(const tu_type_t *t, double diff, int64_t k, double _Complex alpha,
+                   double normA, double normB, double _Complex beta, double normC0)
+{
+    double scale = cabs(alpha) * normA * normB + cabs(beta) * normC0;
+    if (scale == 0)
+        return diff == 0 ? 0 : INFINITY;
+    return diff / ((k > 1 ? (double)k : 1.0) * t->eps * scale);
+}
+
+static bool in_tri(tess_uplo_t uplo, int64_t i, int64_t j)
+{
+    return uplo == TessLower ? i >= j : i <= j;
+}
+
+double tu_tri_diff(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, const void *B,
+                   int64_t ld)
+{
+    double s = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++)
+            if (in_tri(uplo, i, j)) {
+                double a = cabs(tu_get(t, A, i, j, ld) - tu_get(t, B, i, j, ld));
+                s += a * a;
+            }
+    return sqrt(s);
+}
+
+double tu_tri_norm(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, int64_t ld)
+{
+    double s = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++)
+            if (in_tri(uplo, i, j)) {
+                double a = cabs(tu_get(t, A, i, j, ld));
+                s += a * a;
+            }
+    return sqrt(s);
+}
+
+bool tu_tri_finite(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, int64_t ld)
+{
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            double _Complex v = tu_get(t, A, i, j, ld);
+            if (in_tri(uplo, i, j) && (!isfinite(creal(v)) || !isfinite(cimag(v))))
+                return false;
+        }
+    return true;
+}
+
+double tu_sym_norm(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, int64_t ld)
+{
+    double s = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++)
+            if (in_tri(uplo, i, j)) {
+                double a = cabs(tu_get(t, A, i, j, ld));
+                s += (i == j ? 1 : 2) * a * a;
+            }
+    return sqrt(s);
+}
+
+void tu_fill_other_triangle(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int64_t ld,
+                            double _Complex v)
+{
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++)
+            if (!in_tri(uplo, i, j))
+                tu_set(t, A, i, j, ld, v);
+}
+
+bool tu_same_outside(const tu_type_t *t, const void *A, const void *B, int64_t m, int64_t n,
+                     int64_t ld, int64_t i0, int64_t j0, int64_t wm, int64_t wn)
+{
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            if (i >= i0 && i < i0 + wm && j >= j0 && j < j0 + wn)
+                continue;
+            size_t off = (size_t)(i + j * ld) * t->es;
+            if (memcmp((const char *)A + off, (const char *)B + off, t->es))
+                return false;
+        }
+    return true;
+}
+
+bool tu_other_triangle_same(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A,
+                            const void *B, int64_t ld)
+{
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            size_t off = (size_t)(i + j * ld) * t->es;
+            if (!in_tri(uplo, i, j) && memcmp((const char *)A + off, (const char *)B + off, t->es))
+                return false;
+        }
+    return true;
+}
+
+bool tu_real_diagonal(const tu_type_t *t, int64_t n, const void *A, int64_t ld)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (cimag(tu_get(t, A, i, i, ld)) != 0)
+            return false;
+    return true;
+}
+
 /* TESS_TEST_DEVICES (e.g. "cuda", "cuda:0") runs a suite on other devices;
  * there a device's memory budget becomes a share of the GPU's free memory. */
 int tu_init_host(int ndev, int64_t nb, size_t mem)

@@ -48,6 +48,67 @@ double tu_gemm_residual(const tu_type_t *t, int64_t m, int64_t n, int64_t k,
                         double _Complex beta, double normC0, const void *C, const void *Cref,
                         int64_t ldc);
 
+/* The symmetric BLAS-3 routines, dispatched on t like tu_gemm_async, and
+ * their OpenBLAS references.  herm selects the Hermitian routine (hemm, herk,
+ * her2k) for complex types; for real types the two are one routine.  herk's
+ * alpha and beta and her2k's beta are real: their real parts are passed. */
+int tu_symm_async(const tu_type_t *t, bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m,
+                  int64_t n, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                  int64_t ldb, double _Complex beta, void *C, int64_t ldc);
+void tu_symm_ref(const tu_type_t *t, bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m,
+                 int64_t n, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                 int64_t ldb, double _Complex beta, void *C, int64_t ldc);
+int tu_syrk_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                  int64_t k, double _Complex alpha, const void *A, int64_t lda,
+                  double _Complex beta, void *C, int64_t ldc);
+void tu_syrk_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                 int64_t k, double _Complex alpha, const void *A, int64_t lda,
+                 double _Complex beta, void *C, int64_t ldc);
+int tu_syr2k_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans,
+                   int64_t n, int64_t k, double _Complex alpha, const void *A, int64_t lda,
+                   const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc);
+void tu_syr2k_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                  int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                  int64_t ldb, double _Complex beta, void *C, int64_t ldc);
+int tu_gemmt_async(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,
+                   int64_t n, int64_t k, double _Complex alpha, const void *A, int64_t lda,
+                   const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc);
+/* The host BLAS has no GEMMT: a GEMM into a copy of C, of which only the uplo
+ * triangle is copied back. */
+void tu_gemmt_ref(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,
+                  int64_t n, int64_t k, double _Complex alpha, const void *A, int64_t lda,
+                  const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc);
+
+/* The normwise residual of an update whose error diff = ||C - Cref||_F is
+ * known: diff / (max(1,k) eps (|alpha| ||A|| ||B|| + |beta| ||C0||)), as
+ * tu_gemm_residual; 0 when diff and the scale are both 0. */
+double tu_residual(const tu_type_t *t, double diff, int64_t k, double _Complex alpha,
+                   double normA, double normB, double _Complex beta, double normC0);
+/* ||A - B||_F over the uplo triangle of n x n matrices, diagonal included. */
+double tu_tri_diff(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, const void *B,
+                   int64_t ld);
+/* ||A||_F over the uplo triangle of the n x n A, diagonal included. */
+double tu_tri_norm(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, int64_t ld);
+/* Whether the uplo triangle of the n x n A is finite, diagonal included. */
+bool tu_tri_finite(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, int64_t ld);
+/* ||A||_F of the n x n symmetric (herm: Hermitian) matrix whose uplo triangle
+ * is stored at A; the rest of A is never read. */
+double tu_sym_norm(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, int64_t ld);
+/* Fills the strict triangle of the n x n matrix at A opposite to uplo, the
+ * part a routine on uplo neither reads nor writes. */
+void tu_fill_other_triangle(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int64_t ld,
+                            double _Complex v);
+/* Whether the m x n matrices A and B hold the same bits, outside the wm x wn
+ * window at (i0, j0) (wm or wn 0: everywhere); NaNs compare by their bits. */
+bool tu_same_outside(const tu_type_t *t, const void *A, const void *B, int64_t m, int64_t n,
+                     int64_t ld, int64_t i0, int64_t j0, int64_t wm, int64_t wn);
+/* Whether the strict triangle opposite to uplo holds the same bits in A and B. */
+bool tu_other_triangle_same(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A,
+                            const void *B, int64_t ld);
+/* Whether every diagonal element of the n x n A has an imaginary part of
+ * exactly zero (true for real types). */
+bool tu_real_diagonal(const tu_type_t *t, int64_t n, const void *A, int64_t ld);
+
 /* Hands host memory back: invalidates the runtime's copies, then frees. */
 void tu_release(const tu_type_t *t, void *A, int64_t ld, int64_t n);
 
