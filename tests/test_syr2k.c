@@ -1,0 +1,299 @@
+/* SYR2K and HER2K against OpenBLAS on the host backend (host:2, nb = 16):
+ * both triangles, every trans each routine takes (N, T and C for real types;
+ * N, T for csyr2k/zsyr2k; N, C for cher2k/zher2k), the four precisions, sizes
+ * on and off the tile grid.  C's other triangle is NaN and must keep its bits.
+ * Bound, both products counted: ||C - Cref||_F over the triangle /
+ * (max(1,k) eps (2 |alpha| ||A||_F ||B||_F + |beta| ||C0||_F)) < 10, with
+ * ||C0|| the norm of the symmetric (Hermitian) matrix C stands for; alpha = 0
+ * and k = 0 are bounded by the same formula. */
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include "testutil.h"
+
+#define NB TU_NB
+
+static const tess_uplo_t uplos[] = { TessUpper, TessLower };
+static const int64_t sizes[] = { 1, NB - 1, NB + 1, 7 * NB / 2 };
+
+/* The transposes a routine takes: real syr2k N, T, C; complex syr2k N, T;
+ * her2k N, C. */
+static int transposes(const tu_type_t *t, bool herm, tess_trans_t out[3])
+{
+    int n = 0;
+    out[n++] = TessNoTrans;
+    if (!herm)
+        out[n++] = TessTrans;
+    if (!t->is_complex || herm)
+        out[n++] = TessConjTrans;
+    return n;
+}
+
+/* The residual with both products counted. */
+static double residual2(const tu_type_t *t, double diff, int64_t k, double _Complex alpha,
+                        double nA, double nB, double _Complex beta, double nC0)
+{
+    return tu_residual(t, diff, k, 2 * alpha, nA, nB, beta, nC0);
+}
+
+/* Runs the update with lds larger than the rows and C's other triangle NaN,
+ * checks that the other triangle and the padding rows keep their bits and
+ * that HER2K leaves a real diagonal, and returns the residual. */
+static double run_case(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans,
+                       int64_t n, int64_t k, double _Complex alpha, double _Complex beta)
+{
+    int64_t ar = trans == TessNoTrans ? n : k, ac = trans == TessNoTrans ? k : n;
+    int64_t lda = ar + 3, ldb = ar + 1, ldc = n + 2;
+    void *A = tu_matrix(t, lda, ac, 1), *B = tu_matrix(t, ldb, ac, 2);
+    void *C = tu_matrix(t, ldc, n, 3);
+    tu_fill_other_triangle(t, uplo, n, C, ldc, NAN);
+    void *C0 = tu_copy(t, C, ldc, n), *Cref = tu_copy(t, C, ldc, n);
+    double nA = tu_norm(t, A, ar, ac, lda), nB = tu_norm(t, B, ar, ac, ldb);
+    double nC = tu_sym_norm(t, uplo, n, C, ldc);
+
+    assert_int_equal(tu_syr2k_async(t, herm, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C,
+                                    ldc), 0);
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, ldc, t->es), 0);
+    assert_int_equal(tess_sync(), 0);
+    tu_syr2k_ref(t, herm, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, Cref, ldc);
+    double r = residual2(t, tu_tri_diff(t, uplo, n, C, Cref, ldc), k, alpha, nA, nB, beta, nC);
+    assert_true(tu_other_triangle_same(t, uplo, n, C, C0, ldc));
+    assert_true(tu_same_outside(t, C, C0, ldc, n, ldc, 0, 0, n, n));
+    if (herm)
+        assert_true(tu_real_diagonal(t, n, C, ldc));
+    tu_release(t, A, lda, ac);
+    tu_release(t, B, ldb, ac);
+    tu_release(t, C, ldc, n);
+    free(C0);
+    free(Cref);
+    return r;
+}
+
+/* Every case of both routines in every precision; her2k takes the real part
+ * of beta. */
+static void check_all_cases(double _Complex alpha, double _Complex beta)
+{
+    for (int ti = 0; ti < 4; ti++)
+        for (int herm = 0; herm <= (int)tu_types[ti].is_complex; herm++) {
+            const tu_type_t *t = &tu_types[ti];
+            tess_trans_t tr[3];
+            int ntr = transposes(t, herm, tr);
+            double _Complex b = herm ? creal(beta) : beta;
+            for (int u = 0; u < 2; u++)
+                for (int x = 0; x < ntr; x++)
+                    for (int s = 0; s < 4; s++) {
+                        int64_t n = sizes[s], k = sizes[(s + 1) % 4];
+                        double r = run_case(t, herm, uplos[u], tr[x], n, k, alpha, b);
+                        if (!(r < TU_GEMM_BOUND))
+                            fail_msg("%s%s uplo=%d trans=%d n=%lld k=%lld: residual %g", t->name,
+                                     herm ? "her2k" : "syr2k", uplos[u], tr[x], (long long)n,
+                                     (long long)k, r);
+                    }
+        }
+}
+
+static void syr2k_and_her2k_match_openblas_for_every_uplo_trans_size_and_precision(void **state)
+{
+    (void)state;
+    check_all_cases(0.7 - 0.2 * I, -1.3 + 0.4 * I);
+}
+
+static void syr2k_and_her2k_with_beta_one_add_the_products_to_c(void **state)
+{
+    (void)state;
+    check_all_cases(-0.6 + 0.9 * I, 1.0);
+}
+
+/* A, B and C are windows of one parent at offsets off the tile grid; C's
+ * other triangle is part of the parent and must keep its bits with the rest. */
+static void syr2k_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(void **state)
+{
+    (void)state;
+    int64_t ld = 5 * NB + 7, n = 2 * NB + 3, k = NB + 9;
+    for (int ti = 0; ti < 4; ti++)
+        for (int herm = 0; herm <= (int)tu_types[ti].is_complex; herm++)
+            for (int u = 0; u < 2; u++) {
+                const tu_type_t *t = &tu_types[ti];
+                tess_trans_t trans = u ? TessNoTrans : (herm ? TessConjTrans : TessTrans);
+                int64_t ar = trans == TessNoTrans ? n : k, ac = trans == TessNoTrans ? k : n;
+                /* A and B side by side, C below both */
+                int64_t bj = ac + 4, ci = ar + 4, cj = NB / 2 + 3;
+                void *P = tu_matrix(t, ld, ld, 4 + u), *Pref = tu_copy(t, P, ld, ld);
+                char *A = (char *)P + (size_t)(1 + 2 * ld) * t->es;
+                char *B = (char *)P + (size_t)(3 + bj * ld) * t->es;
+                char *C = (char *)P + (size_t)(ci + cj * ld) * t->es;
+                char *Cr = (char *)Pref + (C - (char *)P);
+                double _Complex alpha = 2.0 - 0.5 * I, beta = 0.5;
+                double nA = tu_norm(t, A, ar, ac, ld), nB = tu_norm(t, B, ar, ac, ld);
+                double nC = tu_sym_norm(t, uplos[u], n, C, ld);
+                assert_int_equal(tu_syr2k_async(t, herm, uplos[u], trans, n, k, alpha, A, ld, B,
+                                                ld, beta, C, ld), 0);
+                assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, t->es), 0);
+                assert_int_equal(tess_sync(), 0);
+                tu_syr2k_ref(t, herm, uplos[u], trans, n, k, alpha,
+                             (char *)Pref + (A - (char *)P), ld, (char *)Pref + (B - (char *)P),
+                             ld, beta, Cr, ld);
+                double r = residual2(t, tu_tri_diff(t, uplos[u], n, C, Cr, ld), k, alpha, nA, nB,
+                                     beta, nC);
+                assert_true(r < TU_GEMM_BOUND);
+                assert_true(tu_same_outside(t, P, Pref, ld, ld, ld, ci, cj, n, n));
+                assert_true(tu_other_triangle_same(t, uplos[u], n, C, Cr, ld));
+                tu_release(t, P, ld, ld);
+                free(Pref);
+            }
+}
+
+/* alpha == 0 (A and B all NaN) and k == 0 (A and B NULL) both reduce to
+ * C = beta C on the triangle; HER2K also zeroes the diagonal's imaginary parts. */
+static void syr2k_with_alpha_zero_or_k_zero_never_reads_a_or_b_and_scales_the_triangle(
+    void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int herm = 0; herm <= (int)tu_types[ti].is_complex; herm++)
+            for (int variant = 0; variant < 2; variant++) {
+                const tu_type_t *t = &tu_types[ti];
+                tess_uplo_t uplo = uplos[1 - variant];
+                int64_t n = 2 * NB + 5, k = variant ? 0 : NB + 1;
+                double _Complex beta = herm ? -0.75 : 0.5 + 0.5 * I;
+                double _Complex alpha = variant ? 1.0 - I : 0.0;
+                void *A = tu_matrix(t, n, NB + 1, 5), *B = tu_matrix(t, n, NB + 1, 6);
+                void *C = tu_matrix(t, n, n, 7);
+                tu_fill(t, A, n, NB + 1, n, NAN);
+                tu_fill(t, B, n, NB + 1, n, NAN);
+                tu_fill_other_triangle(t, uplo, n, C, n, NAN);
+                void *C0 = tu_copy(t, C, n, n), *Cref = tu_copy(t, C, n, n);
+                double nC = tu_sym_norm(t, uplo, n, C, n);
+                assert_int_equal(tu_syr2k_async(t, herm, uplo, TessNoTrans, n, k, alpha,
+                                                variant ? NULL : A, n, variant ? NULL : B, n,
+                                                beta, C, n), 0);
+                assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
+                assert_int_equal(tess_sync(), 0);
+                /* the reference gets finite A and B: its result does not depend on them */
+                void *Af = tu_matrix(t, n, NB + 1, 8), *Bf = tu_matrix(t, n, NB + 1, 9);
+                tu_syr2k_ref(t, herm, uplo, TessNoTrans, n, k, alpha, Af, n, Bf, n, beta, Cref, n);
+                assert_true(tu_residual(t, tu_tri_diff(t, uplo, n, C, Cref, n), 0, 0.0, 0, 0, beta,
+                                        nC) < TU_GEMM_BOUND);
+                assert_true(tu_other_triangle_same(t, uplo, n, C, C0, n));
+                if (herm)
+                    assert_true(tu_real_diagonal(t, n, C, n));
+                tu_release(t, A, n, NB + 1);
+                tu_release(t, B, n, NB + 1);
+                tu_release(t, C, n, n);
+                free(Af);
+                free(Bf);
+                free(C0);
+                free(Cref);
+            }
+}
+
+/* C all NaN: beta == 0 must not read the triangle, nor touch the other one. */
+static void syr2k_with_beta_zero_ignores_nan_in_c(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int herm = 0; herm <= (int)tu_types[ti].is_complex; herm++)
+            for (int alpha_zero = 0; alpha_zero < 2; alpha_zero++) {
+                const tu_type_t *t = &tu_types[ti];
+                tess_uplo_t uplo = uplos[alpha_zero];
+                int64_t n = 2 * NB + 1, k = NB - 1;
+                void *A = tu_matrix(t, k, n, 8), *B = tu_matrix(t, k, n, 9);
+                void *C = tu_matrix(t, n, n, 1);
+                tu_fill(t, C, n, n, n, NAN);
+                void *C0 = tu_copy(t, C, n, n);
+                tess_trans_t trans = herm ? TessConjTrans : TessTrans;
+                assert_int_equal(tu_syr2k_async(t, herm, uplo, trans, n, k,
+                                                alpha_zero ? 0.0 : 1.0 + I, A, k, B, k, 0.0, C,
+                                                n), 0);
+                assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
+                assert_int_equal(tess_sync(), 0);
+                assert_true(tu_tri_finite(t, uplo, n, C, n));
+                if (alpha_zero)
+                    assert_true(tu_tri_norm(t, uplo, n, C, n) == 0);
+                assert_true(tu_other_triangle_same(t, uplo, n, C, C0, n));
+                tu_release(t, A, k, n);
+                tu_release(t, B, k, n);
+                tu_release(t, C, n, n);
+                free(C0);
+            }
+}
+
+/* Reference BLAS returns at once: even HER2K's diagonal keeps its imaginary
+ * parts, and A and B may be NULL. */
+static void syr2k_and_her2k_with_alpha_zero_and_beta_one_leave_c_bitwise_unchanged(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int herm = 0; herm <= (int)tu_types[ti].is_complex; herm++)
+            for (int k_zero = 0; k_zero < 2; k_zero++) {
+                const tu_type_t *t = &tu_types[ti];
+                int64_t n = NB + 1;
+                void *C = tu_matrix(t, n, n, 3);
+                tu_set(t, C, 2, 2, n, NAN);
+                void *Cref = tu_copy(t, C, n, n);
+                assert_int_equal(tu_syr2k_async(t, herm, TessUpper, TessNoTrans, n,
+                                                k_zero ? 0 : n, k_zero ? 1.0 : 0.0, NULL, n, NULL,
+                                                n, 1.0, C, n), 0);
+                assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
+                assert_int_equal(tess_sync(), 0);
+                assert_memory_equal(C, Cref, (size_t)(n * n) * t->es);
+                tu_release(t, C, n, n);
+                free(Cref);
+            }
+}
+
+/* Every path through HER2K (products with beta 1, 0 or other, scaling alone)
+ * leaves exact zeros in the imaginary parts of the diagonal. */
+static void her2k_sets_the_imaginary_parts_of_the_diagonal_to_exactly_zero(void **state)
+{
+    (void)state;
+    const double _Complex alphas[] = { 0.7 + 0.3 * I, 0.7 - I, 0.7 * I, 0.0 };
+    const double betas[] = { 1.0, 0.0, -2.0, 0.5 };
+    for (int ti = 2; ti < 4; ti++)
+        for (int c = 0; c < 4; c++)
+            for (int u = 0; u < 2; u++) {
+                const tu_type_t *t = &tu_types[ti];
+                int64_t n = 2 * NB + 3, k = NB + 2;
+                void *A = tu_matrix(t, k, n, 9), *B = tu_matrix(t, k, n, 11);
+                void *C = tu_matrix(t, n, n, 10);
+                assert_false(tu_real_diagonal(t, n, C, n));
+                assert_int_equal(tu_syr2k_async(t, true, uplos[u], TessConjTrans, n, k, alphas[c],
+                                                A, k, B, k, betas[c], C, n), 0);
+                assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
+                assert_int_equal(tess_sync(), 0);
+                assert_true(tu_real_diagonal(t, n, C, n));
+                tu_release(t, A, k, n);
+                tu_release(t, B, k, n);
+                tu_release(t, C, n, n);
+            }
+}
+
+static void syr2k_with_n_zero_returns_at_once_and_touches_nothing(void **state)
+{
+    (void)state;
+    double A[2] = { NAN, NAN };
+    double _Complex Z[2] = { NAN, 1 };
+    assert_int_equal(tess_dsyr2k_async(TessUpper, TessNoTrans, 0, 2, 1.0, A, 1, A, 1, 0.0, NULL,
+                                       1), 0);
+    assert_int_equal(tess_zher2k_async(TessLower, TessConjTrans, 0, 2, 1.0, NULL, 2, NULL, 2, 0.0,
+                                       NULL, 1), 0);
+    assert_int_equal(tess_zsyr2k_async(TessLower, TessTrans, 0, 1, 1.0, Z, 1, Z, 1, 0.0, Z, 1), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(isnan(creal(Z[0])) && Z[1] == 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(syr2k_and_her2k_match_openblas_for_every_uplo_trans_size_and_precision),
+        cmocka_unit_test(syr2k_and_her2k_with_beta_one_add_the_products_to_c),
+        cmocka_unit_test(syr2k_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched),
+        cmocka_unit_test(
+            syr2k_with_alpha_zero_or_k_zero_never_reads_a_or_b_and_scales_the_triangle),
+        cmocka_unit_test(syr2k_with_beta_zero_ignores_nan_in_c),
+        cmocka_unit_test(syr2k_and_her2k_with_alpha_zero_and_beta_one_leave_c_bitwise_unchanged),
+        cmocka_unit_test(her2k_sets_the_imaginary_parts_of_the_diagonal_to_exactly_zero),
+        cmocka_unit_test(syr2k_with_n_zero_returns_at_once_and_touches_nothing),
+    };
+    return cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
+}
