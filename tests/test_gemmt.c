@@ -16,7 +16,9 @@
 
 static const tess_uplo_t uplos[] = { TessUpper, TessLower };
 static const tess_trans_t transposes[] = { TessNoTrans, TessTrans, TessConjTrans };
-static const int64_t sizes[] = { 1, NB - 1, NB + 1, 7 * NB / 2 };
+/* one on the tile grid, the others off it */
+static const int64_t sizes[] = { 1, NB - 1, NB + 1, 2 * NB, 7 * NB / 2 };
+#define NSIZES ((int)(sizeof sizes / sizeof *sizes))
 
 /* Runs the update with lds larger than the rows and C's other triangle NaN,
  * checks that the other triangle and the padding rows keep their bits, and
@@ -65,9 +67,9 @@ static void check_all_cases(double _Complex alpha, double _Complex beta)
         for (int u = 0; u < 2; u++)
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < 3; b++)
-                    for (int s = 0; s < 4; s++)
+                    for (int s = 0; s < NSIZES; s++)
                         check_case(&tu_types[ti], uplos[u], transposes[a], transposes[b],
-                                   sizes[s], sizes[(s + 1) % 4], alpha, beta);
+                                   sizes[s], sizes[(s + 1) % NSIZES], alpha, beta);
 }
 
 static void gemmt_matches_openblas_for_every_uplo_transpose_size_and_precision(void **state)

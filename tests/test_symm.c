@@ -15,7 +15,9 @@
 
 static const tess_side_t sides[] = { TessLeft, TessRight };
 static const tess_uplo_t uplos[] = { TessUpper, TessLower };
-static const int64_t sizes[] = { 1, NB - 1, NB + 1, 7 * NB / 2 };
+/* one on the tile grid, the others off it */
+static const int64_t sizes[] = { 1, NB - 1, NB + 1, 2 * NB, 7 * NB / 2 };
+#define NSIZES ((int)(sizeof sizes / sizeof *sizes))
 
 /* A ka x ka symmetric operand at lda whose other triangle is NaN.  For HEMM
  * the imaginary parts of the diagonal are random and must be taken as zero;
@@ -62,9 +64,9 @@ static void check_all_cases(double _Complex alpha, double _Complex beta)
         for (int herm = 0; herm <= (int)tu_types[ti].is_complex; herm++)
             for (int sd = 0; sd < 2; sd++)
                 for (int u = 0; u < 2; u++)
-                    for (int s = 0; s < 4; s++) {
+                    for (int s = 0; s < NSIZES; s++) {
                         const tu_type_t *t = &tu_types[ti];
-                        int64_t m = sizes[s], n = sizes[(s + 1) % 4];
+                        int64_t m = sizes[s], n = sizes[(s + 1) % NSIZES];
                         double r = run_case(t, herm, sides[sd], uplos[u], m, n, alpha, beta);
                         if (!(r < TU_GEMM_BOUND))
                             fail_msg("%s%s side=%d uplo=%d m=%lld n=%lld: residual %g", t->name,

@@ -13,7 +13,9 @@
 #define NB TU_NB
 
 static const tess_uplo_t uplos[] = { TessUpper, TessLower };
-static const int64_t sizes[] = { 1, NB - 1, NB + 1, 7 * NB / 2 };
+/* one on the tile grid, the others off it */
+static const int64_t sizes[] = { 1, NB - 1, NB + 1, 2 * NB, 7 * NB / 2 };
+#define NSIZES ((int)(sizeof sizes / sizeof *sizes))
 
 /* The transposes a routine takes: real syrk N, T, C; complex syrk N, T; herk N, C. */
 static int transposes(const tu_type_t *t, bool herm, tess_trans_t out[3])
@@ -73,8 +75,8 @@ static void check_all_cases(double _Complex alpha, double _Complex beta)
             double _Complex a = herm ? creal(alpha) : alpha, b = herm ? creal(beta) : beta;
             for (int u = 0; u < 2; u++)
                 for (int x = 0; x < ntr; x++)
-                    for (int s = 0; s < 4; s++) {
-                        int64_t n = sizes[s], k = sizes[(s + 1) % 4];
+                    for (int s = 0; s < NSIZES; s++) {
+                        int64_t n = sizes[s], k = sizes[(s + 1) % NSIZES];
                         double r = run_case(t, herm, uplos[u], tr[x], n, k, a, b);
                         if (!(r < TU_GEMM_BOUND))
                             fail_msg("%s%s uplo=%d trans=%d n=%lld k=%lld: residual %g", t->name,
