@@ -1,17 +1,37 @@
 /* tess_init, tess_finalize, tess_sync and the error and statistics calls. */
-#include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
+#include "host/host_blas.h"
 #include "rt.h"
 
 rt_t rt;
 
-/* tess_init and tess_finalize against each other, from any thread. */
-static pthread_mutex_t life_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The runtime's life, outside rt (which tess_init clears): tess_init and
+ * tess_finalize hold life exclusive, every other call that uses the runtime
+ * holds it shared for its duration (rt_enter), so finalize waits for the
+ * calls in progress and tears nothing down under them.  Readers are
+ * preferred (the default), so a call made from inside another never waits
+ * for a finalize queued meanwhile. */
+static pthread_rwlock_t life = PTHREAD_RWLOCK_INITIALIZER;
+static atomic_bool initialized;
 
 int rt_check_ready(void)
 {
-    return atomic_load(&rt.initialized) ? 0 : TESS_ENOTINIT;
+    return atomic_load(&initialized) ? 0 : TESS_ENOTINIT;
+}
+
+int rt_enter(void)
+{
+    pthread_rwlock_rdlock(&life);
+    if (atomic_load(&initialized))
+        return 0;
+    pthread_rwlock_unlock(&life);
+    return TESS_ENOTINIT;
+}
+
+void rt_leave(void)
+{
+    pthread_rwlock_unlock(&life);
 }
 
 static void device_grid(int n, int *p, int *q)
@@ -107,6 +127,8 @@ static int start(const tess_config_t *cfg)
     pthread_cond_init(&rt.done_cond, NULL);
     if ((err = block_dir_init()))
         return err;
+    if (!rt.cfg.cuda && (err = host_blas_open()))
+        return err;
     trace_start();
     for (int i = 0; i < rt.ndev; i++) {
         rt_device_t *d = calloc(1, sizeof *d);
@@ -127,64 +149,66 @@ static int start(const tess_config_t *cfg)
         return err;
     }
     /* each host device drives the host BLAS on its share of the cores */
-    rt.blas_threads_saved = openblas_get_num_threads();
+    rt.blas_threads_saved = host_blas_get_threads();
     if (!rt.cfg.cuda)
-        openblas_set_num_threads(sched_cores_per_device());
+        host_blas_set_threads(sched_cores_per_device());
     if ((err = sched_start())) {
         pin_fini();
         sched_fini();
-        openblas_set_num_threads(rt.blas_threads_saved);
+        host_blas_set_threads(rt.blas_threads_saved);
     }
     return err;
 }
 
 TESS_API int tess_init(const tess_config_t *cfg)
 {
-    pthread_mutex_lock(&life_lock);
+    pthread_rwlock_wrlock(&life);
     int err = TESS_EINIT;
-    if (!atomic_load(&rt.initialized)) {
+    if (!atomic_load(&initialized)) {
         memset(&rt, 0, sizeof rt);
         err = start(cfg);
         if (err)
             release_all();
         else
-            atomic_store(&rt.initialized, true);
+            atomic_store(&initialized, true);
     }
-    pthread_mutex_unlock(&life_lock);
+    pthread_rwlock_unlock(&life);
     return err;
 }
 
 TESS_API int tess_sync(void)
 {
-    int err = rt_check_ready();
+    int err = rt_enter();
     if (err)
         return err;
     task_wait_all();
     pin_wait_idle();
-    return atomic_exchange(&rt.error, 0);
+    err = atomic_exchange(&rt.error, 0);
+    rt_leave();
+    return err;
 }
 
 TESS_API int tess_finalize(void)
 {
-    pthread_mutex_lock(&life_lock);
+    pthread_rwlock_wrlock(&life);
     int err = rt_check_ready();
     if (!err) {
         task_wait_all();
         pin_wait_idle();
         err = atomic_exchange(&rt.error, 0);
         sched_fini();
-        openblas_set_num_threads(rt.blas_threads_saved);
+        host_blas_set_threads(rt.blas_threads_saved);
         if (rt.cfg.trace) {
             int terr = trace_write(rt.cfg.trace);
             err = err ? err : terr;
         }
         if (rt.cfg.verbose)
             stats_print();
-        atomic_store(&rt.initialized, false);
+        atomic_store(&initialized, false);
         pin_fini();
         release_all();
     }
-    pthread_mutex_unlock(&life_lock);
+    pthread_rwlock_unlock(&life);
     return err;
 }
 
@@ -208,11 +232,13 @@ TESS_API const char *tess_strerror(int err)
 
 TESS_API int tess_get_stats(tess_stats_t *s)
 {
-    int err = rt_check_ready();
+    int err = rt_enter();
     if (err)
         return err;
-    if (!s)
+    if (!s) {
+        rt_leave();
         return -1;
+    }
     memset(s, 0, sizeof *s);
     s->ndevices = rt.ndev;
     s->bytes_h2d = atomic_load(&rt.bytes_h2d);
@@ -227,5 +253,6 @@ TESS_API int tess_get_stats(tess_stats_t *s)
         s->steals[i] = atomic_load(&rt.dev[i]->nsteals);
         s->busy_s[i] = (double)atomic_load(&rt.dev[i]->busy_ns) * 1e-9;
     }
+    rt_leave();
     return 0;
 }

@@ -4,6 +4,7 @@
 #include <cblas.h>
 #include <complex.h>
 #include <string.h>
+#include "host_blas.h"
 #include "kern.h"
 
 /* Real CBLAS takes scalars by value, complex ones by address. */
