@@ -77,7 +77,9 @@ static cublasSideMode_t side_mode(tess_side_t s)
 
 /* The symmetric and Hermitian kernels; for real types the Hermitian names are
  * the symmetric routines (herm is never set).  A GEMMT leaf computes its
- * whole square into the context's scratch and merges one triangle into C. */
+ * whole square into the context's scratch and merges one triangle into C;
+ * a tile of leaf 2^L rows (every full tile, nb being a power of two) goes
+ * by levels, every level one batched GEMM (kern_cuda_gemmt). */
 #define CUDA_SYM3(P, TY, CT, RT, OP, SYMM, HEMM, SYRK, HERK, SYR2K, HER2K)                      \
     static int cuda_##P##symm(kern_ctx_t *x, bool herm, tess_side_t side, tess_uplo_t uplo,    \
                               int64_t m, int64_t n, const void *alpha, const void *A,           \
@@ -126,6 +128,9 @@ static cublasSideMode_t side_mode(tess_side_t s)
                                const void *A, int64_t lda, const void *B, int64_t ldb,          \
                                const void *beta, void *C, int64_t ldc)                          \
     {                                                                                           \
+        if (kern_cuda_gemmt_by_levels(n, CUDA_GEMMT_LEAF))                                      \
+            return kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, uplo,   \
+                                   ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc);          \
         return kern_gemmt_recursive(&kern_cuda_table[TY], sizeof(CT), CUDA_GEMMT_LEAF,          \
                                     cuda_##P##gemmt_leaf, x, uplo, ta, tb, n, k, alpha, A, lda, \
                                     B, ldb, beta, C, ldc);                                      \

@@ -97,7 +97,7 @@ static int cuda_open(rt_device_t *d)
         if (cublasCreate(&x->blas) != CUBLAS_STATUS_SUCCESS ||
             cublasSetStream(x->blas, x->stream) != CUBLAS_STATUS_SUCCESS)
             return TESS_EDEVICE;
-        if (cudaMalloc(&x->scratch, CUDA_SCRATCH_BYTES) != cudaSuccess) {
+        if (cudaMalloc(&x->scratch, cuda_scratch_bytes(rt.cfg.nb)) != cudaSuccess) {
             cudaGetLastError();
             return TESS_ENOMEM;
         }

@@ -38,6 +38,22 @@ static inline cublasStatus_t kern_gemm(cublasHandle_t h, cublasOperation_t ta,
     return cublasZgemm_64(h, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
 }
 
+/* Strided batched GEMM under one name: count products of equal shape, the
+ * i-th at A + i sa, B + i sb, C + i sc. */
+#define KERN_GEMM_BATCHED(T, FN)                                                                \
+    static inline cublasStatus_t kern_gemm_batched(                                             \
+        cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m, int64_t n,      \
+        int64_t k, T alpha, const T *A, int64_t lda, int64_t sa, const T *B, int64_t ldb,       \
+        int64_t sb, T beta, T *C, int64_t ldc, int64_t sc, int64_t count)                        \
+    {                                                                                           \
+        return FN(h, ta, tb, m, n, k, &alpha, A, lda, sa, B, ldb, sb, &beta, C, ldc, sc, count); \
+    }
+KERN_GEMM_BATCHED(float, cublasSgemmStridedBatched_64)
+KERN_GEMM_BATCHED(double, cublasDgemmStridedBatched_64)
+KERN_GEMM_BATCHED(cuComplex, cublasCgemmStridedBatched_64)
+KERN_GEMM_BATCHED(cuDoubleComplex, cublasZgemmStridedBatched_64)
+#undef KERN_GEMM_BATCHED
+
 /* Tessera's transposition (CBLAS values) as cuBLAS's; ^H of a real matrix is ^T. */
 static inline cublasOperation_t kern_cublas_op(tess_trans_t t)
 {

@@ -16,6 +16,7 @@
 #ifndef KERN_CUDA_H
 #define KERN_CUDA_H
 
+#include <stdbool.h>
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
 #include "kern.h"
@@ -55,6 +56,18 @@ int kern_cuda_symv(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_uplo_t 
 int kern_cuda_tri_update(kern_type_t t, cudaStream_t s, bool real_diag, tess_uplo_t uplo,
                          int64_t n, const void *S, int64_t lds, const void *beta, void *C,
                          int64_t ldc);
+
+/* Whether kern_cuda_gemmt serves n rows: n = leaf 2^L. */
+bool kern_cuda_gemmt_by_levels(int64_t n, int64_t leaf);
+
+/* C's uplo triangle = alpha op(A) op(B) + beta C, n x n with
+ * kern_cuda_gemmt_by_levels(n, leaf), the other triangle untouched: the
+ * off-diagonal blocks of each level of halving as one batched GEMM on h,
+ * the leaves computed whole into scratch (n leaf elements) and merged. */
+int kern_cuda_gemmt(kern_type_t t, cublasHandle_t h, cudaStream_t s, void *scratch,
+                    int64_t leaf, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n,
+                    int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
+                    int64_t ldb, const void *beta, void *C, int64_t ldc);
 
 /* The calling thread's cuBLAS handle for the current device, created on first
  * use and destroyed when the thread exits.  0 or TESS_EDEVICE. */

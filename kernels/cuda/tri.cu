@@ -1,7 +1,8 @@
-/* One triangle of a square tile updated in place, the other left as it was:
- * what a GEMMT leaf (a product computed whole into scratch, then merged) and
- * the scaling of SYRK/HERK/SYR2K/HER2K/GEMMT diagonal tiles need.  cuBLAS has
- * no kernel that writes one triangle of a general product. */
+/* What writes one triangle of square tiles on a GPU, the other left as it
+ * was: GEMMT on a diagonal tile, and the triangle updates it and the scaling
+ * of SYRK/HERK/SYR2K/HER2K/GEMMT diagonal tiles need.  cuBLAS has no kernel
+ * that writes one triangle of a general product. */
+#include "blas_dispatch.cuh"
 #include "check.cuh"
 #include "scalar.cuh"
 
@@ -9,12 +10,16 @@ namespace {
 
 constexpr int TRI_THREADS = 256;
 
-/* C(i,j) = S(i,j) + beta C(i,j) over the uplo triangle (S NULL: beta C alone;
- * beta 0: C not read); real_diag zeroes the diagonal's imaginary parts. */
+/* Over the uplo triangle of blockIdx.z's n x n tile (C + z c_step, S + z
+ * s_step): C(i,j) = S(i,j) + beta C(i,j) (S NULL: beta C alone; beta 0: C
+ * not read); real_diag zeroes the diagonal's imaginary parts. */
 template <class T>
-__global__ void tri_update(bool lower, int64_t n, const T *S, int64_t lds, T beta, T *C,
-                           int64_t ldc, bool real_diag)
+__global__ void tri_update(bool lower, int64_t n, const T *S, int64_t lds, int64_t s_step,
+                           T beta, T *C, int64_t ldc, int64_t c_step, bool real_diag)
 {
+    C += blockIdx.z * c_step;
+    if (S)
+        S += blockIdx.z * s_step;
     for (int64_t j = blockIdx.y; j < n; j += gridDim.y) {
         const int64_t i0 = lower ? j : 0, i1 = lower ? n : j + 1;
         for (int64_t i = i0 + blockIdx.x * TRI_THREADS + threadIdx.x; i < i1;
@@ -28,16 +33,46 @@ __global__ void tri_update(bool lower, int64_t n, const T *S, int64_t lds, T bet
 }
 
 template <class T>
-int tri_typed(cudaStream_t s, bool real_diag, tess_uplo_t uplo, int64_t n, const void *S,
-              int64_t lds, const void *beta, void *C, int64_t ldc)
+int tri_launch(cudaStream_t s, bool real_diag, tess_uplo_t uplo, int64_t n, int64_t count,
+               const T *S, int64_t lds, int64_t s_step, T beta, T *C, int64_t ldc,
+               int64_t c_step)
 {
-    if (n == 0)
+    if (n == 0 || count == 0)
         return 0;
-    /* a column per grid row (as many as a grid has); enough blocks across for the longest */
-    const dim3 grid((unsigned)kern_cdiv64(n, TRI_THREADS), (unsigned)kern_min64(n, 65535));
+    /* a column per grid row (as many as a grid has), enough blocks across for
+     * the longest, a tile per grid layer */
+    const dim3 grid((unsigned)kern_cdiv64(n, TRI_THREADS), (unsigned)kern_min64(n, 65535),
+                    (unsigned)count);
     return kern_launch(tri_update<T>, grid, dim3(TRI_THREADS), 0, s, KERN_LAUNCH_PLAIN,
-                       uplo == TessLower, n, static_cast<const T *>(S), lds,
-                       *static_cast<const T *>(beta), static_cast<T *>(C), ldc, real_diag);
+                       uplo == TessLower, n, S, lds, s_step, beta, C, ldc, c_step, real_diag);
+}
+
+/* GEMMT of n = leaf 2^L rows by levels: level l's 2^l off-diagonal blocks,
+ * all of one shape, are one strided batched GEMM; the n / leaf diagonal
+ * leaves are one more, into scratch, merged by one triangle update.  So a
+ * tile of 4096 rows takes six cuBLAS calls and a merge instead of one call
+ * per block, and the small blocks near the diagonal run side by side. */
+template <class T>
+int gemmt_levels(cublasHandle_t h, cudaStream_t s, T *scratch, int64_t leaf, tess_uplo_t uplo,
+                 tess_trans_t ta, tess_trans_t tb, int64_t n, int64_t k, T alpha, const T *A,
+                 int64_t lda, const T *B, int64_t ldb, T beta, T *C, int64_t ldc)
+{
+    const bool lower = uplo == TessLower;
+    const cublasOperation_t oa = kern_cublas_op(ta), ob = kern_cublas_op(tb);
+    /* offsets of row r of op(A) and of column c of op(B) */
+    auto arow = [&](int64_t r) { return ta == TessNoTrans ? r : r * lda; };
+    auto bcol = [&](int64_t c) { return tb == TessNoTrans ? c * ldb : c; };
+    for (int64_t size = n / 2; size >= leaf; size /= 2) {
+        const int64_t step = 2 * size, r0 = lower ? size : 0, c0 = lower ? 0 : size;
+        KERN_CUBLAS_TRY(kern_gemm_batched(h, oa, ob, size, size, k, alpha, A + arow(r0), lda,
+                                          arow(step), B + bcol(c0), ldb, bcol(step), beta,
+                                          C + r0 + c0 * ldc, ldc, step * (1 + ldc), n / step));
+    }
+    KERN_CUBLAS_TRY(kern_gemm_batched(h, oa, ob, leaf, leaf, k, alpha, A, lda, arow(leaf), B, ldb,
+                                      bcol(leaf), kzero<T>(), scratch, leaf, leaf * leaf,
+                                      n / leaf));
+    return tri_launch<T>(s, false, uplo, leaf, n / leaf, scratch, leaf, leaf * leaf, beta, C, ldc,
+                         leaf * (1 + ldc));
 }
 
 } // namespace
@@ -47,6 +82,28 @@ extern "C" int kern_cuda_tri_update(kern_type_t t, cudaStream_t s, bool real_dia
                                     const void *beta, void *C, int64_t ldc)
 {
     return kern_by_type(t, [&](auto z) {
-        return tri_typed<decltype(z)>(s, real_diag, uplo, n, S, lds, beta, C, ldc);
+        using T = decltype(z);
+        return tri_launch<T>(s, real_diag, uplo, n, 1, static_cast<const T *>(S), lds, 0,
+                             *static_cast<const T *>(beta), static_cast<T *>(C), ldc, 0);
+    });
+}
+
+extern "C" bool kern_cuda_gemmt_by_levels(int64_t n, int64_t leaf)
+{
+    return n >= leaf && n % leaf == 0 && ((n / leaf) & (n / leaf - 1)) == 0;
+}
+
+extern "C" int kern_cuda_gemmt(kern_type_t t, cublasHandle_t h, cudaStream_t s, void *scratch,
+                               int64_t leaf, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,
+                               int64_t n, int64_t k, const void *alpha, const void *A,
+                               int64_t lda, const void *B, int64_t ldb, const void *beta, void *C,
+                               int64_t ldc)
+{
+    return kern_by_type(t, [&](auto z) {
+        using T = decltype(z);
+        return gemmt_levels<T>(h, s, static_cast<T *>(scratch), leaf, uplo, ta, tb, n, k,
+                               *static_cast<const T *>(alpha), static_cast<const T *>(A), lda,
+                               static_cast<const T *>(B), ldb, *static_cast<const T *>(beta),
+                               static_cast<T *>(C), ldc);
     });
 }
