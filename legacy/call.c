@@ -1,0 +1,536 @@
+/* Where a valid BLAS-3 call runs, and the library's life around it.
+ *
+ * A call runs through the runtime when it is large enough (see the
+ * thresholds below) and the runtime is up: submitted as *_async, its output
+ * asked coherent, one tess_sync, then every operand invalidated so that the
+ * caller owns its memory again when the call returns.  One call is in the
+ * runtime at a time (lg.lock): each uses every device, and tess_sync and
+ * tess_memory_invalidate wait for all tasks, not one call's.  Anything else
+ * runs on the host BLAS, as does every call while the runtime cannot run.
+ *
+ * The runtime starts on the first call that wants it, and only on GPUs unless
+ * TESS_DEVICES names host devices (simulated devices are for testing: on a
+ * machine without a GPU the host BLAS alone is faster).  It stops at exit; a
+ * child process of a fork uses the host BLAS only. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "blas3.h"
+#include "legacy.h"
+#include "rt.h"
+
+/* Provisional thresholds, in real flops (a complex multiply-add counts 8):
+ * below them the host BLAS is at least as fast, since the runtime's fixed
+ * cost per call (start of its tasks, one sync, invalidation) and the copies
+ * over the host link are not yet paid back.  2e9 is DGEMM at n = 1000.  A
+ * call also needs this many flops per byte of its operands (the output
+ * counted twice when it is read): a GEMM of rank 256 onto a large C moves C
+ * twice for k = 256, which the host does faster.  Both are to be measured on a
+ * GPU (bench/bench_legacy.sh) as the smallest size at which Tessera beats the
+ * host BLAS, per routine; TESS_THRESHOLD overrides the flop count of every
+ * routine, and TESS_THRESHOLD=0 sends every call through the runtime. */
+static const double default_flops[LG_NROUT] = {
+    [LG_GEMM] = 2e9, [LG_SYMM] = 2e9, [LG_HEMM] = 2e9, [LG_SYRK] = 2e9, [LG_HERK] = 2e9,
+    [LG_SYR2K] = 2e9, [LG_HER2K] = 2e9, [LG_GEMMT] = 2e9, [LG_TRSM] = 2e9, [LG_TRMM] = 2e9,
+};
+#define DEFAULT_FLOPS_PER_BYTE 64.0
+
+typedef enum { RT_UNTRIED, RT_ON, RT_OFF } rt_state_t;
+
+static struct {
+    double flops[LG_NROUT];
+    double flops_per_byte;
+    bool every_call;                    /* TESS_THRESHOLD=0 */
+    bool verbose;                       /* TESS_VERBOSE */
+    pthread_mutex_t lock;               /* the runtime: its start, one call, its stop */
+    rt_state_t state;
+    bool ours;                          /* started here, so stopped here */
+    bool exit_set;
+    atomic_bool reported;
+} lg = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+bool lg_in_child;                       /* a fork's child: no runtime, no GPU */
+
+void lg_report(const char *fmt, ...)
+{
+    if (!lg.verbose || atomic_exchange(&lg.reported, true))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tessera_blas: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static const char *const rout_names[LG_NROUT] = {
+    [LG_GEMM] = "GEMM", [LG_SYMM] = "SYMM", [LG_HEMM] = "HEMM", [LG_SYRK] = "SYRK",
+    [LG_HERK] = "HERK", [LG_SYR2K] = "SYR2K", [LG_HER2K] = "HER2K", [LG_GEMMT] = "GEMMT",
+    [LG_TRSM] = "TRSM", [LG_TRMM] = "TRMM",
+};
+
+static const char type_letter[KERN_NTYPES] = { 'S', 'D', 'C', 'Z' };
+
+/* ---- start-up, fork and exit --------------------------------------------- */
+
+/* The child has one thread, the one that forked, which held lg.lock since
+ * fork_prepare: no call was in the runtime.  The runtime's threads did not
+ * come along, and a GPU context cannot be used after a fork, so the child
+ * keeps to the host BLAS. */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&lg.lock);
+}
+
+static void fork_parent(void)
+{
+    pthread_mutex_unlock(&lg.lock);
+}
+
+static void fork_child(void)
+{
+    lg_in_child = true;
+    if (lg.state == RT_ON)
+        lg.state = RT_OFF;
+    lg.ours = false;
+    pthread_mutex_unlock(&lg.lock);
+}
+
+static void init(void)
+{
+    const char *s = getenv("TESS_VERBOSE");
+    lg.verbose = s && *s && strcmp(s, "0");
+    memcpy(lg.flops, default_flops, sizeof lg.flops);
+    lg.flops_per_byte = DEFAULT_FLOPS_PER_BYTE;
+    if ((s = getenv("TESS_THRESHOLD")) && *s) {
+        char *end;
+        errno = 0;
+        double v = strtod(s, &end);
+        if (errno || *end || !(v >= 0))
+            lg_report("TESS_THRESHOLD=%s is not a flop count: the defaults apply", s);
+        else if (v == 0)
+            lg.every_call = true;
+        else
+            for (int r = 0; r < LG_NROUT; r++)
+                lg.flops[r] = v;
+    }
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+/* Registered once the runtime (and with it the CUDA runtime, which tears
+ * itself down at exit) has started, so that it runs first.  A call still in
+ * the runtime on another thread keeps it: the process ends around it. */
+static void stop_at_exit(void)
+{
+    if (pthread_mutex_trylock(&lg.lock))
+        return;
+    if (lg.state == RT_ON && lg.ours)
+        tess_finalize();
+    lg.state = RT_OFF;
+    pthread_mutex_unlock(&lg.lock);
+}
+
+static bool host_devices_named(void)
+{
+    const char *s = getenv("TESS_DEVICES");
+    return s && !strncmp(s, "host", 4);
+}
+
+/* Under lg.lock. */
+static void start_runtime(void)
+{
+    lg.state = RT_OFF;
+    if (lg_in_child)
+        return;
+    int err = tess_init(NULL);
+    if (err == TESS_EINIT) {
+        lg.state = RT_ON;               /* the application's own, used as it is */
+        return;
+    }
+    if (err) {
+        lg_report("the runtime did not start (%s): the host BLAS serves every call",
+                  tess_strerror(err));
+        return;
+    }
+    if (!rt.cfg.cuda && !host_devices_named()) {
+        tess_finalize();
+        return;
+    }
+    lg.state = RT_ON;
+    lg.ours = true;
+    if (!lg.exit_set)
+        lg.exit_set = !atexit(stop_at_exit);
+}
+
+/* ---- a call's shape ----------------------------------------------------- */
+
+int lg_check(const lg_call_t *c)
+{
+    kern_type_t t = c->t;
+    switch (c->r) {
+    case LG_GEMM:
+        return check_gemm(t, c->ta, c->tb, c->m, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
+                          c->C, c->ldc);
+    case LG_SYMM:
+    case LG_HEMM:
+        return check_symm(t, c->side, c->uplo, c->m, c->n, c->alpha, c->A, c->lda, c->B, c->ldb,
+                          c->C, c->ldc);
+    case LG_SYRK:
+    case LG_HERK:
+        return check_syrk(t, c->r == LG_HERK, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
+                          c->C, c->ldc);
+    case LG_SYR2K:
+    case LG_HER2K:
+        return check_syr2k(t, c->r == LG_HER2K, c->uplo, c->ta, c->n, c->k, c->alpha, c->A,
+                           c->lda, c->B, c->ldb, c->C, c->ldc);
+    case LG_GEMMT:
+        return check_gemmt(t, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B,
+                           c->ldb, c->C, c->ldc);
+    default:
+        return check_trxm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
+                          c->C, c->ldc);
+    }
+}
+
+static lg_region_t region(const void *p, tess_trans_t op, int64_t rows, int64_t cols, int64_t ld)
+{
+    return op == TessNoTrans ? (lg_region_t){ p, rows, cols, ld }
+                             : (lg_region_t){ p, cols, rows, ld };
+}
+
+/* The square-output routines carry m = n. */
+int lg_regions(const lg_call_t *c, lg_region_t r[3], tess_part_t *part)
+{
+    int64_t ka = c->side == TessLeft ? c->m : c->n;
+    int n = 0;
+    *part = TessAll;
+    switch (c->r) {
+    case LG_GEMM:
+    case LG_GEMMT:
+        r[n++] = region(c->A, c->ta, c->m, c->k, c->lda);
+        r[n++] = region(c->B, c->tb, c->k, c->n, c->ldb);
+        break;
+    case LG_SYMM:
+    case LG_HEMM:
+        r[n++] = (lg_region_t){ c->A, ka, ka, c->lda };
+        r[n++] = (lg_region_t){ c->B, c->m, c->n, c->ldb };
+        break;
+    case LG_TRSM:
+    case LG_TRMM:
+        r[n++] = (lg_region_t){ c->A, ka, ka, c->lda };
+        break;
+    case LG_SYRK:
+    case LG_HERK:
+        r[n++] = region(c->A, c->ta, c->n, c->k, c->lda);
+        break;
+    default:
+        r[n++] = region(c->A, c->ta, c->n, c->k, c->lda);
+        r[n++] = region(c->B, c->ta, c->n, c->k, c->ldb);
+        break;
+    }
+    if (c->r != LG_GEMM && c->r != LG_SYMM && c->r != LG_HEMM && c->r != LG_TRSM &&
+        c->r != LG_TRMM)
+        *part = c->uplo == TessUpper ? TessUpperPart : TessLowerPart;
+    r[n++] = (lg_region_t){ c->C, c->m, c->n, c->ldc };
+    return n;
+}
+
+/* Whether the call reads its output (so that its old value is needed to
+ * redo it). */
+static bool reads_output(const lg_call_t *c)
+{
+    if (c->r == LG_TRSM || c->r == LG_TRMM)
+        return !rt_scalar_is_zero(c->t, c->alpha);
+    bool real_beta = c->r == LG_HERK || c->r == LG_HER2K;
+    return !rt_scalar_is_zero(real_beta ? rt_dtypes[c->t].real : c->t, c->beta);
+}
+
+static double flops(const lg_call_t *c)
+{
+    kern_type_t at = c->r == LG_HERK ? rt_dtypes[c->t].real : c->t;
+    if (rt_scalar_is_zero(at, c->alpha) || (c->k == 0 && c->r != LG_SYMM && c->r != LG_HEMM &&
+                                            c->r != LG_TRSM && c->r != LG_TRMM))
+        return 0;
+    double m = (double)c->m, n = (double)c->n, k = (double)c->k, f;
+    switch (c->r) {
+    case LG_GEMM: f = 2 * m * n * k; break;
+    case LG_SYMM:
+    case LG_HEMM: f = 2 * m * n * (c->side == TessLeft ? m : n); break;
+    case LG_SYRK:
+    case LG_HERK:
+    case LG_GEMMT: f = n * (n + 1) * k; break;
+    case LG_SYR2K:
+    case LG_HER2K: f = 2 * n * (n + 1) * k; break;
+    default: f = m * n * (c->side == TessLeft ? m : n); break;
+    }
+    return rt_dtypes[c->t].is_complex ? 4 * f : f;
+}
+
+static bool wants_runtime(const lg_call_t *c)
+{
+    if (lg.every_call)
+        return true;
+    lg_region_t r[3];
+    tess_part_t part;
+    int n = lg_regions(c, r, &part);
+    double bytes = 0;
+    for (int i = 0; i < n; i++)
+        bytes += (double)r[i].m * (double)r[i].n;
+    if (reads_output(c))
+        bytes += (double)c->m * (double)c->n;
+    bytes *= (double)rt_dtypes[c->t].size;
+    double f = flops(c);
+    return f >= lg.flops[c->r] && f >= lg.flops_per_byte * bytes;
+}
+
+/* ---- through the runtime -------------------------------------------------- */
+
+static int submit(const lg_call_t *c)
+{
+    kern_type_t t = c->t;
+    switch (c->r) {
+    case LG_GEMM:
+        return blas_gemm(t, c->ta, c->tb, c->m, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
+                         c->beta, c->C, c->ldc);
+    case LG_SYMM:
+    case LG_HEMM:
+        return blas_symm(t, c->r == LG_HEMM, c->side, c->uplo, c->m, c->n, c->alpha, c->A, c->lda,
+                         c->B, c->ldb, c->beta, c->C, c->ldc);
+    case LG_SYRK:
+    case LG_HERK:
+        return blas_syrk(t, c->r == LG_HERK, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
+                         c->beta, c->C, c->ldc);
+    case LG_SYR2K:
+    case LG_HER2K:
+        return blas_syr2k(t, c->r == LG_HER2K, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
+                          c->B, c->ldb, c->beta, c->C, c->ldc);
+    case LG_GEMMT:
+        return blas_gemmt(t, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B,
+                          c->ldb, c->beta, c->C, c->ldc);
+    case LG_TRSM:
+        return blas_trsm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
+                         c->C, c->ldc);
+    default:
+        return blas_trmm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
+                         c->C, c->ldc);
+    }
+}
+
+/* Under lg.lock, with the runtime up.  True when the call is done (or cannot
+ * be redone); false when the host BLAS is to run it, which is exact when
+ * nothing reached the caller's memory or the output's old value is not
+ * needed.  Only write-backs touch host memory, so an unchanged write-back
+ * count says nothing did. */
+static bool runtime_run(const lg_call_t *c)
+{
+    size_t es = rt_dtypes[c->t].size;
+    lg_region_t r[3];
+    tess_part_t part;
+    int n = lg_regions(c, r, &part);
+    tess_stats_t before, after;
+    tess_get_stats(&before);
+    int err = submit(c);
+    if (!err)
+        err = tess_memory_coherent_async(part, c->m, c->n, c->C, c->ldc, es);
+    int sync_err = tess_sync();         /* a partial submission's tasks run out too */
+    err = err ? err : sync_err;
+    bool left = false;
+    for (int i = 0; i < n; i++)
+        if (r[i].p && r[i].m > 0 && r[i].n > 0)
+            left |= tess_memory_invalidate(r[i].m, r[i].n, r[i].p, r[i].ld, es) != 0;
+    if (left)                           /* no device copy may outlive the call */
+        tess_memory_invalidate_all();
+    if (!err)
+        return true;
+    tess_get_stats(&after);
+    if (err == TESS_EDEVICE || err == TESS_EINTERNAL)
+        lg.state = RT_OFF;              /* a device that failed once is not trusted again */
+    if (!reads_output(c) || after.writebacks == before.writebacks) {
+        lg_report("%c%s through the runtime failed (%s): it ran on the host BLAS",
+                  type_letter[c->t], rout_names[c->r], tess_strerror(err));
+        return false;
+    }
+    fprintf(stderr, "tessera_blas: %c%s failed on a device (%s) after part of its output was "
+            "written back; the output is not valid\n", type_letter[c->t], rout_names[c->r],
+            tess_strerror(err));
+    return true;
+}
+
+static bool runtime_call(const lg_call_t *c)
+{
+    pthread_mutex_lock(&lg.lock);
+    if (lg.state == RT_UNTRIED)
+        start_runtime();
+    bool done = lg.state == RT_ON && runtime_run(c);
+    pthread_mutex_unlock(&lg.lock);
+    return done;
+}
+
+/* ---- on the host BLAS ----------------------------------------------------- */
+
+/* The host's Fortran routines; integers by address, 32 or 64 bits wide as the
+ * library is built, and one hidden length per character argument. */
+typedef const void *cp;
+typedef void (*f_gemm)(cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, size_t);
+typedef void (*f_symm)(cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, size_t);
+typedef void (*f_syrk)(cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, size_t);
+typedef void (*f_syr2k)(cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, size_t);
+typedef void (*f_gemmt)(cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, size_t,
+                        size_t);
+typedef void (*f_trxm)(cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, size_t, size_t,
+                       size_t);
+
+static void *host_fn[2][LG_NROUT][KERN_NTYPES];    /* [ilp64][routine][type] */
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+
+static void find_host(void)
+{
+    static const char *const names[LG_NROUT][2] = {
+        [LG_GEMM] = { "gemm" }, [LG_SYMM] = { "symm" }, [LG_HEMM] = { "hemm" },
+        [LG_SYRK] = { "syrk" }, [LG_HERK] = { "herk" }, [LG_SYR2K] = { "syr2k" },
+        [LG_HER2K] = { "her2k" }, [LG_GEMMT] = { "gemmtr", "gemmt" }, [LG_TRSM] = { "trsm" },
+        [LG_TRMM] = { "trmm" },
+    };
+    for (int w = 0; w < 2; w++)
+        for (int r = 0; r < LG_NROUT; r++)
+            for (int t = 0; t < KERN_NTYPES; t++)
+                for (int i = 0; i < 2 && names[r][i] && !host_fn[w][r][t]; i++) {
+                    char name[32];
+                    snprintf(name, sizeof name, "%c%s_%s", "sdcz"[t], names[r][i], w ? "64_" : "");
+                    host_fn[w][r][t] = lg_host_symbol(name, w);
+                }
+}
+
+static bool fits32(int64_t v)
+{
+    return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+static bool host_call(const lg_call_t *c);
+
+/* GEMMT where the host BLAS has none: for each block of 64 columns, one GEMM
+ * for the part of the triangle off its diagonal block, then a GEMM per column
+ * of the diagonal block. */
+static bool host_gemmt_by_gemm(const lg_call_t *c)
+{
+    size_t es = rt_dtypes[c->t].size;
+    const char *a = c->A, *b = c->B;
+    char *cc = c->C;
+    bool upper = c->uplo == TessUpper;
+    lg_call_t g = *c;
+    g.r = LG_GEMM;
+#define ROWS_OF_A(i) (a + (size_t)(c->ta == TessNoTrans ? (i) : (i) * c->lda) * es)
+#define COLS_OF_B(j) (b + (size_t)(c->tb == TessNoTrans ? (j) * c->ldb : (j)) * es)
+    for (int64_t j0 = 0; j0 < c->n; j0 += 64) {
+        int64_t w = c->n - j0 < 64 ? c->n - j0 : 64, i0 = upper ? 0 : j0 + w;
+        g.m = upper ? j0 : c->n - j0 - w;
+        g.n = w;
+        g.A = ROWS_OF_A(i0);
+        g.B = COLS_OF_B(j0);
+        g.C = cc + (size_t)(i0 + j0 * c->ldc) * es;
+        if (g.m > 0 && !host_call(&g))
+            return false;
+        for (int64_t j = j0; j < j0 + w; j++) {
+            i0 = upper ? j0 : j;
+            g.m = upper ? j - j0 + 1 : j0 + w - j;
+            g.n = 1;
+            g.A = ROWS_OF_A(i0);
+            g.B = COLS_OF_B(j);
+            g.C = cc + (size_t)(i0 + j * c->ldc) * es;
+            if (!host_call(&g))
+                return false;
+        }
+    }
+#undef ROWS_OF_A
+#undef COLS_OF_B
+    return true;
+}
+
+static const char *trans_char(tess_trans_t t)
+{
+    return t == TessNoTrans ? "N" : t == TessTrans ? "T" : "C";
+}
+
+/* False when no host routine takes the call's sizes. */
+static bool host_call(const lg_call_t *c)
+{
+    pthread_once(&host_once, find_host);
+    int64_t v[6] = { c->m, c->n, c->k, c->lda, c->ldb, c->ldc };
+    bool narrow = true;
+    for (int i = 0; i < 6; i++)
+        narrow &= fits32(v[i]);
+    int w = narrow && host_fn[0][c->r][c->t] ? 0 : 1;
+    void *f = host_fn[w][c->r][c->t];
+    if (!f)
+        return c->r == LG_GEMMT && host_gemmt_by_gemm(c);
+    int32_t v32[6];
+    const void *p[6];
+    for (int i = 0; i < 6; i++) {
+        v32[i] = (int32_t)v[i];
+        p[i] = w ? (const void *)&v[i] : (const void *)&v32[i];
+    }
+    const void *m = p[0], *n = p[1], *k = p[2], *lda = p[3], *ldb = p[4], *ldc = p[5];
+    const char *side = c->side == TessLeft ? "L" : "R", *uplo = c->uplo == TessUpper ? "U" : "L";
+    const char *ta = trans_char(c->ta), *tb = trans_char(c->tb);
+    switch (c->r) {
+    case LG_GEMM:
+        ((f_gemm)f)(ta, tb, m, n, k, c->alpha, c->A, lda, c->B, ldb, c->beta, c->C, ldc, 1, 1);
+        break;
+    case LG_SYMM:
+    case LG_HEMM:
+        ((f_symm)f)(side, uplo, m, n, c->alpha, c->A, lda, c->B, ldb, c->beta, c->C, ldc, 1, 1);
+        break;
+    case LG_SYRK:
+    case LG_HERK:
+        ((f_syrk)f)(uplo, ta, n, k, c->alpha, c->A, lda, c->beta, c->C, ldc, 1, 1);
+        break;
+    case LG_SYR2K:
+    case LG_HER2K:
+        ((f_syr2k)f)(uplo, ta, n, k, c->alpha, c->A, lda, c->B, ldb, c->beta, c->C, ldc, 1, 1);
+        break;
+    case LG_GEMMT:
+        ((f_gemmt)f)(uplo, ta, tb, n, k, c->alpha, c->A, lda, c->B, ldb, c->beta, c->C, ldc, 1, 1,
+                     1);
+        break;
+    default:
+        ((f_trxm)f)(side, uplo, ta, c->diag == TessUnit ? "U" : "N", m, n, c->alpha, c->A, lda,
+                    c->C, ldc, 1, 1, 1, 1);
+        break;
+    }
+    return true;
+}
+
+/* ---- the way in ------------------------------------------------------------ */
+
+#ifndef TESS_CUDA_BACKEND
+bool lg_gpu_run(const lg_call_t *c)
+{
+    (void)c;
+    return false;
+}
+#endif
+
+void lg_run(const lg_call_t *c)
+{
+    pthread_once(&init_once, init);
+    if (c->m == 0 || c->n == 0)
+        return;
+    if (!lg_in_child && lg_gpu_run(c))
+        return;
+    bool tried = wants_runtime(c);
+    if (tried && runtime_call(c))
+        return;
+    if (host_call(c))
+        return;
+    if (!tried && runtime_call(c))
+        return;
+    fprintf(stderr, "tessera_blas: %c%s of these sizes needs a 64-bit host BLAS "
+            "(TESS_BLAS64_LIB) or the runtime, and neither is available\n", type_letter[c->t],
+            rout_names[c->r]);
+}

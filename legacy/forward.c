@@ -1,0 +1,137 @@
+/* The host BLAS behind the trampolines (trampoline.S) and behind the BLAS-3
+ * calls that stay on the host.
+ *
+ * Both libraries are opened with RTLD_LOCAL and read with dlsym on their own
+ * handles, so that a name always means the host's definition, never
+ * Tessera's, whichever of the two the process found first.  A 64-bit-integer
+ * entry point (dgemv_64_) goes to the 64-bit host (TESS_BLAS64_LIB, else
+ * libopenblas64_.so.0) when there is one, else to the 32-bit host's routine:
+ * on the little-endian 64-bit machines these trampolines exist for, a 32-bit
+ * routine reads the low half of each 64-bit integer, which is the value when
+ * it fits in 32 bits. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define HOST_BLAS_KEEP_NAMES
+#include "forward_list.h"
+#include "host/host_blas.h"
+#include "legacy.h"
+
+static void *h64;
+
+static pthread_once_t h64_once = PTHREAD_ONCE_INIT;
+
+static void open64(void)
+{
+    const char *names[] = { getenv("TESS_BLAS64_LIB"), "libopenblas64_.so.0" };
+    for (size_t i = 0; i < sizeof names / sizeof *names && !h64; i++) {
+        if (!names[i] || !*names[i])
+            continue;
+        h64 = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (h64 && dlsym(h64, "tess_init")) {
+            dlclose(h64);
+            h64 = NULL;
+        }
+    }
+}
+
+void *lg_host_symbol(const char *name, bool ilp64)
+{
+    void *h = host_blas_library();
+    if (ilp64) {
+        pthread_once(&h64_once, open64);
+        h = h64;
+    }
+    return h ? dlsym(h, name) : NULL;
+}
+
+/* The slots trampoline.S defines, and the names they are filled from. */
+#define LG_SLOT_DECL(sym) extern void *lg_slot_##sym __attribute__((visibility("hidden")));
+#define LG_F77_SLOTS(name) LG_SLOT_DECL(name##_) LG_SLOT_DECL(name##_64_)
+#define LG_F77_SLOT32(name) LG_SLOT_DECL(name##_)
+#define LG_CBLAS_SLOTS(name) LG_SLOT_DECL(name) LG_SLOT_DECL(name##64_)
+LG_F77_FORWARDED(LG_F77_SLOTS)
+LG_F77_IAMAX(LG_F77_SLOT32)
+LG_CBLAS_FORWARDED(LG_CBLAS_SLOTS)
+
+typedef struct {
+    void **slot;
+    const char *name;           /* as exported, and as the host spells it */
+    const char *name32;         /* a 64-bit entry's 32-bit routine */
+} fwd_t;
+
+#define LG_F77_FWD(n) { &lg_slot_##n##_, #n "_", NULL }, { &lg_slot_##n##_64_, #n "_64_", #n "_" },
+#define LG_F77_FWD32(n) { &lg_slot_##n##_, #n "_", NULL },
+#define LG_CBLAS_FWD(n) { &lg_slot_##n, #n, NULL }, { &lg_slot_##n##64_, #n "64_", #n },
+static const fwd_t fwd[] = {
+    LG_F77_FORWARDED(LG_F77_FWD)
+    LG_F77_IAMAX(LG_F77_FWD32)
+    LG_CBLAS_FORWARDED(LG_CBLAS_FWD)
+};
+
+static pthread_once_t fwd_once = PTHREAD_ONCE_INIT;
+
+static void resolve_all(void)
+{
+    for (size_t i = 0; i < sizeof fwd / sizeof *fwd; i++) {
+        const fwd_t *f = &fwd[i];
+        void *p = lg_host_symbol(f->name, f->name32 != NULL);
+        if (!p && f->name32)
+            p = lg_host_symbol(f->name32, false);
+        __atomic_store_n(f->slot, p, __ATOMIC_RELEASE);
+    }
+}
+
+/* Called by lg_fwd_slow with an empty slot.  A routine the host BLAS lacks
+ * cannot be served at all: the message names it before the process stops. */
+__attribute__((visibility("hidden"))) void *lg_fwd_resolve(void **slot);
+
+void *lg_fwd_resolve(void **slot)
+{
+    pthread_once(&fwd_once, resolve_all);
+    void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (p)
+        return p;
+    const char *name = "?";
+    for (size_t i = 0; i < sizeof fwd / sizeof *fwd; i++)
+        if (fwd[i].slot == slot)
+            name = fwd[i].name;
+    fprintf(stderr, "tessera_blas: the host BLAS (TESS_BLAS_LIB%s) has no %s\n",
+            strstr(name, "64_") ? ", TESS_BLAS64_LIB" : "", name);
+    abort();
+}
+
+/* I?AMAX with 64-bit integers: the 64-bit host's, else the 32-bit host's on
+ * narrowed arguments, its INTEGER result widened (a 32-bit function leaves
+ * the upper half of a 64-bit return register undefined). */
+#define LG_IAMAX64(P, T)                                                                        \
+    static int64_t (*P##amax64)(const int64_t *, const T *, const int64_t *);                   \
+    static int32_t (*P##amax32)(const int32_t *, const T *, const int32_t *);                   \
+    static pthread_once_t P##amax_once = PTHREAD_ONCE_INIT;                                     \
+    static void P##amax_find(void)                                                              \
+    {                                                                                           \
+        *(void **)&P##amax64 = lg_host_symbol("i" #P "amax_64_", true);                         \
+        *(void **)&P##amax32 = lg_host_symbol("i" #P "amax_", false);                           \
+    }                                                                                           \
+    LG_EXPORT int64_t i##P##amax_64_(const int64_t *n, const T *x, const int64_t *incx)         \
+    {                                                                                           \
+        pthread_once(&P##amax_once, P##amax_find);                                              \
+        if (P##amax64)                                                                          \
+            return P##amax64(n, x, incx);                                                       \
+        if (*n <= 0 || *incx <= 0)                                                              \
+            return 0;                                                                           \
+        if (!P##amax32 || *n > INT32_MAX || *incx > INT32_MAX || (*n - 1) * *incx > INT32_MAX) { \
+            fprintf(stderr, "tessera_blas: no host BLAS for I" #P "AMAX with n = %lld\n",       \
+                    (long long)*n);                                                             \
+            abort();                                                                            \
+        }                                                                                       \
+        int32_t n32 = (int32_t)*n, inc32 = (int32_t)*incx;                                      \
+        return P##amax32(&n32, x, &inc32);                                                      \
+    }
+
+LG_IAMAX64(s, float)
+LG_IAMAX64(d, double)
+LG_IAMAX64(c, float _Complex)
+LG_IAMAX64(z, double _Complex)

@@ -1,0 +1,231 @@
+/* Calls whose operands are in GPU memory (CUDA builds), served on that GPU
+ * with the kernels the runtime runs there (cuBLAS, and Tessera's own TRSM,
+ * TRMM and GEMMT), as NVBLAS serves them with cuBLAS.
+ *
+ * The call is made on the device of its output (else of its first operand in
+ * GPU memory), on that device's legacy default stream, which waits for work
+ * the caller queued on its blocking streams; the call returns once the
+ * stream is done, as a BLAS call must.  Operands elsewhere (host memory,
+ * another GPU) are copied to temporaries there first, and the output back. */
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include "cuda/kern_cuda.h"
+#include "cuda_ctx.h"
+#include "legacy.h"
+#include "rt.h"
+
+/* GPU memory exists only in a process that has loaded the CUDA driver; until
+ * then no pointer is asked about, since asking would start CUDA (a context
+ * on the GPU) in every process that calls BLAS. */
+static bool cuda_loaded(void)
+{
+    static atomic_bool loaded;
+    if (atomic_load_explicit(&loaded, memory_order_relaxed))
+        return true;
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return false;
+    dlclose(h);
+    atomic_store(&loaded, true);
+    return true;
+}
+
+/* The device whose memory p is; -1 for host memory of any kind (pageable,
+ * pinned, managed), which the runtime reads as it is. */
+static int device_of(const lg_region_t *r)
+{
+    struct cudaPointerAttributes a;
+    if (!r->p || r->m <= 0 || r->n <= 0)
+        return -1;
+    if (cudaPointerGetAttributes(&a, r->p) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+    }
+    return a.type == cudaMemoryTypeDevice ? a.device : -1;
+}
+
+/* GEMMT's scratch (cuda_ctx.h), per device, grown as calls need; held by
+ * one call at a time, since a larger one frees it. */
+#define MAX_GPUS 64
+static struct {
+    pthread_mutex_t lock;
+    void *p;
+    size_t bytes;
+} scratch[MAX_GPUS];
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+static void scratch_init(void)
+{
+    for (int i = 0; i < MAX_GPUS; i++)
+        pthread_mutex_init(&scratch[i].lock, NULL);
+}
+
+/* With scratch[dev].lock held on success. */
+static void *scratch_take(int dev, size_t bytes)
+{
+    pthread_once(&scratch_once, scratch_init);
+    pthread_mutex_lock(&scratch[dev].lock);
+    if (scratch[dev].bytes < bytes) {
+        cudaFree(scratch[dev].p);
+        scratch[dev].bytes = 0;
+        if (cudaMalloc(&scratch[dev].p, bytes) != cudaSuccess) {
+            cudaGetLastError();
+            scratch[dev].p = NULL;
+            pthread_mutex_unlock(&scratch[dev].lock);
+            return NULL;
+        }
+        scratch[dev].bytes = bytes;
+    }
+    return scratch[dev].p;
+}
+
+typedef struct {
+    const void *p;
+    int64_t ld;
+    void *tmp;                          /* a copy on the call's device, or NULL */
+} operand_t;
+
+/* The output is copied in too: a triangle-only routine leaves the rest of it
+ * as it was. */
+static int place(int dev, const lg_region_t *r, size_t es, operand_t *o)
+{
+    *o = (operand_t){ r->p, r->ld, NULL };
+    if (!r->p || r->m <= 0 || r->n <= 0 || device_of(r) == dev)
+        return 0;
+    size_t pitch = (size_t)r->m * es;
+    if (cudaMalloc(&o->tmp, pitch * (size_t)r->n) != cudaSuccess) {
+        cudaGetLastError();
+        o->tmp = NULL;
+        return TESS_ENOMEM;
+    }
+    o->p = o->tmp;
+    o->ld = r->m;
+    if (cudaMemcpy2D(o->tmp, pitch, r->p, (size_t)r->ld * es, pitch, (size_t)r->n,
+                     cudaMemcpyDefault) != cudaSuccess)
+        return TESS_EDEVICE;
+    return 0;
+}
+
+static bool has_k(lg_rout_t r)
+{
+    return r != LG_SYMM && r != LG_HEMM && r != LG_TRSM && r != LG_TRMM;
+}
+
+/* The call on device pointers, queued on x's stream. */
+static int run_on_device(const lg_call_t *c, kern_ctx_t *x)
+{
+    const kern_table_t *k = &kern_cuda_table[c->t];
+    kern_type_t rt_real = rt_dtypes[c->t].real;
+    bool herm = c->r == LG_HEMM || c->r == LG_HERK || c->r == LG_HER2K;
+    kern_type_t bt = c->r == LG_HERK || c->r == LG_HER2K ? rt_real : c->t;
+    if (rt_scalar_is_zero(c->r == LG_HERK ? rt_real : c->t, c->alpha) ||
+        (has_k(c->r) && c->k == 0)) {
+        /* only the scaling is left, as reference BLAS does it */
+        static const unsigned char zero[16];
+        if (c->r == LG_TRSM || c->r == LG_TRMM)
+            return k->scal(x, c->m, c->n, zero, c->C, c->ldc);
+        if (rt_scalar_is_one(bt, c->beta))
+            return 0;
+        if (c->r == LG_GEMM || c->r == LG_SYMM || c->r == LG_HEMM)
+            return k->scal(x, c->m, c->n, c->beta, c->C, c->ldc);
+        return k->scal_tri(x, herm, c->uplo, c->n, c->beta, c->C, c->ldc);
+    }
+    switch (c->r) {
+    case LG_GEMM:
+        return k->gemm(x, c->ta, c->tb, c->m, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
+                       c->beta, c->C, c->ldc);
+    case LG_SYMM:
+    case LG_HEMM:
+        return k->symm(x, herm, c->side, c->uplo, c->m, c->n, c->alpha, c->A, c->lda, c->B,
+                       c->ldb, c->beta, c->C, c->ldc);
+    case LG_SYRK:
+    case LG_HERK:
+        return k->syrk(x, herm, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda, c->beta, c->C,
+                       c->ldc);
+    case LG_SYR2K:
+    case LG_HER2K:
+        return k->syr2k(x, herm, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
+                        c->beta, c->C, c->ldc);
+    case LG_GEMMT:
+        return k->gemmt(x, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B,
+                        c->ldb, c->beta, c->C, c->ldc);
+    case LG_TRSM:
+        return k->trsm(x, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
+                       c->C, c->ldc);
+    default:
+        return k->trmm(x, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
+                       c->C, c->ldc);
+    }
+}
+
+static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
+{
+    size_t es = rt_dtypes[c->t].size;
+    for (int i = 0; i < n; i++)
+        if (r[i].m > INT_MAX || r[i].n > INT_MAX || r[i].ld > INT_MAX || c->k > INT_MAX)
+            return TESS_ENOMEM;         /* beyond cuBLAS's 32-bit sizes */
+    operand_t o[3] = { { 0 } };
+    int err = 0;
+    for (int i = 0; i < n && !err; i++)
+        err = place(dev, &r[i], es, &o[i]);
+    struct kern_ctx x = { .stream = 0 };
+    bool gemmt = c->r == LG_GEMMT;
+    if (!err && gemmt && !(x.scratch = scratch_take(dev, cuda_scratch_bytes(c->n))))
+        err = TESS_ENOMEM;
+    if (!err && (kern_cuda_thread_handle(&x.blas) ||
+                 cublasSetStream(x.blas, x.stream) != CUBLAS_STATUS_SUCCESS))
+        err = TESS_EDEVICE;
+    if (!err) {
+        lg_call_t d = *c;
+        d.A = o[0].p;
+        d.lda = o[0].ld;
+        if (n == 3) {
+            d.B = o[1].p;
+            d.ldb = o[1].ld;
+        }
+        d.C = (void *)o[n - 1].p;
+        d.ldc = o[n - 1].ld;
+        err = run_on_device(&d, &x);
+    }
+    if (!err && cudaStreamSynchronize(x.stream) != cudaSuccess)
+        err = TESS_EDEVICE;
+    if (x.scratch)
+        pthread_mutex_unlock(&scratch[dev].lock);
+    const lg_region_t *out = &r[n - 1];
+    if (!err && o[n - 1].tmp &&
+        cudaMemcpy2D((void *)out->p, (size_t)out->ld * es, o[n - 1].tmp, (size_t)out->m * es,
+                     (size_t)out->m * es, (size_t)out->n, cudaMemcpyDefault) != cudaSuccess)
+        err = TESS_EDEVICE;
+    for (int i = 0; i < n; i++)
+        cudaFree(o[i].tmp);
+    if (err)
+        cudaGetLastError();
+    return err;
+}
+
+bool lg_gpu_run(const lg_call_t *c)
+{
+    if (!cuda_loaded())
+        return false;
+    lg_region_t r[3];
+    tess_part_t part;
+    int n = lg_regions(c, r, &part);
+    int dev = device_of(&r[n - 1]);
+    for (int i = 0; i < n - 1 && dev < 0; i++)
+        dev = device_of(&r[i]);
+    if (dev < 0)
+        return false;
+    int prev = -1;
+    cudaGetDevice(&prev);
+    int err = dev < MAX_GPUS && cudaSetDevice(dev) == cudaSuccess ? run_on(dev, c, r, n)
+                                                                 : TESS_EDEVICE;
+    if (prev >= 0)
+        cudaSetDevice(prev);
+    if (err)
+        fprintf(stderr, "tessera_blas: a BLAS-3 call on GPU %d failed (%s); its output is not "
+                "valid\n", dev, tess_strerror(err));
+    return true;
+}
