@@ -1,8 +1,10 @@
 /* GEMMT against OpenBLAS (a GEMM of which only the triangle is kept) on the
  * host backend (host:2, nb = 16): both triangles, every transpose pair, the
  * four precisions, sizes on and off the tile grid; then on tiles of 160, where
- * a diagonal tile's kernel recurses by halves down to its leaf.  C's other
- * triangle is NaN and must keep its bits.
+ * a diagonal tile's kernel recurses by halves down to its leaf, and of 512,
+ * which a GPU computes by levels of batched products (512 = its leaf of 256
+ * times 2) beside an edge tile it computes by halves.  C's other triangle is
+ * NaN and must keep its bits.
  * Bound: ||C - Cref||_F over the triangle / (max(1,k) eps (|alpha| ||A||_F
  * ||B||_F + |beta| ||C0||_F)) < 10, ||C0|| over the triangle; alpha = 0 and
  * k = 0 are bounded by the same formula. */
@@ -13,6 +15,7 @@
 
 #define NB TU_NB
 #define BIG_NB 160
+#define LEVELS_NB 512
 
 static const tess_uplo_t uplos[] = { TessUpper, TessLower };
 static const tess_trans_t transposes[] = { TessNoTrans, TessTrans, TessConjTrans };
@@ -234,6 +237,24 @@ static void gemmt_on_a_tile_larger_than_the_kernel_leaf_matches_openblas(void **
                                0.7 - 0.2 * I, -1.3 + 0.4 * I);
 }
 
+/* Tiles of 512 rows and an edge tile of 76. */
+static void gemmt_on_tiles_a_gpu_computes_by_levels_matches_openblas(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int u = 0; u < 2; u++)
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    check_case(&tu_types[ti], uplos[u], transposes[a], transposes[b],
+                               2 * LEVELS_NB + 76, 37, 0.7 - 0.2 * I, -1.3 + 0.4 * I);
+}
+
+static int levels_tile_setup(void **state)
+{
+    (void)state;
+    return tu_init_host(2, LEVELS_NB, 0);
+}
+
 static int big_tile_setup(void **state)
 {
     (void)state;
@@ -255,6 +276,11 @@ int main(void)
     const struct CMUnitTest big_tile_tests[] = {
         cmocka_unit_test(gemmt_on_a_tile_larger_than_the_kernel_leaf_matches_openblas),
     };
+    const struct CMUnitTest levels_tile_tests[] = {
+        cmocka_unit_test(gemmt_on_tiles_a_gpu_computes_by_levels_matches_openblas),
+    };
     int failed = cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
-    return failed + cmocka_run_group_tests(big_tile_tests, big_tile_setup, tu_group_teardown);
+    failed += cmocka_run_group_tests(big_tile_tests, big_tile_setup, tu_group_teardown);
+    return failed + cmocka_run_group_tests(levels_tile_tests, levels_tile_setup,
+                                           tu_group_teardown);
 }
