@@ -1,5 +1,6 @@
 /* Helpers for the device-kernel tests (see tcu.h). */
 #include "tcu.h"
+#include "host/host_blas.h"
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -136,11 +137,12 @@ void *tcu_to_host(const tcu_type_t *t, const void *dA, int64_t ld, int64_t n)
 
 void tcu_free_device(void *dA) { assert_int_equal(cudaFree(dA), cudaSuccess); }
 
-void tcu_apply_filter(void)
+int tcu_start(void)
 {
     const char *f = getenv("TCU_FILTER");
     if (f && *f)
         cmocka_set_test_filter(f);
+    return host_blas_open();
 }
 
 int64_t tcu_vec_span(int64_t len, int64_t inc) { return 1 + (len - 1) * llabs(inc); }

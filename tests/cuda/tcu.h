@@ -74,9 +74,11 @@ int tcu_symv(const tcu_type_t *t, cudaStream_t s, tess_uplo_t uplo, int64_t n,
              double _Complex alpha, const void *dA, int64_t lda, const void *dx, int64_t incx,
              double _Complex beta, void *dy, int64_t incy);
 
-/* TCU_FILTER=pattern runs only the matching tests (cmocka's * and ?), so a
- * slow tool such as compute-sanitizer can take a few small ones. */
-void tcu_apply_filter(void);
+/* A suite's start: TCU_FILTER=pattern runs only the matching tests (cmocka's
+ * * and ?), so a slow tool such as compute-sanitizer can take a few small
+ * ones; and the host BLAS that the references (kern_host_table) call is
+ * opened.  0, or the TESS_E* code of host_blas_open. */
+int tcu_start(void);
 
 /* Length in elements of a vector of len entries with increment inc. */
 int64_t tcu_vec_span(int64_t len, int64_t inc);

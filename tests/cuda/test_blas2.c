@@ -284,7 +284,8 @@ static void symv_large(void **state)
 
 int main(void)
 {
-    tcu_apply_filter();
+    if (tcu_start())
+        return 1;
     const struct CMUnitTest tests[] = {
         PER_TYPE(gemv_all_cases, "gemv: N/T/C, m,n in {1,31,32,33,100,257,513,1000,4097}, "
                                  "even/odd ld, incs (1,1),(-2,3),(3,-1), beta 0 over NaN: "

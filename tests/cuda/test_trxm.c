@@ -253,7 +253,8 @@ static void trmm_alpha_zero_zeroes_B_without_reading_it(void **state) { alpha_ze
 
 int main(void)
 {
-    tcu_apply_filter();
+    if (tcu_start())
+        return 1;
     const struct CMUnitTest tests[] = {
         PER_TYPE(trsm_all_cases_small_sizes,
                  "trsm: 8 side/uplo/trans cases x unit/non-unit, m,n in {1,31,32,33,65,100}: "
