@@ -1,5 +1,6 @@
 /* What every BLAS-3 routine shares: tiling its operands under the submit
- * lock, and the GEMM and scaling tile tasks. */
+ * lock, inside the runtime (rt_enter, so that tess_finalize waits for the
+ * call), and the GEMM and scaling tile tasks. */
 #include "blas3.h"
 
 int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
@@ -7,7 +8,13 @@ int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
 {
     size_t es = rt_dtypes[t].size;
     tiling_t g[BLAS_MAX_OPERANDS] = { { 0 } };
-    int err = 0;
+    /* an operand beyond the address space would overflow its tiling */
+    for (int i = 0; i < nops; i++)
+        if (ops[i].ptr && !block_view_fits(ops[i].ptr, ops[i].m, ops[i].n, ops[i].ld, es))
+            return TESS_ENOMEM;
+    int err = rt_enter();
+    if (err)
+        return err;
     pthread_mutex_lock(&rt.submit_lock);
     for (int i = 0; i < nops && !err; i++)
         if (ops[i].ptr && ops[i].m > 0 && ops[i].n > 0)
@@ -17,6 +24,7 @@ int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
     pthread_mutex_unlock(&rt.submit_lock);
     for (int i = 0; i < nops; i++)
         tiling_free(&g[i]);
+    rt_leave();
     return err;
 }
 

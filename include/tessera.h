@@ -36,7 +36,8 @@ enum {
     TESS_SUCCESS = 0,
     TESS_ENOTINIT = 1,  /* tess_init has not been called, or tess_finalize has */
     TESS_EINIT = 2,     /* tess_init called twice */
-    TESS_ENOMEM = 3,    /* out of memory that eviction cannot cure */
+    TESS_ENOMEM = 3,    /* out of memory that eviction cannot cure: a task's tiles exceed one
+                         * device's memory, or an operand exceeds the address space */
     TESS_EDEVICE = 4,   /* a device or its library reported a failure */
     TESS_ECONFIG = 5,   /* invalid configuration (tess_config_t or TESS_* variable) */
     TESS_ENODEV = 6,    /* the requested devices do not exist or are not built in */
@@ -69,6 +70,9 @@ typedef struct {
 } tess_stats_t;
 
 TESS_API int tess_init(const tess_config_t *cfg);
+/* Waits for every task, releases everything and returns what tess_sync
+ * would.  A call in progress in another thread when it begins completes
+ * first; a call made once it has begun returns TESS_ENOTINIT. */
 TESS_API int tess_finalize(void);
 TESS_API int tess_sync(void);
 TESS_API const char *tess_strerror(int err);

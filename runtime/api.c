@@ -6,14 +6,17 @@
 
 rt_t rt;
 
-/* The runtime's life, outside rt (which tess_init clears): tess_init and
- * tess_finalize hold life exclusive, every other call that uses the runtime
- * holds it shared for its duration (rt_enter), so finalize waits for the
- * calls in progress and tears nothing down under them.  Readers are
- * preferred (the default), so a call made from inside another never waits
- * for a finalize queued meanwhile. */
-static pthread_rwlock_t life = PTHREAD_RWLOCK_INITIALIZER;
-static atomic_bool initialized;
+/* The runtime's life, outside rt (which tess_init clears).  life_lock orders
+ * tess_init and tess_finalize.  Every other call that uses the runtime counts
+ * itself in calls for its duration (rt_enter); finalize first sets closing,
+ * from which point calls get TESS_ENOTINIT at once, then waits for the calls
+ * inside to leave, so that nothing is torn down under them.  The counter and
+ * the flag are sequentially consistent: either a call sees closing, or
+ * finalize sees it counted. */
+static pthread_mutex_t life_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t life_cond = PTHREAD_COND_INITIALIZER;     /* the last call left */
+static atomic_bool initialized, closing;
+static atomic_int calls;
 
 int rt_check_ready(void)
 {
@@ -22,16 +25,20 @@ int rt_check_ready(void)
 
 int rt_enter(void)
 {
-    pthread_rwlock_rdlock(&life);
-    if (atomic_load(&initialized))
+    atomic_fetch_add(&calls, 1);
+    if (!atomic_load(&closing) && atomic_load(&initialized))
         return 0;
-    pthread_rwlock_unlock(&life);
+    rt_leave();
     return TESS_ENOTINIT;
 }
 
 void rt_leave(void)
 {
-    pthread_rwlock_unlock(&life);
+    if (atomic_fetch_sub(&calls, 1) == 1 && atomic_load(&closing)) {
+        pthread_mutex_lock(&life_lock);
+        pthread_cond_broadcast(&life_cond);
+        pthread_mutex_unlock(&life_lock);
+    }
 }
 
 static void device_grid(int n, int *p, int *q)
@@ -162,7 +169,7 @@ static int start(const tess_config_t *cfg)
 
 TESS_API int tess_init(const tess_config_t *cfg)
 {
-    pthread_rwlock_wrlock(&life);
+    pthread_mutex_lock(&life_lock);
     int err = TESS_EINIT;
     if (!atomic_load(&initialized)) {
         memset(&rt, 0, sizeof rt);
@@ -172,7 +179,7 @@ TESS_API int tess_init(const tess_config_t *cfg)
         else
             atomic_store(&initialized, true);
     }
-    pthread_rwlock_unlock(&life);
+    pthread_mutex_unlock(&life_lock);
     return err;
 }
 
@@ -190,9 +197,12 @@ TESS_API int tess_sync(void)
 
 TESS_API int tess_finalize(void)
 {
-    pthread_rwlock_wrlock(&life);
+    pthread_mutex_lock(&life_lock);
     int err = rt_check_ready();
     if (!err) {
+        atomic_store(&closing, true);
+        while (atomic_load(&calls))
+            pthread_cond_wait(&life_cond, &life_lock);
         task_wait_all();
         pin_wait_idle();
         err = atomic_exchange(&rt.error, 0);
@@ -207,8 +217,9 @@ TESS_API int tess_finalize(void)
         atomic_store(&initialized, false);
         pin_fini();
         release_all();
+        atomic_store(&closing, false);
     }
-    pthread_rwlock_unlock(&life);
+    pthread_mutex_unlock(&life_lock);
     return err;
 }
 
@@ -220,7 +231,9 @@ TESS_API const char *tess_strerror(int err)
     case TESS_SUCCESS: return "success";
     case TESS_ENOTINIT: return "the runtime is not initialised (tess_init not called, or finalized)";
     case TESS_EINIT: return "the runtime is already initialised";
-    case TESS_ENOMEM: return "out of memory that eviction cannot cure";
+    case TESS_ENOMEM:
+        return "out of memory that eviction cannot cure (a task's tiles exceed one device's "
+               "memory, or an operand exceeds the address space)";
     case TESS_EDEVICE: return "a device or its library reported a failure";
     case TESS_ECONFIG: return "invalid configuration (tess_config_t field or TESS_* variable)";
     case TESS_ENODEV: return "the requested devices do not exist or are not built in";

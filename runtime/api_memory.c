@@ -7,8 +7,10 @@ static bool valid_elsize(size_t es)
     return es == 4 || es == 8 || es == 16;
 }
 
-/* The checks shared by the region calls; first is the position of m. */
-static int check_region(int first, int64_t m, int64_t n, const void *A, int64_t lda, size_t es)
+/* The checks shared by the region calls; first is the position of m.  On
+ * success the caller is inside the runtime (rt_enter) and must rt_leave.  A
+ * region that does not fit in the address space is TESS_ENOMEM. */
+static int enter_region(int first, int64_t m, int64_t n, const void *A, int64_t lda, size_t es)
 {
     if (m < 0)
         return -first;
@@ -20,7 +22,9 @@ static int check_region(int first, int64_t m, int64_t n, const void *A, int64_t 
         return -(first + 3);
     if (!valid_elsize(es))
         return -(first + 4);
-    return rt_check_ready();
+    if (!block_view_fits(A, m, n, lda, es))
+        return TESS_ENOMEM;
+    return rt_enter();
 }
 
 static void submit_writeback(rt_block_t *b, bool inside, void *arg)
@@ -45,13 +49,14 @@ TESS_API int tess_memory_coherent_async(tess_part_t part, int64_t m, int64_t n, 
 {
     if (part != TessAll && part != TessUpperPart && part != TessLowerPart)
         return -1;
-    int err = check_region(2, m, n, A, lda, elsize);
+    int err = enter_region(2, m, n, A, lda, elsize);
     if (err)
         return err;
     pthread_mutex_lock(&rt.submit_lock);
     int task_err = 0;
     err = block_foreach_in(part, A, m, n, lda, elsize, submit_writeback, &task_err);
     pthread_mutex_unlock(&rt.submit_lock);
+    rt_leave();
     return err ? err : task_err;
 }
 
@@ -72,7 +77,7 @@ static void invalidate_block(rt_block_t *b, bool inside, void *arg)
 TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t lda,
                                     size_t elsize)
 {
-    int err = check_region(1, m, n, A, lda, elsize);
+    int err = enter_region(1, m, n, A, lda, elsize);
     if (err)
         return err;
     pthread_mutex_lock(&rt.submit_lock);
@@ -83,18 +88,20 @@ TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t
     /* the host owns this memory again, and may free it */
     if (m > 0 && n > 0)
         pin_release_inside(A, block_span_bytes(m, n, lda, elsize));
+    rt_leave();
     return err ? err : blk_err;
 }
 
 TESS_API int tess_memory_invalidate_all(void)
 {
-    int err = rt_check_ready();
+    int err = rt_enter();
     if (err)
         return err;
     pthread_mutex_lock(&rt.submit_lock);
     task_wait_all();
     block_dir_clear();
     pthread_mutex_unlock(&rt.submit_lock);
+    rt_leave();
     return 0;
 }
 
@@ -102,18 +109,24 @@ TESS_API int tess_memory_register_async(void *p, size_t bytes)
 {
     if (!p)
         return -1;
-    if (!bytes)
+    if (!bytes || bytes > UINTPTR_MAX - (uintptr_t)p)
         return -2;
-    int err = rt_check_ready();
+    int err = rt_enter();
     if (err)
         return err;
-    return pin_request(p, bytes, true);
+    err = pin_request(p, bytes, true);
+    rt_leave();
+    return err;
 }
 
 TESS_API int tess_memory_unregister(void *p)
 {
     if (!p)
         return -1;
-    int err = rt_check_ready();
-    return err ? err : pin_unregister(p);
+    int err = rt_enter();
+    if (err)
+        return err;
+    err = pin_unregister(p);
+    rt_leave();
+    return err;
 }

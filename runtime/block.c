@@ -2,6 +2,7 @@
  * by (pointer, shape, ld, element size) through a hash table, and by address
  * range through an array sorted by start address, which is how views that
  * share memory without being the same tile are found. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
@@ -17,6 +18,18 @@ static struct {
 size_t block_span_bytes(int64_t m, int64_t n, int64_t ld, size_t es)
 {
     return ((size_t)(n - 1) * (size_t)ld + (size_t)m) * es;
+}
+
+bool block_view_fits(const void *p, int64_t m, int64_t n, int64_t ld, size_t es)
+{
+    if (m <= 0 || n <= 0)
+        return true;
+    uint64_t cols, elems, bytes;
+    if (ld < m || __builtin_mul_overflow((uint64_t)(n - 1), (uint64_t)ld, &cols) ||
+        __builtin_add_overflow(cols, (uint64_t)m, &elems) ||
+        __builtin_mul_overflow(elems, (uint64_t)es, &bytes) || bytes > PTRDIFF_MAX)
+        return false;
+    return (uintptr_t)p <= UINTPTR_MAX - bytes;
 }
 
 static size_t hash_of(const char *p, int64_t m, int64_t n, int64_t ld)

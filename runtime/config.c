@@ -1,6 +1,8 @@
 /* Configuration: tess_config_t fields first, then TESS_* variables, then
  * defaults.  Anything unparsable is TESS_ECONFIG, never silently replaced. */
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
@@ -47,7 +49,8 @@ static int parse_bytes(const char *s, size_t *v)
     else if (*end == 'G' || *end == 'g') shift = 30;
     if (shift)
         end++;
-    if (*end)
+    /* a value whose shift would wrap is refused, not replaced by the wrapped one */
+    if (*end || x > SIZE_MAX >> shift)
         return TESS_ECONFIG;
     *v = (size_t)x << shift;
     return 0;
@@ -82,7 +85,8 @@ static int parse_devices(const char *s, rt_config_t *c)
         for (const char *p = s[4] ? s + 5 : ""; *p;) {
             char *end;
             long id = strtol(p, &end, 10);
-            if (end == p || id < 0 || c->ndev == TESS_MAX_DEVICES || (*end && *end != ','))
+            if (end == p || id < 0 || id > INT_MAX || c->ndev == TESS_MAX_DEVICES ||
+                (*end && *end != ','))
                 return TESS_ECONFIG;
             c->cuda_ids[c->ndev++] = (int)id;
             p = *end ? end + 1 : end;
@@ -119,7 +123,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
     c->nb = u->nb;
     if (!c->nb && (s = getenv("TESS_NB")) && (err = parse_int(s, &c->nb)))
         return err;
-    if (c->nb < 0)
+    if (c->nb < 0 || c->nb > RT_MAX_NB)
         return TESS_ECONFIG;
 
     c->window = u->window;
@@ -173,6 +177,8 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
     if (!c->verbose && (s = getenv("TESS_VERBOSE")) && *s) {
         if ((err = parse_int(s, &v)))
             return err;
+        if (v < INT_MIN || v > INT_MAX)
+            return TESS_ECONFIG;
         c->verbose = (int)v;
     }
     return 0;

@@ -20,6 +20,9 @@
 #include "kern.h"
 
 #define RT_MAX_ACCESS 4
+/* Largest tile size: a tile of 2^40 elements holds more than any device does,
+ * and tile counts of any representable view stay far from overflowing. */
+#define RT_MAX_NB ((int64_t)1 << 20)
 #define RT_ARGS_BYTES 96
 
 typedef enum { RT_R = 1, RT_W = 2, RT_RW = 3 } rt_mode_t;
@@ -77,6 +80,9 @@ rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t elsize
                       int64_t tj);
 /* Bytes from a view's first element to one past its last (m, n > 0). */
 size_t block_span_bytes(int64_t m, int64_t n, int64_t ld, size_t es);
+/* Whether the view at p (ld >= m) lies within the address space, its span
+ * representable: false for sizes whose arithmetic would overflow. */
+bool block_view_fits(const void *p, int64_t m, int64_t n, int64_t ld, size_t es);
 bool block_views_overlap(const char *p1, int64_t m1, int64_t n1, int64_t ld1, size_t es1,
                          const char *p2, int64_t m2, int64_t n2, int64_t ld2, size_t es2);
 /* Calls fn on every block sharing memory with the region (and, for a triangular
@@ -297,7 +303,6 @@ void stats_print(void);
 
 /* ---- the runtime --------------------------------------------------------- */
 typedef struct {
-    atomic_bool initialized;
     rt_config_t cfg;
     int ndev;
     rt_device_t *dev[TESS_MAX_DEVICES];
@@ -321,8 +326,14 @@ extern rt_t rt;
  * ran out. */
 bool rt_grow(void *arr, size_t *cap, size_t n, size_t size, size_t first);
 
-/* 0 when the runtime can take calls, else TESS_ENOTINIT. */
+/* 0 when the runtime can take calls, else TESS_ENOTINIT: an early answer,
+ * taken without the guard below. */
 int rt_check_ready(void);
+/* Every public call that uses the runtime runs between rt_enter (0, or
+ * TESS_ENOTINIT with nothing held) and rt_leave: tess_finalize waits for the
+ * calls inside, and calls after it get TESS_ENOTINIT. */
+int rt_enter(void);
+void rt_leave(void);
 /* Page-locking in the background (pinning.c). */
 int pin_init(void);
 int pin_request(void *p, size_t bytes, bool user);  /* user: tess_memory_register_async */
