@@ -75,6 +75,22 @@ static cublasSideMode_t side_mode(tess_side_t s)
     return s == TessLeft ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
 }
 
+/* A scalar of the table's type from s, which is real when real is set (HERK's
+ * alpha and beta); NULL is zero. */
+#define CUDA_WIDEN(P, CT, RT)                                                                   \
+    static CT widen_##P(const void *s, bool real)                                               \
+    {                                                                                           \
+        CT v;                                                                                   \
+        memset(&v, 0, sizeof v);                                                                \
+        if (s)                                                                                  \
+            memcpy(&v, s, real ? sizeof(RT) : sizeof(CT));                                      \
+        return v;                                                                               \
+    }
+CUDA_WIDEN(s, float, float)
+CUDA_WIDEN(d, double, double)
+CUDA_WIDEN(c, cuComplex, float)
+CUDA_WIDEN(z, cuDoubleComplex, double)
+
 /* The symmetric and Hermitian kernels; for real types the Hermitian names are
  * the symmetric routines (herm is never set).  A GEMMT leaf computes its
  * whole square into the context's scratch and merges one triangle into C;
@@ -90,21 +106,48 @@ static cublasSideMode_t side_mode(tess_side_t s)
                                                 (int)n, alpha, A, (int)lda, B, (int)ldb, beta,  \
                                                 C, (int)ldc));                                  \
     }                                                                                           \
+    /* a diagonal tile of leaf 2^L rows: a GEMMT by levels, which runs faster than cuBLAS's     \
+     * SYRK on such tiles */                                                                   \
     static int cuda_##P##syrk(kern_ctx_t *x, bool herm, tess_uplo_t uplo, tess_trans_t trans,  \
                               int64_t n, int64_t k, const void *alpha, const void *A,           \
                               int64_t lda, const void *beta, void *C, int64_t ldc)              \
     {                                                                                           \
+        if (kern_cuda_gemmt_by_levels(n, CUDA_GEMMT_LEAF)) {                                    \
+            CT a = widen_##P(alpha, herm), b = widen_##P(beta, herm);                           \
+            tess_trans_t ta = trans, tb = TessNoTrans;                                          \
+            if (trans == TessNoTrans)                                                           \
+                tb = herm ? TessConjTrans : TessTrans;                                          \
+            return kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, herm,   \
+                                   uplo, ta, tb, n, k, &a, A, lda, A, lda, &b, C, ldc);         \
+        }                                                                                       \
         if (herm)                                                                               \
             return blas_status(HERK(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,   \
                                     (int)lda, beta, C, (int)ldc));                              \
         return blas_status(SYRK(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,       \
                                 (int)lda, beta, C, (int)ldc));                                  \
     }                                                                                           \
+    /* by levels as syrk: two GEMMTs, alpha op(A) op(B)^T + beta C then alpha' op(B) op(A)^T */ \
     static int cuda_##P##syr2k(kern_ctx_t *x, bool herm, tess_uplo_t uplo, tess_trans_t trans, \
                                int64_t n, int64_t k, const void *alpha, const void *A,          \
                                int64_t lda, const void *B, int64_t ldb, const void *beta,       \
                                void *C, int64_t ldc)                                            \
     {                                                                                           \
+        if (kern_cuda_gemmt_by_levels(n, CUDA_GEMMT_LEAF)) {                                    \
+            CT a2 = widen_##P(alpha, false), b = widen_##P(beta, herm), one = widen_##P(0, 0);  \
+            if (herm && sizeof(CT) > sizeof(RT))                                                \
+                ((RT *)&a2)[1] = -((RT *)&a2)[1];                                               \
+            ((RT *)&one)[0] = 1;                                                                \
+            tess_trans_t ta = trans, tb = TessNoTrans;                                          \
+            if (trans == TessNoTrans)                                                           \
+                tb = herm ? TessConjTrans : TessTrans;                                          \
+            int err = kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF,      \
+                                      false, uplo, ta, tb, n, k, alpha, A, lda, B, ldb, &b, C,  \
+                                      ldc);                                                     \
+            return err ? err                                                                    \
+                       : kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF,   \
+                                         herm, uplo, ta, tb, n, k, &a2, B, ldb, A, lda, &one,   \
+                                         C, ldc);                                               \
+        }                                                                                       \
         if (herm)                                                                               \
             return blas_status(HER2K(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,  \
                                      (int)lda, B, (int)ldb, beta, C, (int)ldc));                \
@@ -129,8 +172,8 @@ static cublasSideMode_t side_mode(tess_side_t s)
                                const void *beta, void *C, int64_t ldc)                          \
     {                                                                                           \
         if (kern_cuda_gemmt_by_levels(n, CUDA_GEMMT_LEAF))                                      \
-            return kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, uplo,   \
-                                   ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc);          \
+            return kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, false,  \
+                                   uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc);    \
         return kern_gemmt_recursive(&kern_cuda_table[TY], sizeof(CT), CUDA_GEMMT_LEAF,          \
                                     cuda_##P##gemmt_leaf, x, uplo, ta, tb, n, k, alpha, A, lda, \
                                     B, ldb, beta, C, ldc);                                      \
@@ -138,9 +181,7 @@ static cublasSideMode_t side_mode(tess_side_t s)
     static int cuda_##P##scal_tri(kern_ctx_t *x, bool herm, tess_uplo_t uplo, int64_t n,       \
                                   const void *beta, void *C, int64_t ldc)                       \
     {                                                                                           \
-        CT b;                                                                                   \
-        memset(&b, 0, sizeof b);                                                                \
-        memcpy(&b, beta, herm ? sizeof(RT) : sizeof(CT));                                      \
+        CT b = widen_##P(beta, herm);                                                           \
         return kern_cuda_tri_update(TY, x->stream, herm, uplo, n, NULL, 0, &b, C, ldc);         \
     }
 

@@ -1,7 +1,8 @@
 /* SYR2K and HER2K against OpenBLAS on the host backend (host:2, nb = 16):
  * both triangles, every trans each routine takes (N, T and C for real types;
  * N, T for csyr2k/zsyr2k; N, C for cher2k/zher2k), the four precisions, sizes
- * on and off the tile grid.  C's other triangle is NaN and must keep its bits.
+ * on and off the tile grid, then on tiles of 512 rows (the GPU path by levels).
+ * C's other triangle is NaN and must keep its bits.
  * Bound, both products counted: ||C - Cref||_F over the triangle /
  * (max(1,k) eps (2 |alpha| ||A||_F ||B||_F + |beta| ||C0||_F)) < 10, with
  * ||C0|| the norm of the symmetric (Hermitian) matrix C stands for; alpha = 0
@@ -12,6 +13,7 @@
 #include "testutil.h"
 
 #define NB TU_NB
+#define LEVELS_NB 512
 
 static const tess_uplo_t uplos[] = { TessUpper, TessLower };
 /* one on the tile grid, the others off it */
@@ -284,6 +286,34 @@ static void syr2k_with_n_zero_returns_at_once_and_touches_nothing(void **state)
     assert_true(isnan(creal(Z[0])) && Z[1] == 1);
 }
 
+/* Tiles of 512 rows beside an edge tile of 76: a GPU computes the diagonal
+ * tiles of 512 as GEMMTs by levels of batched products (its leaf of 256
+ * times 2), the edge one with the BLAS routine. */
+static void syr2k_and_her2k_on_tiles_a_gpu_computes_by_levels_match_openblas(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int herm = 0; herm <= (int)tu_types[ti].is_complex; herm++) {
+            const tu_type_t *t = &tu_types[ti];
+            tess_trans_t tr[3];
+            int ntr = transposes(t, herm, tr);
+            for (int u = 0; u < 2; u++)
+                for (int x = 0; x < ntr; x++) {
+                    double r = run_case(t, herm, uplos[u], tr[x], 2 * LEVELS_NB + 76, 37,
+                                        herm ? 0.7 : 0.7 - 0.2 * I, -1.3);
+                    if (!(r < TU_GEMM_BOUND))
+                        fail_msg("%s uplo=%d trans=%d: residual %g", t->name, uplos[u],
+                                 tr[x], r);
+                }
+        }
+}
+
+static int levels_tile_setup(void **state)
+{
+    (void)state;
+    return tu_init_host(2, LEVELS_NB, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,5 +327,10 @@ int main(void)
         cmocka_unit_test(her2k_sets_the_imaginary_parts_of_the_diagonal_to_exactly_zero),
         cmocka_unit_test(syr2k_with_n_zero_returns_at_once_and_touches_nothing),
     };
-    return cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
+    const struct CMUnitTest levels_tile_tests[] = {
+        cmocka_unit_test(syr2k_and_her2k_on_tiles_a_gpu_computes_by_levels_match_openblas),
+    };
+    int failed = cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
+    return failed + cmocka_run_group_tests(levels_tile_tests, levels_tile_setup,
+                                           tu_group_teardown);
 }

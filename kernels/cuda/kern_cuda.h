@@ -63,11 +63,13 @@ bool kern_cuda_gemmt_by_levels(int64_t n, int64_t leaf);
 /* C's uplo triangle = alpha op(A) op(B) + beta C, n x n with
  * kern_cuda_gemmt_by_levels(n, leaf), the other triangle untouched: the
  * off-diagonal blocks of each level of halving as one batched GEMM on h,
- * the leaves computed whole into scratch (n leaf elements) and merged. */
+ * the leaves computed whole into scratch (n leaf elements) and merged;
+ * real_diag sets the imaginary parts of C's diagonal to zero (HERK). */
 int kern_cuda_gemmt(kern_type_t t, cublasHandle_t h, cudaStream_t s, void *scratch,
-                    int64_t leaf, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n,
-                    int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
-                    int64_t ldb, const void *beta, void *C, int64_t ldc);
+                    int64_t leaf, bool real_diag, tess_uplo_t uplo, tess_trans_t ta,
+                    tess_trans_t tb, int64_t n, int64_t k, const void *alpha, const void *A,
+                    int64_t lda, const void *B, int64_t ldb, const void *beta, void *C,
+                    int64_t ldc);
 
 /* The calling thread's cuBLAS handle for the current device, created on first
  * use and destroyed when the thread exits.  0 or TESS_EDEVICE. */

@@ -53,9 +53,10 @@ int tri_launch(cudaStream_t s, bool real_diag, tess_uplo_t uplo, int64_t n, int6
  * tile of 4096 rows takes six cuBLAS calls and a merge instead of one call
  * per block, and the small blocks near the diagonal run side by side. */
 template <class T>
-int gemmt_levels(cublasHandle_t h, cudaStream_t s, T *scratch, int64_t leaf, tess_uplo_t uplo,
-                 tess_trans_t ta, tess_trans_t tb, int64_t n, int64_t k, T alpha, const T *A,
-                 int64_t lda, const T *B, int64_t ldb, T beta, T *C, int64_t ldc)
+int gemmt_levels(cublasHandle_t h, cudaStream_t s, T *scratch, int64_t leaf, bool real_diag,
+                 tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n, int64_t k,
+                 T alpha, const T *A, int64_t lda, const T *B, int64_t ldb, T beta, T *C,
+                 int64_t ldc)
 {
     const bool lower = uplo == TessLower;
     const cublasOperation_t oa = kern_cublas_op(ta), ob = kern_cublas_op(tb);
@@ -71,8 +72,8 @@ int gemmt_levels(cublasHandle_t h, cudaStream_t s, T *scratch, int64_t leaf, tes
     KERN_CUBLAS_TRY(kern_gemm_batched(h, oa, ob, leaf, leaf, k, alpha, A, lda, arow(leaf), B, ldb,
                                       bcol(leaf), kzero<T>(), scratch, leaf, leaf * leaf,
                                       n / leaf));
-    return tri_launch<T>(s, false, uplo, leaf, n / leaf, scratch, leaf, leaf * leaf, beta, C, ldc,
-                         leaf * (1 + ldc));
+    return tri_launch<T>(s, real_diag, uplo, leaf, n / leaf, scratch, leaf, leaf * leaf, beta, C,
+                         ldc, leaf * (1 + ldc));
 }
 
 } // namespace
@@ -94,14 +95,15 @@ extern "C" bool kern_cuda_gemmt_by_levels(int64_t n, int64_t leaf)
 }
 
 extern "C" int kern_cuda_gemmt(kern_type_t t, cublasHandle_t h, cudaStream_t s, void *scratch,
-                               int64_t leaf, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,
+                               int64_t leaf, bool real_diag, tess_uplo_t uplo, tess_trans_t ta,
+                               tess_trans_t tb,
                                int64_t n, int64_t k, const void *alpha, const void *A,
                                int64_t lda, const void *B, int64_t ldb, const void *beta, void *C,
                                int64_t ldc)
 {
     return kern_by_type(t, [&](auto z) {
         using T = decltype(z);
-        return gemmt_levels<T>(h, s, static_cast<T *>(scratch), leaf, uplo, ta, tb, n, k,
+        return gemmt_levels<T>(h, s, static_cast<T *>(scratch), leaf, real_diag, uplo, ta, tb, n, k,
                                *static_cast<const T *>(alpha), static_cast<const T *>(A), lda,
                                static_cast<const T *>(B), ldb, *static_cast<const T *>(beta),
                                static_cast<T *>(C), ldc);
