@@ -17,6 +17,7 @@ static pthread_mutex_t life_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t life_cond = PTHREAD_COND_INITIALIZER;     /* the last call left */
 static atomic_bool initialized, closing;
 static atomic_int calls;
+static _Thread_local bool finalizing;  /* this thread is in tess_finalize */
 
 int rt_check_ready(void)
 {
@@ -25,6 +26,8 @@ int rt_check_ready(void)
 
 int rt_enter(void)
 {
+    if (finalizing)
+        return TESS_ENOTINIT;
     atomic_fetch_add(&calls, 1);
     if (!atomic_load(&closing) && atomic_load(&initialized))
         return 0;
@@ -73,6 +76,7 @@ static void release_all(void)
     free(rt.cfg.trace);
     rt.cfg.trace = NULL;
     pthread_mutex_destroy(&rt.submit_lock);
+    pthread_mutex_destroy(&rt.room_lock);
     pthread_mutex_destroy(&rt.sched_lock);
     pthread_mutex_destroy(&rt.cache_lock);
     pthread_mutex_destroy(&rt.done_lock);
@@ -127,6 +131,7 @@ static int start(const tess_config_t *cfg)
     rt.ndev = rt.cfg.ndev;
     device_grid(rt.ndev, &rt.grid_p, &rt.grid_q);
     pthread_mutex_init(&rt.submit_lock, NULL);
+    pthread_mutex_init(&rt.room_lock, NULL);
     pthread_mutex_init(&rt.sched_lock, NULL);
     pthread_mutex_init(&rt.cache_lock, NULL);
     pthread_mutex_init(&rt.done_lock, NULL);
@@ -200,6 +205,7 @@ TESS_API int tess_finalize(void)
     pthread_mutex_lock(&life_lock);
     int err = rt_check_ready();
     if (!err) {
+        finalizing = true;
         atomic_store(&closing, true);
         while (atomic_load(&calls))
             pthread_cond_wait(&life_cond, &life_lock);
@@ -218,6 +224,7 @@ TESS_API int tess_finalize(void)
         pin_fini();
         release_all();
         atomic_store(&closing, false);
+        finalizing = false;
     }
     pthread_mutex_unlock(&life_lock);
     return err;
@@ -248,10 +255,14 @@ TESS_API int tess_get_stats(tess_stats_t *s)
     int err = rt_enter();
     if (err)
         return err;
-    if (!s) {
-        rt_leave();
-        return -1;
-    }
+    if (s)
+        rt_stats(s);
+    rt_leave();
+    return s ? 0 : -1;
+}
+
+void rt_stats(tess_stats_t *s)
+{
     memset(s, 0, sizeof *s);
     s->ndevices = rt.ndev;
     s->bytes_h2d = atomic_load(&rt.bytes_h2d);
@@ -266,6 +277,4 @@ TESS_API int tess_get_stats(tess_stats_t *s)
         s->steals[i] = atomic_load(&rt.dev[i]->nsteals);
         s->busy_s[i] = (double)atomic_load(&rt.dev[i]->busy_ns) * 1e-9;
     }
-    rt_leave();
-    return 0;
 }

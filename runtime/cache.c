@@ -124,6 +124,22 @@ static int alloc_copy(rt_device_t *d, rt_block_t *b)
     return 0;
 }
 
+int cache_make_room(rt_device_t *d, bool *others)
+{
+    int err = 0;
+    pthread_mutex_lock(&rt.cache_lock);
+    while (evict_one(d, &err))
+        ;
+    *others = d->cache->nres > 0;
+    /* a task pins copies only while a worker has it (counted in rt.inflight
+     * from before it pins until after it lets go), and the caller's holds
+     * none: pinned copies with no other task to hold them are a bug */
+    if (!err && *others && atomic_load(&rt.inflight) <= 1)
+        err = TESS_EINTERNAL;
+    pthread_mutex_unlock(&rt.cache_lock);
+    return err;
+}
+
 /* ---- sources and owners (under rt.cache_lock) ----------------------------- */
 
 int cache_owner(const rt_block_t *b)

@@ -4,6 +4,8 @@
  *   rt.submit_lock  the block directory and each block's submission-side
  *                   dependency state; held for the whole of one API call, so
  *                   each call's tasks are submitted atomically.
+ *   rt.room_lock    one worker at a time emptying its pool for a task whose
+ *                   tiles did not fit (rare); held while it issues that task.
  *   rt.sched_lock   the per-device ready queues.
  *   rt.cache_lock   every block's copies (MOSI state) and every device pool.
  *   task->lock      one task's successor list and done flag. */
@@ -265,6 +267,9 @@ void cache_pool_free(rt_device_t *d);
  * be), its transfer queued when it must be read and is not there.  The copy
  * stays pinned until cache_release. */
 int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, cache_use_t *u);
+/* cache_acquire's failure when no memory can be had whatever is evicted or
+ * waited for (an injected allocation fault): TESS_ENOMEM, not retried. */
+#define RT_ENOMEM_FINAL 1000
 void cache_release(rt_device_t *d, cache_use_t *u);
 /* A write-back task: queues the newest copy's transfer to the host, *done
  * (NULL: the host was valid already) recorded after it, *start before it when
@@ -272,6 +277,10 @@ void cache_release(rt_device_t *d, cache_use_t *u);
 int cache_writeback_start(rt_block_t *b, int *src, struct rt_event **start, struct rt_event **done);
 void cache_writeback_done(rt_block_t *b, int src, bool ok);
 int cache_flush_invalidate(rt_device_t *d, rt_block_t *b, bool keep_dirty);
+/* Evicts every copy on d that nothing pins, dirty ones written back first.
+ * *others: copies remain, pinned by other tasks in flight (they let go when
+ * those retire).  TESS_EINTERNAL for pins that no task in flight can hold. */
+int cache_make_room(rt_device_t *d, bool *others);
 void cache_drop(rt_block_t *b);                   /* frees every device copy, dirty or not */
 int cache_owner(const rt_block_t *b);            /* device with the newest copy, or -1 */
 int cache_resident(const rt_block_t *b, int dev);
@@ -299,6 +308,7 @@ void trace_start(void);
 void trace_event(rt_device_t *d, int track, const char *name, int64_t t0);
 void trace_span(rt_device_t *d, int track, const char *name, int64_t t0, int64_t t1);
 int trace_write(const char *path);
+void rt_stats(tess_stats_t *s);         /* tess_get_stats, for callers inside the runtime */
 void stats_print(void);
 
 /* ---- the runtime --------------------------------------------------------- */
@@ -307,12 +317,12 @@ typedef struct {
     int ndev;
     rt_device_t *dev[TESS_MAX_DEVICES];
     int grid_p, grid_q;                 /* block-cyclic device grid, p * q = ndev */
-    pthread_mutex_t submit_lock, sched_lock, cache_lock, done_lock;
+    pthread_mutex_t submit_lock, room_lock, sched_lock, cache_lock, done_lock;
     pthread_cond_t sched_cond, done_cond;
     int nsleeping;
     bool stopping;
     atomic_long pending;                /* submitted, not yet completed */
-    atomic_int inflight;                /* tasks issued to devices, not yet retired */
+    atomic_int inflight;                /* tasks taken by workers, not yet retired */
     atomic_int error;                   /* first error inside a task since the last sync */
     atomic_uint_fast64_t bytes_h2d, bytes_d2h, bytes_d2d;
     atomic_uint_fast64_t hits, misses, evictions, writebacks;

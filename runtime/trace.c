@@ -68,7 +68,7 @@ int trace_write(const char *path)
 void stats_print(void)
 {
     tess_stats_t s;
-    tess_get_stats(&s);
+    rt_stats(&s);
     fprintf(stderr, "tessera: %d %s device(s), nb %lld\n", s.ndevices, rt.dev[0]->be->name,
             (long long)rt.cfg.nb);
     fprintf(stderr, "tessera: bytes h2d %llu d2h %llu d2d %llu\n", (unsigned long long)s.bytes_h2d,

@@ -6,6 +6,7 @@
  * While that kernel runs the worker issues the next tasks, so their inputs
  * arrive meanwhile.  A task retires, releasing its tiles and its successors,
  * when its event has completed; nothing waits for a whole device. */
+#include <stdio.h>
 #include <time.h>
 #include "rt.h"
 
@@ -72,36 +73,73 @@ static int issue_kernel(rt_device_t *d, flight_t *f)
     return err;
 }
 
-/* Room for a task whose tiles did not fit: everything else this device has
- * in flight retires, or, with nothing here, another device's tasks (which may
- * pin copies in this pool as sources) get time to.  False: none can help. */
 static bool retire_all(rt_device_t *d, window_t *w);
 
-static bool make_room(rt_device_t *d, window_t *w)
+static size_t task_bytes(const rt_task_t *t)
 {
-    if (w->n)
-        return retire_all(d, w);
-    if (!atomic_load(&rt.inflight))
-        return false;
-    nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
-    return true;
+    size_t bytes = 0;
+    for (int i = 0; i < t->naccess; i++) {
+        const rt_block_t *b = t->acc[i].blk;
+        bytes += (size_t)b->m * (size_t)b->n * b->elsize;
+    }
+    return bytes;
+}
+
+/* Issues a kernel task, making room when its tiles do not fit.  By then the
+ * cache has evicted every copy here that nothing pins: what is left is the
+ * task's own tiles, tiles of this device's tasks in flight, and copies that
+ * other devices' tasks read as sources.  So first everything in flight here
+ * retires; then the pool is emptied of all but what others pin, waiting
+ * while they do (they release them when their tasks retire), and the task
+ * tried again: from an empty pool, tiles that fit together are allocated
+ * side by side, whatever sizes fragmented it.  One device at a time goes
+ * this far (rt.room_lock), holding no pins, so no two wait for each other.
+ * TESS_ENOMEM once the task failed in a pool holding nothing else. */
+static int issue_kernel_task(rt_device_t *d, window_t *w, flight_t *f)
+{
+    bool room = false, others = true;
+    int err;
+    for (;;) {
+        f->stream = w->next_stream;
+        err = issue_kernel(d, f);
+        if (!err)
+            break;
+        abandon(d, f);
+        if (err != TESS_ENOMEM || (room && !others))
+            break;
+        if (w->n) {
+            retire_all(d, w);
+            continue;
+        }
+        if (!room) {
+            pthread_mutex_lock(&rt.room_lock);
+            room = true;
+        } else {
+            nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
+        }
+        if ((err = cache_make_room(d, &others)))
+            break;
+    }
+    if (room)
+        pthread_mutex_unlock(&rt.room_lock);
+    if (err == RT_ENOMEM_FINAL)
+        err = TESS_ENOMEM;
+    if (err == TESS_ENOMEM && rt.cfg.verbose)
+        fprintf(stderr, "tessera: device %d: a %s task needs %zu bytes of tiles at once; the "
+                "device holds %zu: TESS_ENOMEM\n", d->id, f->t->name, task_bytes(f->t),
+                d->pool_size);
+    return err;
 }
 
 static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
 {
     flight_t f = { .t = t, .wb_src = -1 };
     int err;
+    /* counted from now: the pins it takes while issued make other devices wait */
+    atomic_fetch_add(&rt.inflight, 1);
     switch (t->kind) {
     case TASK_KERNEL:
-        for (;;) {
-            f.stream = w->next_stream;
-            err = issue_kernel(d, &f);
-            if (!err)
-                break;
-            abandon(d, &f);
-            if (err != TESS_ENOMEM || !make_room(d, w))
-                break;
-        }
+        err = issue_kernel_task(d, w, &f);
         w->next_stream = (w->next_stream + 1) % RT_COMPUTE_STREAMS;
         break;
     case TASK_WRITEBACK:
@@ -115,7 +153,6 @@ static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
     }
     if (err)
         f.err = err;
-    atomic_fetch_add(&rt.inflight, 1);
     w->f[w->n++] = f;
 }
 
