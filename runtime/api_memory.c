@@ -31,7 +31,7 @@ static void submit_writeback(rt_block_t *b, bool inside, void *arg)
 {
     (void)inside;
     int *err = arg;
-    if (!b->coh_dirty)
+    if (!b->coh_dirty && !atomic_load(&b->wb_failed))
         return;
     rt_task_t *t = task_new(TASK_WRITEBACK, "writeback");
     if (!t) {

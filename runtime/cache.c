@@ -110,6 +110,8 @@ static int alloc_copy(rt_device_t *d, rt_block_t *b)
     struct cache_dev *cd = d->cache;
     rt_copy_t *c = &b->copies[d->id];
     size_t bytes = tile_bytes(b), off;
+    if (rt_fault(RT_FAULT_ALLOC))
+        return RT_ENOMEM_FINAL;
     if (!rt_grow(&cd->res, &cd->capres, cd->nres, sizeof *cd->res, 256))
         return TESS_ENOMEM;
     while (!pool_alloc(cd->pool, bytes, &off)) {
@@ -217,7 +219,9 @@ static int fetch(rt_device_t *d, rt_block_t *b, rt_copy_t *c, cache_use_t *u)
     if (sc)
         sc->pins++;
     pthread_mutex_unlock(&rt.cache_lock);
-    int err = after ? d->be->wait(d, stream, after) : 0;
+    int err = rt_fault(sc ? RT_FAULT_D2D : RT_FAULT_H2D) ? TESS_EDEVICE : 0;
+    if (!err && after)
+        err = d->be->wait(d, stream, after);
     if (!err && start)
         err = d->be->record(d, stream, start);
     if (!err)
@@ -333,7 +337,9 @@ static int write_back_start(rt_block_t *b, bool unlock, int *src, rt_event_t **s
     oc->pins++;
     if (unlock)
         pthread_mutex_unlock(&rt.cache_lock);
-    int err = *start ? od->be->record(od, RT_S_D2H, *start) : 0;
+    int err = rt_fault(RT_FAULT_D2H) ? TESS_EDEVICE : 0;
+    if (!err && *start)
+        err = od->be->record(od, RT_S_D2H, *start);
     if (!err)
         err = od->be->d2h(od, b, oc->ptr);
     if (!err)
@@ -345,6 +351,7 @@ static int write_back_start(rt_block_t *b, bool unlock, int *src, rt_event_t **s
         event_put(*done);
         event_put(*start);
         *start = *done = NULL;
+        atomic_store(&b->wb_failed, true);
         return err;
     }
     *src = o;
@@ -358,6 +365,9 @@ static void write_back_done(rt_block_t *b, int src, bool ok)
         return;
     rt_copy_t *oc = &b->copies[src];
     oc->pins--;
+    /* the owner's copy stays as it was: nothing is lost, and the block is
+     * written back again when asked */
+    atomic_store(&b->wb_failed, !ok);
     if (!ok)
         return;
     atomic_fetch_add(&rt.bytes_d2h, tile_bytes(b));

@@ -97,6 +97,29 @@ static int parse_devices(const char *s, rt_config_t *c)
     return TESS_ECONFIG;
 }
 
+const char *const rt_fault_names[RT_NFAULTS] = {
+    [RT_FAULT_H2D] = "h2d", [RT_FAULT_D2H] = "d2h", [RT_FAULT_D2D] = "d2d",
+    [RT_FAULT_KERNEL] = "kernel", [RT_FAULT_ALLOC] = "alloc",
+};
+
+/* "op:n", op one of rt_fault_names, n >= 1. */
+static int parse_fault(const char *s, rt_config_t *c)
+{
+    const char *colon = strchr(s, ':');
+    if (!colon)
+        return TESS_ECONFIG;
+    for (int k = RT_FAULT_NONE + 1; k < RT_NFAULTS; k++) {
+        size_t len = strlen(rt_fault_names[k]);
+        if ((size_t)(colon - s) == len && !strncmp(s, rt_fault_names[k], len)) {
+            if (parse_int(colon + 1, &c->fault_n) || c->fault_n < 1)
+                return TESS_ECONFIG;
+            c->fault_op = k;
+            return 0;
+        }
+    }
+    return TESS_ECONFIG;
+}
+
 static const char *pick(const char *field, const char *env)
 {
     return field ? field : getenv(env);
@@ -171,6 +194,10 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
 
     if ((s = pick(u->trace, "TESS_TRACE")) && *s && !(c->trace = strdup(s)))
         return TESS_ENOMEM;
+
+    /* a variable only, a testing aid like TESS_HOST_LINK_GBPS */
+    if ((s = getenv("TESS_FAULT")) && *s && (err = parse_fault(s, c)))
+        return err;
 
     c->verbose = u->verbose;
     int64_t v = 0;

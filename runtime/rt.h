@@ -75,6 +75,10 @@ typedef struct rt_block {
     struct rt_block *hnext;
     /* cache side, under rt.cache_lock */
     bool host_valid;
+    /* a write-back of it failed since its last one that succeeded: the host
+     * copy may be stale although no write is pending (read unlocked when
+     * submitting, to write it back again) */
+    atomic_bool wb_failed;
     rt_copy_t copies[];                 /* one per device */
 } rt_block_t;
 
@@ -125,6 +129,9 @@ typedef struct rt_task {
     struct rt_task **succ;
     size_t nsucc, capsucc;
     bool priority;                      /* goes to the front of its queue */
+    /* a flush-invalidate it waited for failed: the host may hold stale data
+     * for it, so a kernel task fails with this error instead of running */
+    atomic_int poison;
     bool too_many_accesses;             /* a bug: task_submit refuses the task */
     struct rt_task *qnext, *qprev;
 } rt_task_t;
@@ -299,9 +306,25 @@ typedef struct {
     double threshold;
     char *trace;
     int verbose;
+    int fault_op;                       /* TESS_FAULT: rt_fault_t, RT_FAULT_NONE when unset */
+    int64_t fault_n;                    /* ... failing its fault_n-th operation (from 1) */
 } rt_config_t;
 int config_resolve(const tess_config_t *user, rt_config_t *out);    /* nb 0: not set */
 void config_device_defaults(rt_config_t *c);
+
+/* Fault injection, a testing aid: TESS_FAULT=op:n makes the n-th operation of
+ * that kind fail as the device would fail it.  Checked by the runtime just
+ * before it asks the backend, so every backend fails the same way. */
+typedef enum {
+    RT_FAULT_NONE,
+    RT_FAULT_H2D,                       /* a fetch from the host: TESS_EDEVICE */
+    RT_FAULT_D2H,                       /* a write-back, eviction or flush: TESS_EDEVICE */
+    RT_FAULT_D2D,                       /* a fetch from another device: TESS_EDEVICE */
+    RT_FAULT_KERNEL,                    /* a task's kernel: TESS_EDEVICE */
+    RT_FAULT_ALLOC,                     /* a tile's device memory: TESS_ENOMEM, not retried */
+    RT_NFAULTS
+} rt_fault_t;
+extern const char *const rt_fault_names[RT_NFAULTS];
 
 int64_t rt_now_ns(void);
 void trace_start(void);
@@ -328,8 +351,17 @@ typedef struct {
     atomic_uint_fast64_t hits, misses, evictions, writebacks;
     uint64_t lru_clock;                 /* under cache_lock */
     int blas_threads_saved;
+    atomic_int_fast64_t fault_count;    /* operations of the kind TESS_FAULT names */
 } rt_t;
 extern rt_t rt;
+
+/* Whether this operation of kind k is the one TESS_FAULT says fails: one
+ * compare when it is unset. */
+static inline bool rt_fault(rt_fault_t k)
+{
+    return rt.cfg.fault_op == (int)k &&
+           atomic_fetch_add(&rt.fault_count, 1) + 1 == rt.cfg.fault_n;
+}
 
 /* Makes room for one more element in a growing array (*arr, *cap elements
  * of size bytes, n in use).  False, with the array unchanged, when memory

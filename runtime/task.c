@@ -136,7 +136,8 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
 {
     for (size_t i = 0; i < b->noverlaps; i++) {
         rt_block_t *y = b->overlaps[i];
-        if (!(y->ovl_dirty || ((mode & RT_W) && y->ovl_touched))) {
+        /* a failed write-back left y's newest data on a device: flush it again */
+        if (!(y->ovl_dirty || ((mode & RT_W) && y->ovl_touched) || atomic_load(&y->wb_failed))) {
             /* flushed already, but its write to the host may still be on its way */
             if (y->last_writer && y->last_writer->kind == TASK_FLUSH_INVALIDATE)
                 add_dep(y->last_writer, t);
@@ -214,9 +215,12 @@ void task_complete(rt_task_t *t, int err)
     t->succ = NULL;
     t->nsucc = t->capsucc = 0;
     pthread_mutex_unlock(&t->lock);
-    for (size_t i = 0; i < nsucc; i++)
+    for (size_t i = 0; i < nsucc; i++) {
+        if (err && t->kind == TASK_FLUSH_INVALIDATE)
+            atomic_store(&succ[i]->poison, err);
         if (atomic_fetch_sub(&succ[i]->ndeps, 1) == 1)
             sched_push(succ[i]);
+    }
     free(succ);
     task_unref(t);
     if (atomic_fetch_sub(&rt.pending, 1) == 1) {

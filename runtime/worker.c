@@ -67,7 +67,8 @@ static int issue_kernel(rt_device_t *d, flight_t *f)
     if (!err)
         err = d->be->record(d, s, f->start);
     if (!err) {
-        f->err = t->fn(&x);             /* kept for tess_sync; the flight goes on */
+        /* kept for tess_sync; the flight goes on */
+        f->err = rt_fault(RT_FAULT_KERNEL) ? TESS_EDEVICE : t->fn(&x);
         err = d->be->record(d, s, f->done);
     }
     return err;
@@ -139,7 +140,10 @@ static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
     atomic_fetch_add(&rt.inflight, 1);
     switch (t->kind) {
     case TASK_KERNEL:
-        err = issue_kernel_task(d, w, &f);
+        /* fetched now, its inputs could be stale host data, cached for later */
+        err = atomic_load(&t->poison);
+        if (!err)
+            err = issue_kernel_task(d, w, &f);
         w->next_stream = (w->next_stream + 1) % RT_COMPUTE_STREAMS;
         break;
     case TASK_WRITEBACK:

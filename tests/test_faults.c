@@ -1,0 +1,276 @@
+/* Device faults injected with TESS_FAULT=op:n (the n-th operation of that
+ * kind fails): a host-to-device fetch, a peer copy, a device-to-host copy (of
+ * a write-back task, an eviction or a flush-invalidate task), a kernel, a
+ * tile's allocation.  Each is returned by the next tess_sync, nothing hangs,
+ * what the host held stays as it was, results already computed on a device
+ * are not lost, and the runtime takes new work afterwards.  Host backend,
+ * nb = 16; each test initialises its own runtime. */
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+
+#define NB 16
+#define TILE_BYTES ((size_t)NB * NB * sizeof(double))
+static const tu_type_t *D = &tu_types[1];
+
+static void init_with_fault(const char *spec, int ndev, size_t mem)
+{
+    assert_int_equal(setenv("TESS_FAULT", spec, 1), 0);
+    int err = tu_init_host(ndev, NB, mem);
+    unsetenv("TESS_FAULT");
+    assert_int_equal(err, 0);
+}
+
+static uint64_t tiles(uint64_t bytes)
+{
+    return bytes / TILE_BYTES;
+}
+
+/* Tiles of the n x n C (n a multiple of NB) whose error against Cr exceeds
+ * the GEMM bound. */
+static int wrong_tiles(const double *C, const double *Cr, int64_t n, int64_t k, double scale)
+{
+    int wrong = 0;
+    for (int64_t j = 0; j < n; j += NB)
+        for (int64_t i = 0; i < n; i += NB)
+            if (tu_diff(D, C + i + j * n, Cr + i + j * n, NB, NB, n) / (k * D->eps * scale) >
+                TU_GEMM_BOUND)
+                wrong++;
+    return wrong;
+}
+
+/* A fresh product on fresh memory is right: the runtime still works. */
+static void takes_new_work(void)
+{
+    int64_t n = 2 * NB + 3;
+    double *A = tu_matrix(D, n, n, 91), *B = tu_matrix(D, n, n, 92), *C = tu_matrix(D, n, n, 93);
+    double *Cr = tu_copy(D, C, n, n);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessTrans, n, n, n, 1, A, n, B, n, 0, C, n), 0);
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    tu_gemm_ref(D, TessNoTrans, TessTrans, n, n, n, 1, A, n, B, n, 0, Cr, n);
+    assert_true(tu_gemm_residual(D, n, n, n, 1, tu_norm(D, A, n, n, n), tu_norm(D, B, n, n, n), 0,
+                                 0, C, Cr, n) < TU_GEMM_BOUND);
+    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n);
+    free(Cr);
+}
+
+/* One device with room for everything, n = 2 NB.  A first product E = A B
+ * runs clean: 8 fetches, 8 kernels, 12 allocations, 4 write-backs.  The
+ * fault then hits the first operation of its kind in C = A B + C: the
+ * product's other tiles are right, E and the inputs are untouched, C's
+ * write-back can be asked again, and a repeat of the product is right. */
+static void fault_in_second_product(const char *spec, int expect, int max_wrong)
+{
+    init_with_fault(spec, 1, 0);
+    int64_t n = 2 * NB;
+    double *A = tu_matrix(D, n, n, 1), *B = tu_matrix(D, n, n, 2), *C = tu_matrix(D, n, n, 3);
+    double *E = tu_matrix(D, n, n, 4), *A0 = tu_copy(D, A, n, n), *B0 = tu_copy(D, B, n, n);
+    double *C0 = tu_copy(D, C, n, n), *Er = tu_copy(D, E, n, n), *Cr = tu_copy(D, C, n, n);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, Er, n);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 1, Cr, n);
+    double scale = tu_norm(D, A, n, n, n) * tu_norm(D, B, n, n, n) + tu_norm(D, C, n, n, n);
+
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, E, n),
+                     0);
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, E, n, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    assert_int_equal(tiles(s.bytes_h2d), 8);
+    assert_int_equal(s.tasks[0], 12);
+    assert_int_equal(s.writebacks, 4);
+    assert_true(tu_diff(D, E, Er, n, n, n) / (n * D->eps * scale) < TU_GEMM_BOUND);
+    double *E1 = tu_copy(D, E, n, n);
+
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 1, C, n),
+                     0);
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, 8), 0);
+    assert_int_equal(tess_sync(), expect);
+    assert_int_equal(tess_sync(), 0);                   /* reported once */
+    assert_memory_equal(A, A0, (size_t)(n * n) * sizeof(double));
+    assert_memory_equal(B, B0, (size_t)(n * n) * sizeof(double));
+    assert_memory_equal(E, E1, (size_t)(n * n) * sizeof(double));
+    /* asked again: a write-back that failed is made again, and only the tile
+     * of a task that failed (max_wrong: none when only a copy to the host did)
+     * is wrong */
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, 8), 0);
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, E, n, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(wrong_tiles(C, Cr, n, n, scale) <= max_wrong);
+    assert_memory_equal(E, E1, (size_t)(n * n) * sizeof(double));
+
+    /* the same product again, from C's first value */
+    assert_int_equal(tess_memory_invalidate(n, n, C, n, 8), 0);
+    memcpy(C, C0, (size_t)(n * n) * sizeof(double));
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 1, C, n),
+                     0);
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(wrong_tiles(C, Cr, n, n, scale), 0);
+    takes_new_work();
+    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n);
+    tu_release(D, E, n, n);
+    free(A0); free(B0); free(C0); free(Er); free(Cr); free(E1);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+static void a_failed_fetch_is_returned_by_sync(void **state)
+{
+    (void)state;
+    fault_in_second_product("h2d:9", TESS_EDEVICE, 1);
+}
+
+static void a_failed_kernel_is_returned_by_sync(void **state)
+{
+    (void)state;
+    fault_in_second_product("kernel:9", TESS_EDEVICE, 1);
+}
+
+static void a_failed_allocation_is_returned_by_sync_as_enomem(void **state)
+{
+    (void)state;
+    fault_in_second_product("alloc:13", TESS_ENOMEM, 1);
+}
+
+static void a_failed_write_back_loses_nothing(void **state)
+{
+    (void)state;
+    fault_in_second_product("d2h:5", TESS_EDEVICE, 0);
+}
+
+/* Two devices read each tile of A and B: the second copy of a tile comes
+ * from the first device's.  A run with no peer copy at all (one device did
+ * everything) is tried again. */
+static void a_failed_peer_copy_is_returned_by_sync(void **state)
+{
+    (void)state;
+    int64_t n = 2 * NB;
+    double *A = tu_matrix(D, n, n, 11), *B = tu_matrix(D, n, n, 12), *C = tu_matrix(D, n, n, 13);
+    double *A0 = tu_copy(D, A, n, n), *B0 = tu_copy(D, B, n, n);
+    bool hit = false;
+    for (int attempt = 0; attempt < 20 && !hit; attempt++) {
+        init_with_fault("d2d:1", 2, 0);
+        assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C,
+                                          n), 0);
+        assert_int_equal(tess_dgemm_async(TessTrans, TessNoTrans, n, n, n, 1, C, n, A, n, 1, B,
+                                          n), 0);
+        int err = tess_sync();
+        tess_stats_t s;
+        assert_int_equal(tess_get_stats(&s), 0);
+        if (err || s.bytes_d2d) {
+            assert_int_equal(err, TESS_EDEVICE);
+            hit = true;
+            assert_memory_equal(A, A0, (size_t)(n * n) * sizeof(double));
+            /* B was an output of the second call: only its device copies changed */
+            assert_memory_equal(B, B0, (size_t)(n * n) * sizeof(double));
+            takes_new_work();
+        }
+        assert_int_equal(tess_memory_invalidate_all(), 0);
+        assert_int_equal(tess_finalize(), 0);
+    }
+    assert_true(hit);
+    free(A); free(B); free(C); free(A0); free(B0);
+}
+
+/* One device holding three tiles: every task evicts, and the first copy to
+ * the host is the eviction of a dirty C tile.  The tile whose write-back
+ * failed keeps its data on the device. */
+static void a_failed_eviction_write_back_loses_nothing(void **state)
+{
+    (void)state;
+    init_with_fault("d2h:1", 1, 3 * TILE_BYTES);
+    int64_t n = 2 * NB;
+    double *A = tu_matrix(D, n, n, 21), *B = tu_matrix(D, n, n, 22), *C = tu_matrix(D, n, n, 23);
+    double *A0 = tu_copy(D, A, n, n), *B0 = tu_copy(D, B, n, n), *Cr = tu_copy(D, C, n, n);
+    double scale = tu_norm(D, A, n, n, n) * tu_norm(D, B, n, n, n);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, Cr, n);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n),
+                     0);
+    assert_int_equal(tess_sync(), TESS_EDEVICE);
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    assert_true(s.evictions > 0);
+    assert_memory_equal(A, A0, (size_t)(n * n) * sizeof(double));
+    assert_memory_equal(B, B0, (size_t)(n * n) * sizeof(double));
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(wrong_tiles(C, Cr, n, n, scale) <= 1);
+    takes_new_work();
+    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n);
+    free(A0); free(B0); free(Cr);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+/* X is written, then read through a view one row down: X's tiles get a
+ * flush-invalidate task, whose copy to the host fails.  X's data stays on
+ * the device: the next use of the view flushes it again, and a coherent
+ * request brings it back. */
+static void a_failed_flush_invalidate_loses_nothing(void **state)
+{
+    (void)state;
+    init_with_fault("d2h:1", 1, 0);
+    int64_t n = 2 * NB;
+    double *A = tu_matrix(D, n, n, 31), *B = tu_matrix(D, n, n, 32), *X = tu_matrix(D, n, n, 33);
+    double *Y = tu_matrix(D, n, n, 34), *Xr = tu_copy(D, X, n, n);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, Xr, n);
+    double scale = tu_norm(D, A, n, n, n) * tu_norm(D, B, n, n, n);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, X, n),
+                     0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n - 1, n, n, 1, X + 1, n, B, n, 0,
+                                      Y, n), 0);
+    assert_int_equal(tess_sync(), TESS_EDEVICE);
+    double *Yr = tu_copy(D, Y, n, n);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, n - 1, n, n, 1, Xr + 1, n, B, n, 0, Yr, n);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n - 1, n, n, 1, X + 1, n, B, n, 0,
+                                      Y, n), 0);
+    assert_int_equal(tess_memory_coherent_async(TessAll, n - 1, n, Y, n, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(tu_gemm_residual(D, n - 1, n, n, 1, tu_norm(D, Xr, n, n, n),
+                                 tu_norm(D, B, n, n, n), 0, 0, Y, Yr, n) < TU_GEMM_BOUND);
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, X, n, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(wrong_tiles(X, Xr, n, n, scale), 0);
+    takes_new_work();
+    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, X, n, n);
+    tu_release(D, Y, n, n);
+    free(Xr); free(Yr);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+static void a_malformed_fault_switch_is_econfig(void **state)
+{
+    (void)state;
+    const char *bad[] = { "h2d", "h2d:0", "h2d:-1", "h2d:x", "disk:3", ":4", "kernel:3junk" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(setenv("TESS_FAULT", bad[i], 1), 0);
+        int err = tu_init_host(1, NB, 0);
+        unsetenv("TESS_FAULT");
+        if (!err)
+            tess_finalize();
+        assert_int_equal(err, TESS_ECONFIG);
+    }
+}
+
+/* A test that failed midway leaves the runtime to the next one clean. */
+static int finish(void **state)
+{
+    (void)state;
+    tess_finalize();
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(a_failed_fetch_is_returned_by_sync, finish),
+        cmocka_unit_test_teardown(a_failed_kernel_is_returned_by_sync, finish),
+        cmocka_unit_test_teardown(a_failed_allocation_is_returned_by_sync_as_enomem, finish),
+        cmocka_unit_test_teardown(a_failed_write_back_loses_nothing, finish),
+        cmocka_unit_test_teardown(a_failed_peer_copy_is_returned_by_sync, finish),
+        cmocka_unit_test_teardown(a_failed_eviction_write_back_loses_nothing, finish),
+        cmocka_unit_test_teardown(a_failed_flush_invalidate_loses_nothing, finish),
+        cmocka_unit_test_teardown(a_malformed_fault_switch_is_econfig, finish),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
