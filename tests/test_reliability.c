@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#include <sanitizer/allocator_interface.h>
+size_t __sanitizer_get_current_allocated_bytes(void);  /* the sanitizers' runtime */
 #else
 #include <malloc.h>
 #endif
