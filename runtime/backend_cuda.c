@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include "cuda_ctx.h"
 #include "rt.h"
+#include "stage_cuda.h"
 
 #define POOL_ALIGN ((size_t)2 << 20)
 
@@ -127,6 +128,7 @@ static void cuda_close(rt_device_t *d)
     if (!g)
         return;
     cudaSetDevice(g->ordinal);
+    stage_release(g->ordinal);
     for (int i = 0; i < RT_COMPUTE_STREAMS; i++) {
         if (g->ctx[i].blas)
             cublasDestroy(g->ctx[i].blas);
@@ -208,6 +210,10 @@ static int cuda_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
     size_t row = (size_t)b->m * b->elsize;
     if (make_current(d))
         return TESS_EDEVICE;
+    int err = stage_wanted(b->ptr) ? stage_h2d(gpu(d)->ordinal, gpu(d)->stream[RT_S_H2D], dst, b)
+                                   : -1;
+    if (err >= 0)
+        return err;
     return ok(cudaMemcpy2DAsync(dst, row, b->ptr, (size_t)b->ld * b->elsize, row, (size_t)b->n,
                                 cudaMemcpyHostToDevice, gpu(d)->stream[RT_S_H2D]));
 }
@@ -217,6 +223,10 @@ static int cuda_d2h(rt_device_t *d, const rt_block_t *b, const void *src)
     size_t row = (size_t)b->m * b->elsize;
     if (make_current(d))
         return TESS_EDEVICE;
+    int err = stage_wanted(b->ptr) ? stage_d2h(gpu(d)->ordinal, gpu(d)->stream[RT_S_D2H], b, src)
+                                   : -1;
+    if (err >= 0)
+        return err;
     return ok(cudaMemcpy2DAsync(b->ptr, (size_t)b->ld * b->elsize, src, row, row, (size_t)b->n,
                                 cudaMemcpyDeviceToHost, gpu(d)->stream[RT_S_D2H]));
 }

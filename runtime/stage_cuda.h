@@ -1,0 +1,33 @@
+/* Copies between pageable host memory and a GPU through pinned buffers of the
+ * backend's own (stage_cuda.c). */
+#ifndef STAGE_CUDA_H
+#define STAGE_CUDA_H
+
+#include <cuda_runtime.h>
+#include "rt.h"
+
+/* Whether copies are staged at all: TESS_STAGING=0 turns them off, a testing
+ * aid for comparing with CUDA's own pageable copies (a variable only, not in
+ * tess_config_t). */
+bool stage_enabled(void);
+
+/* Whether host memory at p is pageable (not page-locked by anyone): its
+ * copies go through the staging buffers. */
+bool stage_wanted(const void *p);
+
+/* The tile b from pageable host memory into dst (packed, leading dimension
+ * b->m) on the current device, GPU ordinal dev, in the order of stream s: the
+ * host memory is read before the call returns, the device memory written in
+ * stream order.  0, TESS_EDEVICE, or -1 when it cannot stage (no pinned
+ * memory to be had): the caller copies directly. */
+int stage_h2d(int dev, cudaStream_t s, void *dst, const rt_block_t *b);
+
+/* The packed tile at src on the current device into b's pageable host memory,
+ * after the work queued on s before it; done when the call returns.  As
+ * stage_h2d for its return value. */
+int stage_d2h(int dev, cudaStream_t s, const rt_block_t *b, const void *src);
+
+/* Frees GPU dev's staging buffers, with dev current. */
+void stage_release(int dev);
+
+#endif
