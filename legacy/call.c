@@ -22,6 +22,9 @@
 #include "blas3.h"
 #include "legacy.h"
 #include "rt.h"
+#ifdef TESS_CUDA_BACKEND
+#include "stage_cuda.h"
+#endif
 
 /* Provisional thresholds, in real flops (a complex multiply-add counts 8):
  * below them the host BLAS is at least as fast, since the runtime's fixed
@@ -162,6 +165,12 @@ static void start_runtime(void)
         tess_finalize();
         return;
     }
+#ifdef TESS_CUDA_BACKEND
+    /* each call gives its operands back at once: page-locking them would be
+     * undone at the end of the very call that paid for it; staged copies move
+     * them faster (NOTES.md) */
+    pin_first_use = !stage_enabled();
+#endif
     lg.state = RT_ON;
     lg.ours = true;
     if (!lg.exit_set)

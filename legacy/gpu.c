@@ -47,8 +47,9 @@ static int device_of(const lg_region_t *r)
     return a.type == cudaMemoryTypeDevice ? a.device : -1;
 }
 
-/* GEMMT's scratch (cuda_ctx.h), per device, grown as calls need; held by
- * one call at a time, since a larger one frees it. */
+/* The kernels' scratch (cuda_ctx.h: GEMMT's leaves, and SYRK's and SYR2K's
+ * diagonal blocks), per device, grown as calls need; held by one call at a
+ * time, since a larger one frees it. */
 #define MAX_GPUS 64
 static struct {
     pthread_mutex_t lock;
@@ -172,8 +173,7 @@ static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
     for (int i = 0; i < n && !err; i++)
         err = place(dev, &r[i], es, &o[i]);
     struct kern_ctx x = { .stream = 0 };
-    bool gemmt = c->r == LG_GEMMT;
-    if (!err && gemmt && !(x.scratch = scratch_take(dev, cuda_scratch_bytes(c->n))))
+    if (!err && !(x.scratch = scratch_take(dev, cuda_scratch_bytes(c->m > c->n ? c->m : c->n))))
         err = TESS_ENOMEM;
     if (!err && (kern_cuda_thread_handle(&x.blas) ||
                  cublasSetStream(x.blas, x.stream) != CUBLAS_STATUS_SUCCESS))

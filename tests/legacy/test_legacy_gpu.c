@@ -1,0 +1,116 @@
+/* Operands in GPU memory handed to the legacy BLAS library (CUDA builds):
+ * they are served on that GPU, and the results match the same calls on host
+ * copies (which, below the threshold, the host BLAS makes).  Also operands
+ * split between host and GPU memory.  Skipped without a GPU. */
+#include <complex.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <cuda_runtime.h>
+
+typedef double _Complex zc;
+
+void dgemm_(const char *, const char *, const int *, const int *, const int *, const double *,
+            const double *, const int *, const double *, const int *, const double *, double *,
+            const int *, size_t, size_t);
+void dgemmt_(const char *, const char *, const char *, const int *, const int *, const double *,
+             const double *, const int *, const double *, const int *, const double *, double *,
+             const int *, size_t, size_t, size_t);
+void ztrsm_(const char *, const char *, const char *, const char *, const int *, const int *,
+            const zc *, const zc *, const int *, zc *, const int *, size_t, size_t, size_t,
+            size_t);
+void zherk_(const char *, const char *, const int *, const int *, const double *, const zc *,
+            const int *, const double *, zc *, const int *, size_t, size_t);
+
+static void *on_gpu(const void *h, size_t bytes)
+{
+    void *d;
+    assert_int_equal(cudaMalloc(&d, bytes), cudaSuccess);
+    assert_int_equal(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    return d;
+}
+
+static void from_gpu(void *h, const void *d, size_t bytes)
+{
+    assert_int_equal(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+}
+
+static void fill(double *a, size_t n, unsigned s)
+{
+    for (size_t i = 0; i < n; i++) {
+        s = s * 1103515245u + 12345u;
+        a[i] = (double)((s >> 8) % 2001) / 1000.0 - 1.0;
+    }
+}
+
+/* The largest difference, relative to the largest entry: the GPU and the
+ * host BLAS sum in different orders. */
+static double max_diff(const double *x, const double *y, size_t n)
+{
+    double d = 0, big = 1;
+    for (size_t i = 0; i < n; i++) {
+        d = fmax(d, fabs(x[i] - y[i]));
+        big = fmax(big, fabs(y[i]));
+    }
+    return d / big;
+}
+
+static void device_operands_are_served_on_their_gpu(void **state)
+{
+    (void)state;
+    const int n = 300, k = 200;
+    size_t bytes = (size_t)n * n * sizeof(double);
+    double *A = malloc(bytes), *B = malloc(bytes), *C = malloc(bytes), *R = malloc(bytes);
+    double *G = malloc(bytes), alpha = 0.5, beta = -1.0;
+    fill(A, (size_t)n * n, 1), fill(B, (size_t)n * n, 2), fill(C, (size_t)n * n, 3);
+
+    /* all on the GPU */
+    memcpy(R, C, bytes);
+    double *dA = on_gpu(A, bytes), *dB = on_gpu(B, bytes), *dC = on_gpu(C, bytes);
+    dgemm_("N", "T", &n, &n, &k, &alpha, dA, &n, dB, &n, &beta, dC, &n, 1, 1);
+    dgemm_("N", "T", &n, &n, &k, &alpha, A, &n, B, &n, &beta, R, &n, 1, 1);
+    from_gpu(G, dC, bytes);
+    assert_true(max_diff(G, R, (size_t)n * n) < 1e-13);
+
+    /* A on the GPU, B and C in host memory */
+    dgemmt_("L", "T", "N", &n, &k, &alpha, dA, &n, B, &n, &beta, C, &n, 1, 1, 1);
+    memcpy(G, C, bytes);
+    fill(C, (size_t)n * n, 3);
+    dgemmt_("L", "T", "N", &n, &k, &alpha, A, &n, B, &n, &beta, C, &n, 1, 1, 1);
+    assert_true(max_diff(G, C, (size_t)n * n) < 1e-13);
+    cudaFree(dA), cudaFree(dB), cudaFree(dC);
+
+    /* complex: a solve and a rank-k update on the GPU */
+    zc *Z = malloc(2 * bytes), *W = malloc(2 * bytes), *V = malloc(2 * bytes), one = 1;
+    fill((double *)Z, 2 * (size_t)n * n, 4), fill((double *)W, 2 * (size_t)n * n, 5);
+    for (int i = 0; i < n; i++)
+        Z[i + (size_t)i * n] += n;
+    zc *dZ = on_gpu(Z, 2 * bytes), *dW = on_gpu(W, 2 * bytes);
+    ztrsm_("R", "U", "C", "N", &n, &n, &one, dZ, &n, dW, &n, 1, 1, 1, 1);
+    ztrsm_("R", "U", "C", "N", &n, &n, &one, Z, &n, W, &n, 1, 1, 1, 1);
+    from_gpu(V, dW, 2 * bytes);
+    assert_true(max_diff((double *)V, (double *)W, 2 * (size_t)n * n) < 1e-13);
+    double ra = 2, rb = 0.5;
+    zherk_("U", "N", &n, &k, &ra, dZ, &n, &rb, dW, &n, 1, 1);
+    zherk_("U", "N", &n, &k, &ra, Z, &n, &rb, W, &n, 1, 1);
+    from_gpu(V, dW, 2 * bytes);
+    assert_true(max_diff((double *)V, (double *)W, 2 * (size_t)n * n) < 1e-13);
+    cudaFree(dZ), cudaFree(dW);
+    free(A), free(B), free(C), free(R), free(G), free(Z), free(W), free(V);
+}
+
+int main(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
+        return 77;                      /* meson's "skipped" */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(device_operands_are_served_on_their_gpu),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
