@@ -134,6 +134,34 @@ TESS_BLAS3_DECL(z, double _Complex, double)
 TESS_BLAS3_HERM_DECL(c, float _Complex, float)
 TESS_BLAS3_HERM_DECL(z, double _Complex, double)
 
+/* BLAS-2, column-major, host pointers, as BLAS-3: P, T, R as for TESS_BLAS3_DECL.
+ * Vectors take reference BLAS's increments: a negative one walks the vector from
+ * its far end (element 0 at x + (len - 1) |inc|); zero is invalid.  A matrix
+ * stays on the devices between calls, so repeated products with it read it
+ * from device memory.  Real types take ConjTrans as Trans. */
+#define TESS_BLAS2_DECL(P, T, R)                                                                \
+    /* y = alpha op(A) x + beta y, A m x n: x n long and y m long (trans NoTrans), else x m    \
+     * and y n long */                                                                          \
+    TESS_API int tess_##P##gemv_async(tess_trans_t trans, int64_t m, int64_t n, T alpha,        \
+                                      const T *A, int64_t lda, const T *x, int64_t incx,        \
+                                      T beta, T *y, int64_t incy);
+
+/* y = alpha A x + beta y, A n x n symmetric (NAME symv: s, d) or Hermitian (hemv:
+ * c, z), only its uplo triangle read (of a Hermitian diagonal, the real parts). */
+#define TESS_BLAS2_SYMV_DECL(P, NAME, T)                                                        \
+    TESS_API int tess_##P##NAME##_async(tess_uplo_t uplo, int64_t n, T alpha, const T *A,       \
+                                        int64_t lda, const T *x, int64_t incx, T beta, T *y,    \
+                                        int64_t incy);
+
+TESS_BLAS2_DECL(s, float, float)
+TESS_BLAS2_DECL(d, double, double)
+TESS_BLAS2_DECL(c, float _Complex, float)
+TESS_BLAS2_DECL(z, double _Complex, double)
+TESS_BLAS2_SYMV_DECL(s, symv, float)
+TESS_BLAS2_SYMV_DECL(d, symv, double)
+TESS_BLAS2_SYMV_DECL(c, hemv, float _Complex)
+TESS_BLAS2_SYMV_DECL(z, hemv, double _Complex)
+
 /* The host copy of the m x n matrix at A (or its upper/lower part) is valid
  * after the next tess_sync(); device copies stay valid for later calls. */
 TESS_API int tess_memory_coherent_async(tess_part_t part, int64_t m, int64_t n, const void *A,

@@ -65,6 +65,20 @@ typedef struct {
     int (*symv)(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, const void *alpha, const void *A,
                 int64_t lda, const void *x, int64_t incx, const void *beta, void *y,
                 int64_t incy);
+    /* One tile's share of a GEMV or SYMV/HEMV: both products of the m x n tile A from one
+     * read of it,
+     *   y1 = alpha A x2 + beta1 y1   (y1, x1: m long)
+     *   y2 = alpha op(A) x1 + beta2 y2   (y2, x2: n long), op(A) = A^T, or A^H when herm;
+     * a NULL y is not computed and its x not read; beta 0 does not read y.  part
+     * TessUpperPart or TessLowerPart: A is a diagonal tile (m == n), symmetric (Hermitian
+     * when herm, complex types only) and stored in that triangle, which alone is read (of a
+     * Hermitian diagonal, the real parts); y1 = alpha A x2 + beta1 y1 with that matrix, y2
+     * NULL.  Increments as gemv's.  The sums run in an order fixed by the arguments and the
+     * device model, never by timing, so that results repeat bit for bit. */
+    int (*gemv2)(kern_ctx_t *ctx, tess_part_t part, bool herm, int64_t m, int64_t n,
+                 const void *alpha, const void *A, int64_t lda, const void *x1, int64_t incx1,
+                 const void *x2, int64_t incx2, const void *beta1, void *y1, int64_t incy1,
+                 const void *beta2, void *y2, int64_t incy2);
 } kern_table_t;
 
 /* A GEMMT of n x n computed by halves: the off-diagonal block is one GEMM of

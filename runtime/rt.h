@@ -21,7 +21,9 @@
 #include "tessera.h"
 #include "kern.h"
 
-#define RT_MAX_ACCESS 4
+/* Blocks one task uses: a SYMV/HEMV off-diagonal tile reads A_ij, x_i and x_j and
+ * updates y_i and y_j. */
+#define RT_MAX_ACCESS 6
 /* Largest tile size: a tile of 2^40 elements holds more than any device does,
  * and tile counts of any representable view stay far from overflowing. */
 #define RT_MAX_NB ((int64_t)1 << 20)
@@ -129,6 +131,9 @@ typedef struct rt_task {
     struct rt_task **succ;
     size_t nsucc, capsucc;
     bool priority;                      /* goes to the front of its queue */
+    /* placed where its first block (a BLAS-2 task's matrix tile) is, when a device holds
+     * it, rather than by the block it writes */
+    bool place_by_first;
     /* a flush-invalidate it waited for failed: the host may hold stale data
      * for it, so a kernel task fails with this error instead of running */
     atomic_int poison;

@@ -19,10 +19,14 @@ static int home_device(const rt_block_t *b)
     return p * rt.grid_q + q;
 }
 
+/* A task flagged place_by_first (a BLAS-2 tile task) follows its first block,
+ * its matrix tile, which is large where the pieces of y it writes are small:
+ * the matrix then stays where it is, from one call to the next and whatever
+ * the transpose, and only the pieces of y move. */
 static int place(const rt_task_t *t)
 {
     const rt_block_t *b = t->acc[0].blk;
-    for (int i = 0; i < t->naccess; i++) {
+    for (int i = 0; i < t->naccess && !t->place_by_first; i++) {
         if (t->acc[i].mode & RT_W) {
             b = t->acc[i].blk;
             break;
@@ -91,15 +95,21 @@ static rt_task_t *steal(rt_device_t *self)
             victim = rt.dev[i];
     if (!victim)
         return NULL;
-    rt_task_t *best = victim->qtail;
+    rt_task_t *best = NULL;
     int best_score = -1, scanned = 0;
     for (rt_task_t *t = victim->qtail; t && scanned < STEAL_SCAN; t = t->qprev, scanned++) {
+        /* a BLAS-2 tile task's matrix tile would cost more to move than its kernel does, and
+         * would then stay: it is stolen only by a device that holds the tile */
+        if (t->place_by_first && !cache_resident(t->acc[0].blk, self->id))
+            continue;
         int s = resident_inputs(t, self->id);
         if (s > best_score) {
             best = t;
             best_score = s;
         }
     }
+    if (!best)
+        return NULL;
     unlink_task(victim, best);
     atomic_fetch_add(&self->nsteals, 1);
     return best;

@@ -80,6 +80,31 @@
         return 0;                                                                               \
     }
 
+/* A BLAS-2 tile's products: the host reads A once per product (two GEMVs), or
+ * the diagonal tile's SYMV/HEMV. */
+#define HOST_GEMV2(P, T, ARG, SYMV)                                                             \
+    static int host_##P##gemv2(kern_ctx_t *ctx, tess_part_t part, bool herm, int64_t m,        \
+                               int64_t n, const void *alpha, const void *A, int64_t lda,        \
+                               const void *x1, int64_t incx1, const void *x2, int64_t incx2,    \
+                               const void *beta1, void *y1, int64_t incy1, const void *beta2,   \
+                               void *y2, int64_t incy2)                                         \
+    {                                                                                           \
+        (void)ctx;                                                                              \
+        if (part != TessAll) {                                                                  \
+            SYMV(CblasColMajor, (CBLAS_UPLO)part, (int)n, ARG(T, alpha), A, (int)lda, x2,       \
+                 (int)incx2, ARG(T, beta1), y1, (int)incy1);                                    \
+            return 0;                                                                           \
+        }                                                                                       \
+        if (y1)                                                                                 \
+            cblas_##P##gemv(CblasColMajor, CblasNoTrans, (int)m, (int)n, ARG(T, alpha), A,      \
+                            (int)lda, x2, (int)incx2, ARG(T, beta1), y1, (int)incy1);           \
+        if (y2)                                                                                 \
+            cblas_##P##gemv(CblasColMajor, herm ? CblasConjTrans : CblasTrans, (int)m, (int)n,  \
+                            ARG(T, alpha), A, (int)lda, x1, (int)incx1, ARG(T, beta2), y2,      \
+                            (int)incy2);                                                        \
+        return 0;                                                                               \
+    }
+
 /* The symmetric and Hermitian BLAS-3 kernels.  RT is T's real type; for real
  * types the Hermitian names are the symmetric routines (herm is never set). */
 #define HOST_SYM3(P, TY, T, RT, ARG, HEMM, HERK, HER2K)                                         \
@@ -176,6 +201,10 @@ HOST_KERNELS(s, float, REAL_ARG, cblas_ssymv)
 HOST_KERNELS(d, double, REAL_ARG, cblas_dsymv)
 HOST_KERNELS(c, float _Complex, CPLX_ARG, cblas_chemv)
 HOST_KERNELS(z, double _Complex, CPLX_ARG, cblas_zhemv)
+HOST_GEMV2(s, float, REAL_ARG, cblas_ssymv)
+HOST_GEMV2(d, double, REAL_ARG, cblas_dsymv)
+HOST_GEMV2(c, float _Complex, CPLX_ARG, cblas_chemv)
+HOST_GEMV2(z, double _Complex, CPLX_ARG, cblas_zhemv)
 HOST_SYM3(s, KERN_S, float, float, REAL_ARG, cblas_ssymm, cblas_ssyrk, cblas_ssyr2k)
 HOST_SYM3(d, KERN_D, double, double, REAL_ARG, cblas_dsymm, cblas_dsyrk, cblas_dsyr2k)
 HOST_SYM3(c, KERN_C, float _Complex, float, CPLX_ARG, cblas_chemm, cblas_cherk, cblas_cher2k)
@@ -190,7 +219,7 @@ HOST_SCAL(z, double _Complex, cblas_zscal, cplx_zero_z, CPLX_ARG)
         .gemm = host_##P##gemm, .scal = host_##P##scal, .trsm = host_##P##trsm,                 \
         .trmm = host_##P##trmm, .gemv = host_##P##gemv, .symv = host_##P##symv,                 \
         .symm = host_##P##symm, .syrk = host_##P##syrk, .syr2k = host_##P##syr2k,               \
-        .gemmt = host_##P##gemmt, .scal_tri = host_##P##scal_tri                                \
+        .gemmt = host_##P##gemmt, .scal_tri = host_##P##scal_tri, .gemv2 = host_##P##gemv2      \
     }
 
 const kern_table_t kern_host_table[KERN_NTYPES] = {

@@ -1,0 +1,51 @@
+/* The precision-generic BLAS-2 algorithms: GEMV and SYMV/HEMV cut into tile
+ * tasks as the BLAS-3 routines are (blas3/README.md), over A's tiling and
+ * the vectors' pieces.
+ *
+ * A vector of len elements is cut into pieces of nb, piece p holding its
+ * elements [p nb, (p+1) nb), each a block: a column (ptr, plen, 1, ld = len)
+ * when |inc| is 1, else a row (ptr, 1, plen, ld = |inc|), at the piece's
+ * lowest address.  A device copy is packed, so a kernel walks it with
+ * increment 1, or -1 for a negative inc (reference semantics: element 0 at
+ * the far end).
+ *
+ * Each piece of y is a chain of tasks in an order fixed at submission, so
+ * that results repeat bit for bit whatever device runs which task; a task
+ * goes where its matrix tile is (place_by_first), so that A stays on the
+ * devices that hold it from call to call. */
+#ifndef BLAS2_H
+#define BLAS2_H
+
+#include "blas3.h"
+
+typedef struct {
+    int64_t nt;                         /* pieces */
+    int inc;                            /* the kernels' increment on a packed piece: 1 or -1 */
+    rt_block_t **blk;
+} vtiling_t;
+
+/* Whether the vector's view lies in the address space (block_view_fits). */
+bool vtiling_fits(const void *x, int64_t len, int64_t inc, size_t es);
+/* Under rt.submit_lock, before the call's first task.  0 or TESS_ENOMEM. */
+int vtiling_make(vtiling_t *v, const void *x, int64_t len, int64_t inc, size_t es);
+void vtiling_free(vtiling_t *v);
+
+/* The tile task of both routines (the kernel table's gemv2): y1 = alpha A x2
+ * + beta1 y1 and y2 = alpha op(A) x1 + beta2 y2, either y NULL (not computed,
+ * its x not read); part TessUpperPart/TessLowerPart: A a diagonal tile of a
+ * symmetric (Hermitian when herm) matrix stored in that triangle, y1 only.  A
+ * y whose beta is 0 is written without being read.  incx and incy: the
+ * pieces' kernel increments. */
+int blas_task_mv(kern_type_t t, tess_part_t part, bool herm, const void *alpha, rt_block_t *a,
+                 rt_block_t *x1, rt_block_t *x2, int incx, const void *beta1, rt_block_t *y1,
+                 const void *beta2, rt_block_t *y2, int incy);
+
+int blas_gemv(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, const void *alpha,
+              const void *A, int64_t lda, const void *x, int64_t incx, const void *beta, void *y,
+              int64_t incy);
+/* SYMV for real types, HEMV (herm) for complex ones */
+int blas_symv(kern_type_t t, bool herm, tess_uplo_t uplo, int64_t n, const void *alpha,
+              const void *A, int64_t lda, const void *x, int64_t incx, const void *beta, void *y,
+              int64_t incy);
+
+#endif

@@ -1,0 +1,87 @@
+/* GEMV as a tile algorithm: y = alpha op(A) x + beta y.  Each piece of y is
+ * a chain of tasks over the tiles of its block row of op(A), in increasing
+ * order, beta applied by the first (which only writes y when beta is 0).
+ * Several pieces' chains run at once; a task runs where its tile of A is. */
+#include "blas2.h"
+
+typedef struct {
+    tess_trans_t trans;
+    int64_t m, n;
+    const void *x, *y;
+    int64_t incx, incy;
+    blas_scalar_t alpha, beta;
+} gemv_call_t;
+
+enum { OP_A };
+
+static int make_vectors(kern_type_t t, const gemv_call_t *c, vtiling_t *x, vtiling_t *y)
+{
+    bool notrans = c->trans == TessNoTrans;
+    size_t es = rt_dtypes[t].size;
+    int err = 0;
+    if (x)
+        err = vtiling_make(x, c->x, notrans ? c->n : c->m, c->incx, es);
+    if (!err && (err = vtiling_make(y, c->y, notrans ? c->m : c->n, c->incy, es)) && x)
+        vtiling_free(x);
+    return err;
+}
+
+static int submit_gemv(kern_type_t t, const tiling_t *g, const void *call)
+{
+    const gemv_call_t *c = call;
+    vtiling_t x, y;
+    int err = make_vectors(t, c, &x, &y);
+    if (err)
+        return err;
+    blas_scalar_t one;
+    rt_dtype_one(t, one.v);
+    const tiling_t *A = &g[OP_A];
+    if (c->trans == TessNoTrans) {
+        for (int64_t i = 0; i < A->mt && !err; i++)
+            for (int64_t j = 0; j < A->nt && !err; j++)
+                err = blas_task_mv(t, TessAll, false, c->alpha.v, tile(A, i, j), NULL, x.blk[j],
+                                   x.inc, j ? one.v : c->beta.v, y.blk[i], NULL, NULL, y.inc);
+    } else {
+        bool herm = rt_dtypes[t].is_complex && c->trans == TessConjTrans;
+        for (int64_t j = 0; j < A->nt && !err; j++)
+            for (int64_t i = 0; i < A->mt && !err; i++)
+                err = blas_task_mv(t, TessAll, herm, c->alpha.v, tile(A, i, j), x.blk[i], NULL,
+                                   x.inc, NULL, NULL, i ? one.v : c->beta.v, y.blk[j], y.inc);
+    }
+    vtiling_free(&x);
+    vtiling_free(&y);
+    return err;
+}
+
+/* alpha == 0: y = beta y, A and x never read */
+static int submit_scale(kern_type_t t, const tiling_t *g, const void *call)
+{
+    (void)g;
+    const gemv_call_t *c = call;
+    vtiling_t y;
+    int err = make_vectors(t, c, NULL, &y);
+    for (int64_t p = 0; p < y.nt && !err; p++)
+        err = blas_task_scal(t, false, TessAll, c->beta.v, y.blk[p]);
+    vtiling_free(&y);
+    return err;
+}
+
+int blas_gemv(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, const void *alpha,
+              const void *A, int64_t lda, const void *x, int64_t incx, const void *beta, void *y,
+              int64_t incy)
+{
+    int err = check_gemv(t, trans, m, n, alpha, A, lda, x, incx, y, incy);
+    if (err || (err = rt_check_ready()))
+        return err;
+    bool uses_ax = !rt_scalar_is_zero(t, alpha);
+    if (m == 0 || n == 0 || (!uses_ax && rt_scalar_is_one(t, beta)))
+        return 0;
+    bool notrans = trans == TessNoTrans;
+    size_t es = rt_dtypes[t].size;
+    if ((uses_ax && !vtiling_fits(x, notrans ? n : m, incx, es)) ||
+        !vtiling_fits(y, notrans ? m : n, incy, es))
+        return TESS_ENOMEM;
+    gemv_call_t c = { trans, m, n, x, y, incx, incy, blas_scalar(t, alpha), blas_scalar(t, beta) };
+    blas_operand_t ops[] = { [OP_A] = { uses_ax ? A : NULL, m, n, lda } };
+    return blas_run(t, 1, ops, uses_ax ? submit_gemv : submit_scale, &c);
+}
