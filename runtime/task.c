@@ -113,8 +113,10 @@ static void prune_readers(rt_block_t *b)
 /* False when the reader cannot be remembered: the caller then records the
  * access as a write, which orders more than needed but never less.  A full
  * list first drops its done readers, so that a block only ever read keeps a
- * bounded list; it still doubles when that freed less than half of it, which
- * keeps the scans amortised O(1) per reader. */
+ * bounded list; it still doubles when that freed less than half of it, and
+ * halves when less than a quarter is left, so that the scans stay amortised
+ * O(1) per reader and the done tasks a list holds follow the current load,
+ * not the highest it ever had. */
 static bool add_reader(rt_block_t *b, rt_task_t *t)
 {
     if (b->nreaders == b->capreaders && b->capreaders) {
@@ -122,6 +124,13 @@ static bool add_reader(rt_block_t *b, rt_task_t *t)
         if (b->nreaders > b->capreaders / 2 &&
             !rt_grow(&b->readers, &b->capreaders, b->capreaders, sizeof *b->readers, 4))
             return false;
+        if (b->capreaders > 8 && b->nreaders < b->capreaders / 4) {
+            rt_task_t **r = realloc(b->readers, b->capreaders / 2 * sizeof *r);
+            if (r) {
+                b->readers = r;
+                b->capreaders /= 2;
+            }
+        }
     }
     if (!rt_grow(&b->readers, &b->capreaders, b->nreaders, sizeof *b->readers, 4))
         return false;
