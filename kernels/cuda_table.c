@@ -231,12 +231,31 @@ CUDA_OWN(d, KERN_D)
 CUDA_OWN(c, KERN_C)
 CUDA_OWN(z, KERN_Z)
 
+/* A BLAS-2 tile's products in a fixed order (kernels/cuda/gemv2.cu), its partial
+ * sums in the context's scratch, which holds those of any tile of up to nb. */
+#define CUDA_GEMV2(P, T)                                                                        \
+    static int cuda_##P##gemv2(kern_ctx_t *x, tess_part_t part, bool herm, int64_t m,          \
+                               int64_t n, const void *alpha, const void *A, int64_t lda,        \
+                               const void *x1, int64_t incx1, const void *x2, int64_t incx2,    \
+                               const void *beta1, void *y1, int64_t incy1, const void *beta2,   \
+                               void *y2, int64_t incy2)                                         \
+    {                                                                                           \
+        return kern_cuda_gemv2(T, x->stream, x->scratch, cuda_scratch_bytes(m > n ? m : n),     \
+                               part, herm, m, n, alpha, A, lda, x1, incx1, x2, incx2, beta1,    \
+                               y1, incy1, beta2, y2, incy2);                                    \
+    }
+
+CUDA_GEMV2(s, KERN_S)
+CUDA_GEMV2(d, KERN_D)
+CUDA_GEMV2(c, KERN_C)
+CUDA_GEMV2(z, KERN_Z)
+
 #define CUDA_TABLE(P)                                                                           \
     {                                                                                           \
         .gemm = cuda_##P##gemm, .scal = cuda_##P##scal, .trsm = cuda_##P##trsm,                 \
         .trmm = cuda_##P##trmm, .gemv = cuda_##P##gemv, .symv = cuda_##P##symv,                 \
         .symm = cuda_##P##symm, .syrk = cuda_##P##syrk, .syr2k = cuda_##P##syr2k,               \
-        .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri                                \
+        .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri, .gemv2 = cuda_##P##gemv2      \
     }
 
 const kern_table_t kern_cuda_table[KERN_NTYPES] = {

@@ -50,6 +50,20 @@ int kern_cuda_symv(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_uplo_t 
                    int64_t n, const void *alpha, const void *A, int64_t lda, const void *x,
                    int64_t incx, const void *beta, void *y, int64_t incy);
 
+/* One tile's share of a GEMV or SYMV/HEMV (kern.h's gemv2): y1 = alpha A x2 +
+ * beta1 y1 and y2 = alpha op(A) x1 + beta2 y2 from one read of the m x n A,
+ * either y NULL; part TessUpperPart/TessLowerPart: a diagonal tile, y1 = alpha
+ * A x2 + beta1 y1 with A symmetric (Hermitian for complex types, herm set) and
+ * stored in that triangle.  The sums run in a fixed order, no floating-point
+ * atomics: a call repeats bit for bit on one device model.  scratch: stream-
+ * ordered device memory of scratch_bytes, at least 256 max(m, n) elements of
+ * the type (the partial sums). */
+int kern_cuda_gemv2(kern_type_t t, cudaStream_t s, void *scratch, size_t scratch_bytes,
+                    tess_part_t part, bool herm, int64_t m, int64_t n, const void *alpha,
+                    const void *A, int64_t lda, const void *x1, int64_t incx1, const void *x2,
+                    int64_t incx2, const void *beta1, void *y1, int64_t incy1, const void *beta2,
+                    void *y2, int64_t incy2);
+
 /* C's uplo triangle = S + beta C (S NULL: beta C; beta == 0: C not read), the
  * other triangle untouched; real_diag sets the imaginary parts of C's
  * diagonal to zero (HERK/HER2K).  C and S are n x n; beta in type t. */
