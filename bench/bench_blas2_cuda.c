@@ -591,7 +591,7 @@ int main(int argc, char **argv)
            have, link, nbv ? nbv : "(default)", window ? window : "(default)", path);
     printf("%-7s %6s %4s %8s %7s | %8s %8s %8s %8s %8s | %8s %8s %6s %7s %6s %s\n", "routine",
            "n", "gpus", "first_ms", "GB/s", "call_us", "submit", "wait", "kernel", "outside",
-           "cuBLAS", "OpenBLAS", "vs_cu", "kern/cu", "target", "check");
+           "cuBLASus", "OpenBLms", "vs_cu", "kern/cu", "target", "check");
     fflush(stdout);
 
     int status = 0;
