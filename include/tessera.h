@@ -7,7 +7,8 @@
  * Return values: 0 on success; -i when argument i (1-based, reference-BLAS
  * order) is invalid, and then nothing is submitted; a positive TESS_E* code
  * for a runtime error.  An error inside a task is returned by the next
- * tess_sync(). */
+ * tess_sync(); until then the runtime writes nothing more to host memory, so
+ * the host keeps what it held when the task failed. */
 #ifndef TESSERA_H
 #define TESSERA_H
 

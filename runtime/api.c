@@ -195,6 +195,7 @@ TESS_API int tess_sync(void)
         return err;
     task_wait_all();
     pin_wait_idle();
+    atomic_store(&rt.held, 0);
     err = atomic_exchange(&rt.error, 0);
     rt_leave();
     return err;

@@ -319,14 +319,20 @@ void cache_release(rt_device_t *d, cache_use_t *u)
 
 /* Queues the copy of the newest version to the host, under rt.cache_lock
  * (dropped meanwhile with unlock: only for tasks, whose dependencies keep
- * writers of the block away).  *done is NULL when the host was valid. */
-static int write_back_start(rt_block_t *b, bool unlock, int *src, rt_event_t **start,
+ * writers of the block away).  *done is NULL when the host was valid.  own:
+ * the runtime's own copy (a task's or an eviction's), which rt.held stops. */
+static int write_back_start(rt_block_t *b, bool unlock, bool own, int *src, rt_event_t **start,
                             rt_event_t **done)
 {
     *src = -1;
     *start = *done = NULL;
     if (b->host_valid)
         return 0;
+    int held = own ? atomic_load(&rt.held) : 0;
+    if (held) {
+        atomic_store(&b->wb_failed, true);
+        return held;
+    }
     int o = cache_owner(b);
     if (o < 0)
         return TESS_EINTERNAL;
@@ -382,7 +388,7 @@ static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock)
     int64_t t0 = rt_now_ns();
     int src;
     rt_event_t *start, *done;
-    int err = write_back_start(b, unlock, &src, &start, &done);
+    int err = write_back_start(b, unlock, runner != NULL, &src, &start, &done);
     if (err || !done)
         return err;
     if (unlock)
@@ -401,7 +407,7 @@ static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock)
 int cache_writeback_start(rt_block_t *b, int *src, rt_event_t **start, rt_event_t **done)
 {
     pthread_mutex_lock(&rt.cache_lock);
-    int err = write_back_start(b, true, src, start, done);
+    int err = write_back_start(b, true, true, src, start, done);
     pthread_mutex_unlock(&rt.cache_lock);
     return err;
 }

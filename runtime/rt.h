@@ -161,6 +161,9 @@ void task_unref(rt_task_t *t);
 void task_wait_all(void);
 /* Keeps err for the next tess_sync unless an earlier error is already kept. */
 void rt_record_error(int err);
+/* A task failed with err: kept for tess_sync, and until then the runtime's
+ * own copies to the host are held back (rt.held). */
+void rt_task_failed(int err);
 
 /* ---- devices, backends, scheduling --------------------------------------- */
 struct rt_device;
@@ -352,6 +355,10 @@ typedef struct {
     atomic_long pending;                /* submitted, not yet completed */
     atomic_int inflight;                /* tasks taken by workers, not yet retired */
     atomic_int error;                   /* first error inside a task since the last sync */
+    /* a task failed since the last sync: write-backs, flushes and evictions
+     * of dirty tiles fail with this instead of copying, so that the host
+     * keeps what it held when the task failed (the tiles stay on devices) */
+    atomic_int held;
     atomic_uint_fast64_t bytes_h2d, bytes_d2h, bytes_d2d;
     atomic_uint_fast64_t hits, misses, evictions, writebacks;
     uint64_t lru_clock;                 /* under cache_lock */

@@ -214,9 +214,17 @@ void rt_record_error(int err)
         atomic_compare_exchange_strong(&rt.error, &none, err);
 }
 
+void rt_task_failed(int err)
+{
+    int none = 0;
+    if (err)
+        atomic_compare_exchange_strong(&rt.held, &none, err);
+    rt_record_error(err);
+}
+
 void task_complete(rt_task_t *t, int err)
 {
-    rt_record_error(err);
+    rt_task_failed(err);
     pthread_mutex_lock(&t->lock);
     atomic_store_explicit(&t->done, true, memory_order_release);
     rt_task_t **succ = t->succ;

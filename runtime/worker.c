@@ -69,6 +69,7 @@ static int issue_kernel(rt_device_t *d, flight_t *f)
     if (!err) {
         /* kept for tess_sync; the flight goes on */
         f->err = rt_fault(RT_FAULT_KERNEL) ? TESS_EDEVICE : t->fn(&x);
+        rt_task_failed(f->err);         /* at once: copies to the host stop now */
         err = d->be->record(d, s, f->done);
     }
     return err;
@@ -155,8 +156,10 @@ static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
     default:
         err = TESS_EINTERNAL;
     }
-    if (err)
+    if (err) {
         f.err = err;
+        rt_task_failed(err);
+    }
     w->f[w->n++] = f;
 }
 
