@@ -332,19 +332,26 @@ static int submit(const lg_call_t *c)
 }
 
 /* Under lg.lock, with the runtime up.  True when the call is done (or cannot
- * be redone); false when the host BLAS is to run it, which is exact when
- * nothing reached the caller's memory or the output's old value is not
- * needed.  Only write-backs touch host memory, so an unchanged write-back
- * count says nothing did. */
+ * be redone); false when the host BLAS is to run it.  Redoing it is exact
+ * when the output's old value is not needed, or when nothing reached the
+ * caller's memory: only write-backs touch host memory, so an unchanged
+ * write-back count says nothing did.  A call that reads its output therefore
+ * asks for it only once its tasks have succeeded, so that a failure among
+ * them leaves the output as it was (unless eviction wrote part of it back,
+ * which the count tells); one that does not overlaps the write-back with the
+ * tasks still running. */
 static bool runtime_run(const lg_call_t *c)
 {
     size_t es = rt_dtypes[c->t].size;
     lg_region_t r[3];
     tess_part_t part;
     int n = lg_regions(c, r, &part);
+    bool reads = reads_output(c);
     tess_stats_t before, after;
     tess_get_stats(&before);
     int err = submit(c);
+    if (!err && reads)
+        err = tess_sync();
     if (!err)
         err = tess_memory_coherent_async(part, c->m, c->n, c->C, c->ldc, es);
     int sync_err = tess_sync();         /* a partial submission's tasks run out too */
@@ -360,7 +367,7 @@ static bool runtime_run(const lg_call_t *c)
     tess_get_stats(&after);
     if (err == TESS_EDEVICE || err == TESS_EINTERNAL)
         lg.state = RT_OFF;              /* a device that failed once is not trusted again */
-    if (!reads_output(c) || after.writebacks == before.writebacks) {
+    if (!reads || after.writebacks == before.writebacks) {
         lg_report("%c%s through the runtime failed (%s): it ran on the host BLAS",
                   type_letter[c->t], rout_names[c->r], tess_strerror(err));
         return false;

@@ -3,7 +3,9 @@
  * flop: the runtime must stay off, since host devices only simulate GPUs) and
  * `bad_config` (an invalid TESS_DEVICES and TESS_THRESHOLD=0: the runtime
  * cannot start).  Either way every call is right, on the host BLAS, and
- * nothing is printed. */
+ * nothing is printed.  With the argument `fault` (and a kernel made to fail,
+ * TESS_FAULT, with TESS_VERBOSE set) the failed call is redone on the host
+ * BLAS, said once on stderr, and later calls stay there. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,11 +87,38 @@ static void every_call_is_right_and_silent_and_the_runtime_stays_off(void **stat
     assert_int_equal(tess_get_stats(&s), TESS_ENOTINIT);
 }
 
+static void a_call_that_fails_in_the_runtime_is_redone_on_the_host_blas(void **state)
+{
+    (void)state;
+    fflush(stderr);
+    FILE *err = tmpfile();
+    int saved = dup(2);
+    dup2(fileno(err), 2);
+    /* beta = 0.5 reads C: only a call whose failure reached nothing of C's
+     * host copy can be redone, which a failing first kernel ensures here */
+    multiply_and_check(64);
+    multiply_and_check(48);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char text[4096] = "";
+    rewind(err);
+    size_t len = fread(text, 1, sizeof text - 1, err);
+    fclose(err);
+    text[len] = 0;
+    assert_non_null(strstr(text, "tessera_blas: DGEMM through the runtime failed"));
+    assert_null(strchr(strchr(text, '\n') + 1, '\n'));   /* one line only */
+}
+
 int main(int argc, char **argv)
 {
-    (void)argc, (void)argv;
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest quiet[] = {
         cmocka_unit_test(every_call_is_right_and_silent_and_the_runtime_stays_off),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest fault[] = {
+        cmocka_unit_test(a_call_that_fails_in_the_runtime_is_redone_on_the_host_blas),
+    };
+    if (argc > 1 && !strcmp(argv[1], "fault"))
+        return cmocka_run_group_tests(fault, NULL, NULL);
+    return cmocka_run_group_tests(quiet, NULL, NULL);
 }
