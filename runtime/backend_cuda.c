@@ -111,6 +111,13 @@ static int cuda_open(rt_device_t *d)
     if (enable_peers(d) || ok(cudaMemGetInfo(&free_b, &total_b)))
         return TESS_EDEVICE;
     size_t want = (size_t)(rt.cfg.cache_fraction * (double)free_b);
+    /* processes sharing this GPU (cuda:local) take equal parts of the fraction
+     * of its whole memory, whichever opens first, not each a fraction of what
+     * the others left */
+    if (rt.cfg.gpu_share > 1) {
+        size_t part = (size_t)(rt.cfg.cache_fraction * (double)total_b / rt.cfg.gpu_share);
+        want = part < want ? part : want;
+    }
     d->pool_size = want >= POOL_ALIGN ? want / POOL_ALIGN * POOL_ALIGN : want;
     void *pool = NULL;
     if (!d->pool_size || cudaMalloc(&pool, d->pool_size) != cudaSuccess) {

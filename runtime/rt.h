@@ -306,6 +306,7 @@ typedef struct {
     bool cuda;
     bool host_fallback;                 /* auto: host devices when no GPU is found */
     int cuda_ids[TESS_MAX_DEVICES];
+    int gpu_share;                      /* cuda:local: processes on each of its GPUs (0: one) */
     int64_t nb;
     int window;                         /* tasks in flight per device */
     double cache_fraction;
@@ -319,6 +320,9 @@ typedef struct {
 } rt_config_t;
 int config_resolve(const tess_config_t *user, rt_config_t *out);    /* nb 0: not set */
 void config_device_defaults(rt_config_t *c);
+/* TESS_DEVICES=cuda:local: this process's share of the count GPUs it sees,
+ * from the launcher's local rank (config.c gives the rule). */
+int config_local_gpus(int count, rt_config_t *c);
 
 /* Fault injection, a testing aid: TESS_FAULT=op:n makes the n-th operation of
  * that kind fail as the device would fail it.  Checked by the runtime just
