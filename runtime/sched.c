@@ -11,6 +11,8 @@
 #define STEAL_SCAN 8
 
 static hwloc_topology_t topo;
+static hwloc_bitmap_t allowed;          /* the process's binding when the runtime started */
+static int ncores;                      /* cores meeting it */
 static int nstarted;                    /* workers running */
 
 static int home_device(const rt_block_t *b)
@@ -115,26 +117,41 @@ static rt_task_t *steal(rt_device_t *self)
     return best;
 }
 
+/* The i-th core meeting the process's binding. */
+static hwloc_obj_t allowed_core(int i)
+{
+    hwloc_obj_t core = NULL;
+    while ((core = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_CORE, core)))
+        if (core->cpuset && hwloc_bitmap_intersects(core->cpuset, allowed) && i-- == 0)
+            return core;
+    return NULL;
+}
+
 /* A worker and the host BLAS threads it drives share the cores given to its
- * device, so devices do not oversubscribe the machine.  Binding is a hint:
- * where the system refuses it the worker runs unbound. */
+ * device, so devices do not oversubscribe the machine.  The cores are those
+ * of the process's binding (an MPI launcher's, one rank's cores), all of the
+ * machine's when it has none.  Binding is a hint: where the system refuses
+ * it the worker runs unbound. */
 void sched_bind_worker(rt_device_t *d)
 {
-    int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
     if (ncores <= 0)
         return;
     int per = ncores / rt.ndev > 0 ? ncores / rt.ndev : 1;
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     if (!set)
         return;
-    /* a GPU's worker goes to the cores nearest that GPU */
-    if (d->be->near_cpuset && !d->be->near_cpuset(d, topo, set) && !hwloc_bitmap_iszero(set))
-        per = 0;
+    /* a GPU's worker goes to the cores nearest that GPU, of those it may use */
+    if (d->be->near_cpuset && !d->be->near_cpuset(d, topo, set)) {
+        hwloc_bitmap_and(set, set, allowed);
+        if (!hwloc_bitmap_iszero(set))
+            per = 0;
+    }
     for (int c = 0; c < per; c++) {
-        hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (d->id * per + c) % ncores);
-        if (core && core->cpuset)
+        hwloc_obj_t core = allowed_core((d->id * per + c) % ncores);
+        if (core)
             hwloc_bitmap_or(set, set, core->cpuset);
     }
+    hwloc_bitmap_and(set, set, allowed);
     hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD);
     hwloc_bitmap_free(set);
 }
@@ -161,7 +178,6 @@ rt_task_t *sched_take(rt_device_t *d, bool idle)
 /* Cores per device, for the host BLAS each worker drives. */
 int sched_cores_per_device(void)
 {
-    int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
     return ncores / rt.ndev > 0 ? ncores / rt.ndev : 1;
 }
 
@@ -173,6 +189,22 @@ int sched_init(void)
         hwloc_topology_destroy(topo);
         return TESS_EINTERNAL;
     }
+    hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+    allowed = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(topo));
+    if (!bound || !allowed) {
+        hwloc_bitmap_free(bound);
+        hwloc_bitmap_free(allowed);
+        hwloc_topology_destroy(topo);
+        return TESS_ENOMEM;
+    }
+    /* a binding that cannot be read, or that meets no core, counts as none */
+    if (!hwloc_get_cpubind(topo, bound, HWLOC_CPUBIND_PROCESS) &&
+        hwloc_bitmap_intersects(bound, allowed))
+        hwloc_bitmap_and(allowed, allowed, bound);
+    hwloc_bitmap_free(bound);
+    ncores = 0;
+    while (allowed_core(ncores))
+        ncores++;
     nstarted = 0;
     rt.stopping = false;
     return 0;
@@ -197,5 +229,6 @@ void sched_fini(void)
     for (int i = 0; i < nstarted; i++)
         pthread_join(rt.dev[i]->worker, NULL);
     nstarted = 0;
+    hwloc_bitmap_free(allowed);
     hwloc_topology_destroy(topo);
 }
