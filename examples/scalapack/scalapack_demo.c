@@ -1,0 +1,393 @@
+/* A distributed Cholesky (PDPOTRF) and LU (PDGETRF) factorization, and a
+ * distributed product (PDGEMM), of N x N matrices over a P x Q grid of MPI
+ * ranks, with ScaLAPACK calling each rank's BLAS: the system's, or Tessera's
+ * legacy library preloaded in its place (README.md, ScaLAPACK).
+ *
+ *   mpirun -np 2 scalapack_demo [-n N] [-b NB] [-g PxQ] [-r potrf,getrf,gemm] [-w]
+ *                               [-x]
+ *
+ * N (2000) the order, NB (128) ScaLAPACK's block size, PxQ the grid (the most
+ * square one of the ranks by default), -r the routines in order (potrf,getrf),
+ * -w one untimed DGEMM of order 2048 on each rank first (a GPU BLAS starts
+ * there rather than in the first timed call), -x no residual check.
+ *
+ * For each routine rank 0 prints its time, its rate, a scaled residual (below
+ * 16 passes: ||A x - b|| / (||A|| ||x|| N eps) for a solve with the factors,
+ * ||C x - A (B x)|| / (||A|| ||B|| ||x|| N eps) for the product) and the
+ * shares of the time the ranks spent inside BLAS-3 routines and inside MPI
+ * (the rest is ScaLAPACK's own work: panel factorizations on BLAS-1 and -2,
+ * copies).  Exits 1 when a check fails. */
+#include <float.h>
+#include <math.h>
+#include <mpi.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "profile.h"
+
+/* BLACS, ScaLAPACK and PBLAS; Fortran routines take one hidden length per
+ * character argument. */
+void Cblacs_pinfo(int *me, int *nprocs);
+void Cblacs_get(int ctxt, int what, int *val);
+void Cblacs_gridinit(int *ctxt, const char *order, int nprow, int npcol);
+void Cblacs_gridinfo(int ctxt, int *nprow, int *npcol, int *myrow, int *mycol);
+void Cblacs_gridexit(int ctxt);
+int numroc_(const int *n, const int *nb, const int *iproc, const int *isrc, const int *nprocs);
+void descinit_(int *desc, const int *m, const int *n, const int *mb, const int *nb,
+               const int *irsrc, const int *icsrc, const int *ctxt, const int *lld, int *info);
+void pdpotrf_(const char *uplo, const int *n, double *a, const int *ia, const int *ja,
+              const int *desca, int *info, size_t);
+void pdpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *ia,
+              const int *ja, const int *desca, double *b, const int *ib, const int *jb,
+              const int *descb, int *info, size_t);
+void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja,
+              const int *desca, int *ipiv, int *info);
+void pdgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *ia,
+              const int *ja, const int *desca, const int *ipiv, double *b, const int *ib,
+              const int *jb, const int *descb, int *info, size_t);
+void pdgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
+             const double *alpha, const double *a, const int *ia, const int *ja, const int *desca,
+             const double *b, const int *ib, const int *jb, const int *descb, const double *beta,
+             double *c, const int *ic, const int *jc, const int *descc);
+void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
+            const double *alpha, const double *a, const int *lda, const double *b,
+            const int *ldb, const double *beta, double *c, const int *ldc, size_t, size_t);
+void pdgemv_(const char *trans, const int *m, const int *n, const double *alpha, const double *a,
+             const int *ia, const int *ja, const int *desca, const double *x, const int *ix,
+             const int *jx, const int *descx, const int *incx, const double *beta, double *y,
+             const int *iy, const int *jy, const int *descy, const int *incy);
+double pdlange_(const char *norm, const int *m, const int *n, const double *a, const int *ia,
+                const int *ja, const int *desca, double *work, size_t);
+
+static const int i0 = 0, i1 = 1;
+static const double one = 1.0, zero = 0.0;
+
+/* This rank's part of the grid and of an N x N matrix in NB x NB blocks. */
+static struct {
+    int rank, nranks, ctxt, p, q, myrow, mycol;
+    int n, nb, mloc, nloc, lld;
+    int desc[9], vdesc[9];              /* the matrices, and N x 1 vectors */
+} g;
+
+/* Uniform in [-0.5, 0.5), a function of (i, j, seed) alone: every grid holds
+ * the same matrix. */
+static double entry(uint64_t i, uint64_t j, uint64_t seed)
+{
+    uint64_t z = (i << 32 | j) + seed * 0x9e3779b97f4a7c15u;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0 - 0.5;
+}
+
+/* Global index of local row (or column) l, the grid dimension being np. */
+static int global(int l, int me, int np)
+{
+    return (l / g.nb * np + me) * g.nb + l % g.nb;
+}
+
+enum kind { GENERAL, SPD };
+
+/* Work on the columns of the local matrix, split among one thread per core
+ * the rank may use (threads that end with the work, so that none is left
+ * polling while ScaLAPACK runs). */
+typedef struct {
+    double *dst;
+    const double *src;                  /* a copy of it, or ... */
+    enum kind kind;                     /* ... generated: */
+    uint64_t seed;
+    int first, last;                    /* local columns */
+} part_t;
+
+static void *fill_part(void *arg)
+{
+    const part_t *w = arg;
+    for (int lj = w->first; lj < w->last; lj++) {
+        double *col = w->dst + (size_t)lj * (size_t)g.lld;
+        if (w->src) {
+            memcpy(col, w->src + (size_t)lj * (size_t)g.lld, sizeof *col * (size_t)g.mloc);
+            continue;
+        }
+        uint64_t j = (uint64_t)global(lj, g.mycol, g.q);
+        for (int li = 0; li < g.mloc; li++) {
+            uint64_t i = (uint64_t)global(li, g.myrow, g.p);
+            if (w->kind == GENERAL)
+                col[li] = entry(i, j, w->seed);
+            else
+                col[li] = entry(i < j ? i : j, i < j ? j : i, w->seed) + (i == j ? g.n : 0);
+        }
+    }
+    return NULL;
+}
+
+static void fill(part_t w)
+{
+    enum { MAX_THREADS = 256 };
+    cpu_set_t cpus;
+    int n = sched_getaffinity(0, sizeof cpus, &cpus) ? 1 : CPU_COUNT(&cpus);
+    n = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
+    pthread_t t[MAX_THREADS];
+    part_t part[MAX_THREADS];
+    int started = 0;
+    for (int k = 0; k < n; k++) {
+        part[k] = w;
+        part[k].first = (int)((int64_t)g.nloc * k / n);
+        part[k].last = (int)((int64_t)g.nloc * (k + 1) / n);
+        if (k == n - 1 || pthread_create(&t[started], NULL, fill_part, &part[k]))
+            fill_part(&part[k]);        /* the last part, or one no thread took */
+        else
+            started++;
+    }
+    for (int k = 0; k < started; k++)
+        pthread_join(t[k], NULL);
+}
+
+/* The local part of A: general, or symmetric with N on the diagonal (so
+ * positive definite). */
+static void generate(double *a, enum kind kind, uint64_t seed)
+{
+    fill((part_t){ .dst = a, .kind = kind, .seed = seed });
+}
+
+static void copy(double *dst, const double *src)
+{
+    fill((part_t){ .dst = dst, .src = src });
+}
+
+/* An N-vector, held by the first column of ranks. */
+static void generate_vector(double *x, uint64_t seed)
+{
+    for (int li = 0; li < g.mloc; li++)
+        x[li] = entry((uint64_t)global(li, g.myrow, g.p), 0, seed);
+}
+
+static double norm_inf(const double *a, const int *desc, int cols)
+{
+    double *work = malloc(sizeof *work * (size_t)(g.mloc + g.nloc + g.nb + 1));
+    double v = work ? pdlange_("I", &g.n, &cols, a, &i1, &i1, desc, work, 1) : NAN;
+    free(work);
+    return v;
+}
+
+/* y = alpha op(A) x + beta y. */
+static void gemv(double alpha, const double *a, const double *x, double beta, double *y)
+{
+    pdgemv_("N", &g.n, &g.n, &alpha, a, &i1, &i1, g.desc, x, &i1, &i1, g.vdesc, &i1, &beta, y,
+            &i1, &i1, g.vdesc, &i1);
+}
+
+/* ||A0 x - b|| / (||A0|| ||x|| N eps), x the solution the factors gave. */
+static double solve_residual(const double *a0, const double *x, double *b)
+{
+    gemv(1.0, a0, x, -1.0, b);
+    return norm_inf(b, g.vdesc, 1) /
+           (norm_inf(a0, g.desc, g.n) * norm_inf(x, g.vdesc, 1) * g.n * (DBL_EPSILON / 2));
+}
+
+typedef struct {
+    double seconds, blas3_s, mpi_s, flops, residual;
+    int info;
+} result_t;
+
+/* The buffers: the three matrices of a product, or a matrix and its copy. */
+static double *m0, *m1, *m2, *v0, *v1, *v2;
+
+static double timed_start(void)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    profile_start();
+    return profile_now();
+}
+
+static void timed_stop(double t0, result_t *r)
+{
+    r->seconds = profile_now() - t0;
+    profile_stop(&r->blas3_s, &r->mpi_s);
+}
+
+static result_t run(const char *routine, bool check)
+{
+    result_t r = { .residual = NAN };
+    double t0;
+    if (!strcmp(routine, "potrf")) {
+        generate(m0, SPD, 1);
+        if (check)
+            copy(m1, m0);
+        t0 = timed_start();
+        pdpotrf_("L", &g.n, m0, &i1, &i1, g.desc, &r.info, 1);
+        timed_stop(t0, &r);
+        r.flops = (double)g.n * g.n * g.n / 3;
+        if (check && !r.info) {
+            generate_vector(v0, 2);
+            memcpy(v1, v0, sizeof *v0 * (size_t)g.mloc);
+            pdpotrs_("L", &g.n, &i1, m0, &i1, &i1, g.desc, v1, &i1, &i1, g.vdesc, &r.info, 1);
+            r.residual = solve_residual(m1, v1, v0);
+        }
+    } else if (!strcmp(routine, "getrf")) {
+        int *ipiv = malloc(sizeof *ipiv * (size_t)(g.mloc + g.nb));
+        if (!ipiv)
+            return (result_t){ .info = -1 };
+        generate(m0, GENERAL, 3);
+        if (check)
+            copy(m1, m0);
+        t0 = timed_start();
+        pdgetrf_(&g.n, &g.n, m0, &i1, &i1, g.desc, ipiv, &r.info);
+        timed_stop(t0, &r);
+        r.flops = 2.0 * g.n * g.n * g.n / 3;
+        if (check && !r.info) {
+            generate_vector(v0, 4);
+            memcpy(v1, v0, sizeof *v0 * (size_t)g.mloc);
+            pdgetrs_("N", &g.n, &i1, m0, &i1, &i1, g.desc, ipiv, v1, &i1, &i1, g.vdesc, &r.info,
+                     1);
+            r.residual = solve_residual(m1, v1, v0);
+        }
+        free(ipiv);
+    } else {
+        generate(m0, GENERAL, 5);
+        generate(m1, GENERAL, 6);
+        t0 = timed_start();
+        pdgemm_("N", "N", &g.n, &g.n, &g.n, &one, m0, &i1, &i1, g.desc, m1, &i1, &i1, g.desc,
+                &zero, m2, &i1, &i1, g.desc);
+        timed_stop(t0, &r);
+        r.flops = 2.0 * g.n * g.n * g.n;
+        if (check) {
+            generate_vector(v0, 7);
+            gemv(1.0, m2, v0, 0.0, v1);         /* C x */
+            gemv(1.0, m1, v0, 0.0, v2);         /* B x */
+            gemv(1.0, m0, v2, -1.0, v1);        /* A (B x) - C x */
+            r.residual = norm_inf(v1, g.vdesc, 1) /
+                         (norm_inf(m0, g.desc, g.n) * norm_inf(m1, g.desc, g.n) *
+                          norm_inf(v0, g.vdesc, 1) * g.n * (DBL_EPSILON / 2));
+        }
+    }
+    return r;
+}
+
+/* A local product large enough to go to a GPU, so that a GPU library's start
+ * is not timed. */
+static void warm_up(void)
+{
+    const int n = 2048;
+    double *a = calloc((size_t)n * n, sizeof *a), *c = calloc((size_t)n * n, sizeof *c);
+    if (a && c)
+        dgemm_("N", "N", &n, &n, &n, &one, a, &n, a, &n, &zero, c, &n, 1, 1);
+    free(a);
+    free(c);
+}
+
+static void usage(const char *argv0)
+{
+    if (g.rank == 0)
+        fprintf(stderr, "usage: %s [-n N] [-b NB] [-g PxQ] [-r potrf,getrf,gemm] [-w] [-x]\n",
+                argv0);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g.nranks);
+    g.n = 2000;
+    g.nb = 128;
+    char routines[256] = "potrf,getrf";
+    bool check = true, warm = false;
+    for (int c; (c = getopt(argc, argv, "n:b:g:r:wx")) != -1;) {
+        switch (c) {
+        case 'n': g.n = atoi(optarg); break;
+        case 'b': g.nb = atoi(optarg); break;
+        case 'g':
+            if (sscanf(optarg, "%dx%d", &g.p, &g.q) != 2)
+                g.p = -1;
+            break;
+        case 'r': snprintf(routines, sizeof routines, "%s", optarg); break;
+        case 'w': warm = true; break;
+        case 'x': check = false; break;
+        default: usage(argv[0]); MPI_Finalize(); return 2;
+        }
+    }
+    if (!g.p)                           /* the most square grid, P <= Q */
+        for (int p = 1; p * p <= g.nranks; p++)
+            if (g.nranks % p == 0)
+                g.p = p, g.q = g.nranks / p;
+    if (g.n < 1 || g.nb < 1 || g.p < 1 || g.q < 1 || g.p * g.q != g.nranks) {
+        if (g.rank == 0)
+            fprintf(stderr, "scalapack_demo: N and NB must be positive and P x Q the %d ranks\n",
+                    g.nranks);
+        usage(argv[0]);
+        MPI_Finalize();
+        return 2;
+    }
+
+    int info;
+    Cblacs_get(-1, 0, &g.ctxt);
+    Cblacs_gridinit(&g.ctxt, "Row", g.p, g.q);
+    Cblacs_gridinfo(g.ctxt, &g.p, &g.q, &g.myrow, &g.mycol);
+    g.mloc = numroc_(&g.n, &g.nb, &g.myrow, &i0, &g.p);
+    g.nloc = numroc_(&g.n, &g.nb, &g.mycol, &i0, &g.q);
+    g.lld = g.mloc > 1 ? g.mloc : 1;
+    descinit_(g.desc, &g.n, &g.n, &g.nb, &g.nb, &i0, &i0, &g.ctxt, &g.lld, &info);
+    descinit_(g.vdesc, &g.n, &i1, &g.nb, &g.nb, &i0, &i0, &g.ctxt, &g.lld, &info);
+
+    size_t elems = (size_t)g.lld * (size_t)(g.nloc > 1 ? g.nloc : 1);
+    bool gemm = strstr(routines, "gemm") != NULL;
+    m0 = malloc(sizeof *m0 * elems);
+    m1 = malloc(sizeof *m1 * elems);
+    m2 = gemm ? malloc(sizeof *m2 * elems) : NULL;
+    v0 = malloc(sizeof *v0 * (size_t)g.lld);
+    v1 = malloc(sizeof *v1 * (size_t)g.lld);
+    v2 = malloc(sizeof *v2 * (size_t)g.lld);
+    int ok = m0 && m1 && (!gemm || m2) && v0 && v1 && v2, all_ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_ok) {
+        if (g.rank == 0)
+            fprintf(stderr, "scalapack_demo: out of memory for N = %d\n", g.n);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+
+    if (g.rank == 0) {
+        printf("# ScaLAPACK on %d rank(s), grid %d x %d, N %d, NB %d; dgemm_ from %s\n",
+               g.nranks, g.p, g.q, g.n, g.nb, profile_blas_library());
+        printf("# %-8s %7s %5s %9s %9s %10s %7s %7s %7s  %s\n", "routine", "N", "NB", "time_s",
+               "gflops", "residual", "blas3", "mpi", "rest", "check");
+    }
+    if (warm)
+        warm_up();
+    int failed = 0;
+    for (char *save, *name = strtok_r(routines, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        if (strcmp(name, "potrf") && strcmp(name, "getrf") && strcmp(name, "gemm")) {
+            if (g.rank == 0)
+                fprintf(stderr, "scalapack_demo: no routine %s\n", name);
+            failed = 1;
+            continue;
+        }
+        result_t r = run(name, check);
+        double t, share[2] = { r.blas3_s / r.seconds, r.mpi_s / r.seconds }, sum[2];
+        MPI_Allreduce(&r.seconds, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Allreduce(share, sum, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        int bad = r.info != 0 || (check && !(r.residual < 16)), any;
+        MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        failed |= any;
+        if (g.rank == 0) {
+            double b3 = 100 * sum[0] / g.nranks, m = 100 * sum[1] / g.nranks;
+            printf("  pd%-6s %7d %5d %9.3f %9.2f %10.3e %6.1f%% %6.1f%% %6.1f%%  %s\n", name, g.n,
+                   g.nb, t, r.flops / t * 1e-9, r.residual, b3, m, 100 - b3 - m,
+                   r.info ? "info != 0" : !check ? "-" : any ? "FAILED" : "ok");
+            fflush(stdout);
+        }
+    }
+    free(m0);
+    free(m1);
+    free(m2);
+    free(v0);
+    free(v1);
+    free(v2);
+    Cblacs_gridexit(g.ctxt);
+    MPI_Finalize();
+    return failed;
+}
