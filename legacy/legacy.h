@@ -52,8 +52,8 @@ int lg_check(const lg_call_t *c);
 void lg_run(const lg_call_t *c);
 
 /* The host BLAS (TESS_BLAS_LIB, the system's OpenBLAS) and its 64-bit-integer
- * build (TESS_BLAS64_LIB, libopenblas64_.so.0): symbol name's address there,
- * or NULL. */
+ * build (TESS_BLAS64_LIB, libopenblas64_.so.0, libopenblas64.so.0): the
+ * address of symbol name there, or NULL. */
 void *lg_host_symbol(const char *name, bool ilp64);
 
 /* Operands in GPU memory (CUDA builds): true when the call had any and was

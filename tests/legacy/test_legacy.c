@@ -46,6 +46,10 @@ void zherk_64_(const char *, const char *, const int64_t *, const int64_t *, con
 void ztrsm_(const char *, const char *, const char *, const char *, const int *, const int *,
             const zc *, const zc *, const int *, zc *, const int *, size_t, size_t, size_t,
             size_t);
+double ddot_64_(const int64_t *, const double *, const int64_t *, const double *,
+                const int64_t *);
+int64_t idamax_64_(const int64_t *, const double *, const int64_t *);
+double cblas_ddot64_(int64_t, const double *, int64_t, const double *, int64_t);
 void cblas_dgemm(int, int, int, int, int, int, double, const double *, int, const double *, int,
                  double, double *, int);
 void cblas_dgemm64_(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t,
@@ -283,6 +287,13 @@ static void the_64_bit_entry_points_match_the_32_bit_ones(void **state)
     zherk_("L", "C", &n, &k, &alpha, Z, &n, &beta, H1, &n, 1, 1);
     zherk_64_("L", "C", &n64, &k64, &alpha, Z, &n64, &beta, H2, &n64, 1, 1);
     assert_true(max_diff(true, H1, H2, n * n) < 1e-14);
+    /* forwarded ones: the 64-bit host BLAS's, or the 32-bit one's */
+    double x[5] = { 1, -7, 3, 2, 7.5 }, y[5] = { 2, 1, 1, 1, 1 };
+    const int64_t five = 5, one = 1, two = 2;
+    assert_true(ddot_64_(&five, x, &one, y, &one) == 7.5);
+    assert_true(cblas_ddot64_(3, x, 2, y, 2) == 12.5);
+    assert_int_equal(idamax_64_(&five, x, &one), 5);
+    assert_int_equal(idamax_64_(&two, x, &two), 2);
     free(A), free(B), free(C1), free(C2), free(Z), free(H1), free(H2);
 }
 
