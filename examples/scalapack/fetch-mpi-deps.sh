@@ -21,4 +21,4 @@ apt-get download \
   libucx0 libfabric1 libibverbs1 ibverbs-providers librdmacm1 libnl-3-200 libnl-route-3-200 \
   libpsm2-2 libpsm-infinipath1 \
   libscalapack-openmpi2.2 libscalapack-openmpi-dev >/dev/null
-ls "$dir"
+ls

@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# ScaLAPACK's PDGEMM and PDPOTRF on one GPU with one MPI rank, the same
+# ScaLAPACK and the same program (examples/scalapack/scalapack_demo) on three
+# BLAS in one run: OpenBLAS on the host's cores, NVBLAS and Tessera's legacy
+# library (each preloaded into the rank), at N = 32768 and 65536.  Run from
+# the repository root of a GPU machine, with .devdeps holding the project's
+# packages (../shared/device/README.md) and, in .devdeps/mpi, Open MPI's and
+# ScaLAPACK's (examples/scalapack/fetch-mpi-deps.sh):
+#
+#   bench/scalapack_gpu.sh OUTDIR [BUDGET-S]
+#
+# BUDGET-S is the seconds for the whole script, the build included (520
+# default, for a command of at most 10 minutes).  A run at 65536 whose
+# estimate (the same library's run at 32768: 8 times its routines' time, 4
+# times the rest) exceeds what is left is not started, and the summary says
+# so with the estimate; OpenBLAS at 65536 runs PDPOTRF only (its PDGEMM would
+# take some 8 minutes).
+# NB (1024) is ScaLAPACK's block size for every run: larger blocks move the
+# trailing matrix of PDPOTRF across the host link fewer times, smaller ones
+# shorten the panels it factors with BLAS-2 on the host.  SIZES ("32768
+# 65536") and BUILD (build-gpu) are for a trial of the script elsewhere.
+#
+# OUTDIR gets scalapack_TAG.txt (the summary: rate in TFLOP/s and against the
+# device's DGEMM, measured here by bench_blas3_cuda at 16384, speed-ups, and
+# the rank's time inside BLAS-3, inside MPI and elsewhere), scalapack_TAG.csv
+# (one row per run), scalapack_TAG.log (build, each run's output, Tessera's
+# transfer statistics) and blas3_TAG-dgemm.csv (the device DGEMM run); TAG is
+# the GPU model and count (h200x1).
+#
+# Exit status: 0, 1 when a run failed (its check, or the program), 3 when the
+# budget ran out before a run could start.
+#
+# Estimated on one H200 with 16 cores: build 90 s, device DGEMM 20 s, at
+# 32768 Tessera 15 s, NVBLAS 25 s, OpenBLAS 90 s, at 65536 Tessera 45 s,
+# NVBLAS 100 s, OpenBLAS (PDPOTRF) 100 s: some 8 minutes.
+set -uo pipefail
+out=${1:?usage: bench/scalapack_gpu.sh OUTDIR [BUDGET-S]}
+budget=${2:-520}
+nb=${NB:-1024}
+read -r n1 n2 <<< "${SIZES:-32768 65536}"
+build=${BUILD:-build-gpu}
+start=$(date +%s)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+export PATH=/usr/local/cuda/bin:$PATH
+[ -f .devdeps/use-deps.sh ] && . .devdeps/use-deps.sh .devdeps
+[ -d .devdeps/mpi ] && . examples/scalapack/use-mpi-deps.sh .devdeps/mpi
+. tests/scalapack/mpi_env.sh
+
+model=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
+        sed 's/^NVIDIA //' | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9.-')
+count=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+tag="${model:-gpu}x${count}"
+txt="$out/scalapack_$tag.txt" csv="$out/scalapack_$tag.csv" log="$out/scalapack_$tag.log"
+rm -f "$txt" "$csv" "$log"
+elapsed() { echo $(( $(date +%s) - start )); }
+{
+    nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
+    echo "host: $(nproc) cores, $(free -g | awk '/^Mem:/ { print $2 }') GiB"
+} > "$txt" 2>&1
+
+# Build: the legacy library, the example and the device DGEMM benchmark.
+if [ -f "$build/build.ninja" ]; then
+    meson setup --reconfigure "$build" >> "$log" 2>&1
+else
+    meson setup "$build" -Dcuda=enabled >> "$log" 2>&1
+fi || { tail -30 "$log"; exit 1; }
+ninja -C "$build" legacy/libtessera_blas.so examples/scalapack/scalapack_demo >> "$log" 2>&1 ||
+    { tail -30 "$log"; exit 1; }
+ninja -C "$build" bench/bench_blas3_cuda >> "$log" 2>&1
+echo "scalapack: built in $(elapsed) s" | tee -a "$log"
+demo=$build/examples/scalapack/scalapack_demo
+tessera=$(cd "$build/legacy" && pwd)/libtessera_blas.so
+cuda=${CUDA_HOME:-/usr/local/cuda}
+nvblas=$(ls "$cuda"/lib64/libnvblas.so* "$cuda"/targets/*/lib/libnvblas.so* 2>/dev/null | head -1)
+openblas=$(ldd "$demo" | awk '/libopenblas\.so\.0/ { print $3; exit }')
+{
+    echo "NVBLAS_LOGFILE $out/nvblas.log"
+    echo "NVBLAS_CPU_BLAS_LIB $openblas"
+    echo "NVBLAS_GPU_LIST ALL"
+    echo "NVBLAS_TILE_DIM 2048"
+} > "$out/nvblas.conf"
+
+# The device's DGEMM rate (cuBLAS on device data, n = 16384), the ceiling the
+# rates are compared with.
+timeout -k 10 120 "$build/bench/bench_blas3_cuda" --no-xt --tag "$tag-dgemm" "$out" 1 gemm 16384 \
+    >> "$log" 2>&1
+ceiling=$(awk -F, 'NR == 2 { print $16 }' "$out/blas3_$tag-dgemm.csv" 2>/dev/null)
+echo "scalapack: device DGEMM ${ceiling:-?} TFLOP/s after $(elapsed) s" | tee -a "$log"
+
+echo "library,routine,n,nb,seconds,tflops,of_device_dgemm,residual,blas3_share,mpi_share," \
+     "rest_share,check" | tr -d ' ' > "$csv"
+declare -A took                         # library,routine -> its seconds at n1; library -> the rest
+status=0
+# run LIBRARY N ROUTINES: one rank, all cores, the library preloaded.
+run() {
+    local lib=$1 n=$2 routines=$3 pre=() left est=0 r
+    left=$(( budget - $(elapsed) - 10 ))
+    if [ "$left" -lt 20 ]; then
+        echo "scalapack: $lib at $n not run: $left s left" | tee -a "$log" "$txt"
+        status=3
+        return
+    fi
+    if [ "$n" -gt "$n1" ]; then
+        # the routines' time at n1 scaled as the flops, the rest as the memory
+        for r in ${routines//,/ }; do
+            est=$(( est + ${took[$lib,$r]:-0} * n * n / n1 * n / n1 / n1 ))
+        done
+        est=$(( est + ${took[$lib]:-0} * n / n1 * n / n1 ))
+        if [ "$est" -gt "$left" ]; then
+            echo "scalapack: $lib at $n not run: estimated $est s, $left s left" |
+                tee -a "$log" "$txt"
+            return
+        fi
+    fi
+    case $lib in
+    tessera) pre=(-x LD_PRELOAD="$tessera" -x TESS_DEVICES=cuda:local -x TESS_VERBOSE=1) ;;
+    nvblas) pre=(-x LD_PRELOAD="$nvblas" -x NVBLAS_CONFIG_FILE="$out/nvblas.conf") ;;
+    esac
+    echo "== $lib n=$n $routines (budget left $left s)" >> "$log"
+    local t0=$(date +%s) rc
+    timeout -k 10 "$left" mpirun -np 1 --bind-to none "${pre[@]}" "$demo" -w -n "$n" -b "$nb" \
+        -r "$routines" > "$out/run.txt" 2>> "$log"
+    rc=$?
+    cat "$out/run.txt" >> "$log"
+    if [ "$n" -eq "$n1" ]; then
+        local wall=$(( $(date +%s) - t0 )) sum=0 s
+        for r in ${routines//,/ }; do
+            s=$(awk -v r="pd$r" '$1 == r { printf "%d", $4 + 1 }' "$out/run.txt")
+            took[$lib,$r]=${s:-$wall}
+            sum=$(( sum + ${s:-$wall} ))
+        done
+        took[$lib]=$(( wall > sum ? wall - sum : 0 ))
+    fi
+    echo "scalapack: $lib n=$n rc=$rc after $(elapsed) s" | tee -a "$log"
+    [ "$rc" -ne 0 ] && status=1
+    awk -v lib="$lib" -v dg="${ceiling:-0}" '
+        $1 ~ /^pd/ {
+            tf = $5 / 1000
+            printf "%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s\n", lib, $1, $2, $3, $4, tf,
+                   (dg > 0 ? sprintf("%.3f", tf / dg) : ""), $6, $7, $8, $9, $10
+        }' "$out/run.txt" | tr -d '%' >> "$csv"
+    rm -f "$out/run.txt"
+}
+
+if [ -z "$nvblas" ]; then
+    echo "scalapack: no libnvblas.so under $cuda: NVBLAS not run" | tee -a "$log" "$txt"
+fi
+libs="tessera${nvblas:+ nvblas} openblas"
+for lib in $libs; do
+    run "$lib" "$n1" gemm,potrf
+done
+for lib in $libs; do
+    if [ "$lib" = openblas ]; then
+        run openblas "$n2" potrf
+    else
+        run "$lib" "$n2" gemm,potrf
+    fi
+done
+
+{
+    echo
+    echo "ScaLAPACK 2.2.1 (Open MPI 4.1.4), one rank, NB $nb; device DGEMM ${ceiling:-?} TFLOP/s"
+    printf '%-9s %-8s %6s %9s %8s %9s %10s %7s %6s %6s  %s\n' library routine n seconds \
+        TFLOP/s of_dgemm residual blas3% mpi% rest% check
+    awk -F, 'NR > 1 { printf "%-9s %-8s %6s %9s %8s %9s %10s %7s %6s %6s  %s\n", $1, $2, $3,
+                      $5, $6, $7, $8, $9, $10, $11, $12 }' "$csv"
+    echo
+    echo "Tessera's speed-up over the others (time ratio):"
+    awk -F, 'NR > 1 { t[$1 "," $2 "," $3] = $5; k[$2 "," $3] = 1 }
+        END {
+            for (x in k) {
+                te = t["tessera," x]; nv = t["nvblas," x]; ob = t["openblas," x]
+                printf "  %-16s over NVBLAS %s, over OpenBLAS %s\n", x,
+                       (te && nv) ? sprintf("%.2f", nv / te) : "-",
+                       (te && ob) ? sprintf("%.2f", ob / te) : "-"
+            }
+        }' "$csv" | sort
+    echo "blas3%, mpi%, rest%: the rank's time inside BLAS-3 routines, inside MPI, and in"
+    echo "ScaLAPACK's own work (panels on BLAS-1 and -2, copies)."
+    grep '^tessera: bytes' "$log" | sed 's/^/Tessera transfers: /'
+} >> "$txt"
+cat "$txt"
+echo "scalapack: $(elapsed) s, status $status"
+exit $status
