@@ -16,13 +16,13 @@
 # not installed.
 set -u
 lib=$1 np=$2 tester=$3 template=$4 input=$5 skips=${6:-0}
-here=$(cd "$(dirname "$0")" && pwd)
-lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
-template=$(cd "$(dirname "$template")" && pwd)/$(basename "$template")
 if ! command -v mpirun > /dev/null 2>&1 || [ ! -x "$tester" ]; then
     echo "run_tester.sh: mpirun or $tester is not installed (apt-get install openmpi-bin scalapack-mpi-test)"
     exit 77
 fi
+here=$(cd "$(dirname "$0")" && pwd)
+lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
+template=$(cd "$(dirname "$template")" && pwd)/$(basename "$template")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 case $np in
