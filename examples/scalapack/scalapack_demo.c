@@ -91,7 +91,7 @@ static int global(int l, int me, int np)
     return (l / g.nb * np + me) * g.nb + l % g.nb;
 }
 
-enum kind { GENERAL, SPD };
+enum kind { GENERAL, SPD, ZERO };
 
 /* Work on the columns of the local matrix, split among one thread per core
  * the rank may use (threads that end with the work, so that none is left
@@ -111,6 +111,10 @@ static void *fill_part(void *arg)
         double *col = w->dst + (size_t)lj * (size_t)g.lld;
         if (w->src) {
             memcpy(col, w->src + (size_t)lj * (size_t)g.lld, sizeof *col * (size_t)g.mloc);
+            continue;
+        }
+        if (w->kind == ZERO) {
+            memset(col, 0, sizeof *col * (size_t)g.mloc);
             continue;
         }
         uint64_t j = (uint64_t)global(lj, g.mycol, g.q);
@@ -148,7 +152,7 @@ static void fill(part_t w)
 }
 
 /* The local part of A: general, or symmetric with N on the diagonal (so
- * positive definite). */
+ * positive definite), or zero (an output's pages touched before it is timed). */
 static void generate(double *a, enum kind kind, uint64_t seed)
 {
     fill((part_t){ .dst = a, .kind = kind, .seed = seed });
@@ -250,6 +254,7 @@ static result_t run(const char *routine, bool check)
     } else {
         generate(m0, GENERAL, 5);
         generate(m1, GENERAL, 6);
+        generate(m2, ZERO, 0);
         t0 = timed_start();
         pdgemm_("N", "N", &g.n, &g.n, &g.n, &one, m0, &i1, &i1, g.desc, m1, &i1, &i1, g.desc,
                 &zero, m2, &i1, &i1, g.desc);
