@@ -27,8 +27,11 @@
 # transfer statistics) and blas3_TAG-dgemm.csv (the device DGEMM run); TAG is
 # the GPU model and count (h200x1).
 #
-# Exit status: 0, 1 when a run failed (its check, or the program), 3 when the
-# budget ran out before a run could start.
+# Before the runs, tests/scalapack/test_mpi_blas runs on two ranks sharing the
+# GPU through TESS_DEVICES=cuda:local (its lines are in the summary).
+#
+# Exit status: 0, 1 when a run or that test failed, 3 when the budget ran out
+# before a run could start.
 #
 # Estimated on one H200 with 16 cores: build 90 s, device DGEMM 20 s, at
 # 32768 Tessera 15 s, NVBLAS 25 s, OpenBLAS 90 s, at 65536 Tessera 45 s,
@@ -67,8 +70,9 @@ else
 fi || { tail -30 "$log"; exit 1; }
 ninja -C "$build" legacy/libtessera_blas.so examples/scalapack/scalapack_demo >> "$log" 2>&1 ||
     { tail -30 "$log"; exit 1; }
-ninja -C "$build" bench/bench_blas3_cuda >> "$log" 2>&1
+ninja -C "$build" bench/bench_blas3_cuda tests/scalapack/test_mpi_blas >> "$log" 2>&1
 echo "scalapack: built in $(elapsed) s" | tee -a "$log"
+status=0
 demo=$build/examples/scalapack/scalapack_demo
 tessera=$(cd "$build/legacy" && pwd)/libtessera_blas.so
 cuda=${CUDA_HOME:-/usr/local/cuda}
@@ -81,6 +85,15 @@ openblas=$(ldd "$demo" | awk '/libopenblas\.so\.0/ { print $3; exit }')
     echo "NVBLAS_TILE_DIM 2048"
 } > "$out/nvblas.conf"
 
+# The library inside MPI programs on the GPU (tests/scalapack/test_mpi_blas.c):
+# two ranks, each bound to a core, sharing the GPU through cuda:local, every
+# BLAS-3 call through the runtime on tiles of 32.
+echo "== two ranks sharing the GPU (test_mpi_blas)" >> "$txt"
+TESS_DEVICES=cuda:local TESS_THRESHOLD=0 TESS_NB=32 timeout -k 10 120 \
+    tests/scalapack/run_mpi.sh 2 "$build/tests/scalapack/test_mpi_blas" >> "$txt" 2>> "$log" ||
+    { echo "test_mpi_blas FAILED" >> "$txt"; status=1; }
+echo "scalapack: test_mpi_blas after $(elapsed) s" | tee -a "$log"
+
 # The device's DGEMM rate (cuBLAS on device data, n = 16384), the ceiling the
 # rates are compared with.
 timeout -k 10 120 "$build/bench/bench_blas3_cuda" --no-xt --tag "$tag-dgemm" "$out" 1 gemm 16384 \
@@ -91,7 +104,6 @@ echo "scalapack: device DGEMM ${ceiling:-?} TFLOP/s after $(elapsed) s" | tee -a
 echo "library,routine,n,nb,seconds,tflops,of_device_dgemm,residual,blas3_share,mpi_share," \
      "rest_share,check" | tr -d ' ' > "$csv"
 declare -A took                         # library,routine -> its seconds at n1; library -> the rest
-status=0
 # run LIBRARY N ROUTINES: one rank, all cores, the library preloaded.
 run() {
     local lib=$1 n=$2 routines=$3 pre=() left est=0 r
