@@ -9,7 +9,7 @@ set -u
 np=$1 program=$2
 shift 2
 if ! command -v mpirun > /dev/null 2>&1 || [ ! -x "$program" ]; then
-    echo "run_mpi.sh: mpirun or $program is not installed (apt-get install openmpi-bin libopenmpi-dev)"
+    echo "run_mpi.sh: mpirun or $program is missing (openmpi-bin, libopenmpi-dev)"
     exit 77
 fi
 . "$(cd "$(dirname "$0")" && pwd)/mpi_env.sh"

@@ -17,7 +17,7 @@
 set -u
 lib=$1 np=$2 tester=$3 template=$4 input=$5 skips=${6:-0}
 if ! command -v mpirun > /dev/null 2>&1 || [ ! -x "$tester" ]; then
-    echo "run_tester.sh: mpirun or $tester is not installed (apt-get install openmpi-bin scalapack-mpi-test)"
+    echo "run_tester.sh: mpirun or $tester is missing (openmpi-bin, scalapack-mpi-test)"
     exit 77
 fi
 here=$(cd "$(dirname "$0")" && pwd)
