@@ -329,8 +329,7 @@ static double trxm_flops(const job_t *j)
 }
 
 /* Runs of each library in a DTRSM/DTRMM case at 16384^2: with 5, the ratio
- * of the medians moved between processes by up to 6% (DTRSM L/L/N 1.21x
- * and 1.28x, same build, same H200, 2026-11-23, sixth session). */
+ * of the medians moved between processes by up to 6%. */
 enum { SQUARE_REPS = 9 };
 
 /* TRSM or TRMM, Tessera in place against cuBLAS on the same A and B.  A
@@ -431,7 +430,7 @@ static void bench_parts(void)
         bench_gemm(k, n, 5, k <= 512 ? 16 : 1);
 }
 
-/* The targets of issue 4 that the kernels of group serve, with the
+/* The target cases of the one-GPU kernels that group serves, with the
  * repetitions of the full run; 0 when group is unknown. */
 static int bench_group(const char *group)
 {

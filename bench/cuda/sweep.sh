@@ -1,6 +1,6 @@
 #!/bin/bash
-# The issue-4 targets of the one-GPU kernels against cuBLAS, in one short GPU
-# session: the ceilings (cuBLAS DGEMM 16384, a device-to-device copy), then
+# The target cases of the one-GPU kernels against cuBLAS, in one short GPU
+# run: the ceilings (cuBLAS DGEMM 16384, a device-to-device copy), then
 # each group of targets (bench_kernels OUTDIR GROUP: trxm, gemv, symv), each
 # group in its own process, with the % of ceiling added.  Run from the
 # repository root, with build-gpu already built with -Dcuda=enabled (the

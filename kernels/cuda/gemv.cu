@@ -35,17 +35,9 @@ constexpr int64_t X_CHUNK_MAX = 2048;
  * __ldg, and the loads of A are L1::no_allocate, so that the column stream
  * does not evict it.  When the blocks of whole columns fill GT_WAVES waves
  * of resident blocks, each warp takes its whole column and y is written
- * once, alpha sum + beta y, with no beta pass and no atomics.
- *
- * One H200, 2026-11-23 (third session), DGEMV^T against cuBLAS in the same
- * process: 1.00x / 0.99x at 32768 and 0.99x at 8192.  The same code capped
- * at 5 blocks (96 registers) ran 0.89x-0.90x at 32768 (the compiler
- * unrolls the step loop; short of registers, it likely issues the next
- * step's reads too late to overlap the current step), 0.78x with the loop
- * kept rolled, 0.98x rolled with pointers stepped instead of indexed.  The
- * former design (2 columns x 4 segments a warp, x staged in shared memory in
- * chunks of at most 2048, always a beta pass and atomics) ran 0.96x / 0.89x
- * at 32768 / 8192. */
+ * once, alpha sum + beta y, with no beta pass and no atomics.  With fewer registers the compiler's unrolled step loop issues the next
+ * step's reads too late to overlap the current step; staging x in shared
+ * memory and a beta pass with atomics ran slower (BENCHMARKS.md). */
 constexpr int GT_WARPS = 4;
 constexpr int GT_SEG = 8;
 constexpr int GT_ROWS = 64 * GT_SEG; /* rows one warp reads per step */

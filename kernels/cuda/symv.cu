@@ -12,11 +12,9 @@
  * for y_j, reduced across the warp and added when the piece leaves column j
  * (x_j is then reloaded for the next column).  A diagonal tile uses only its
  * stored triangle, and the real part of its diagonal; the pairs of it that
- * lie wholly outside that triangle are not read, 0.75% of the bytes at
- * n = 8192: DSYMV lower 8192 took 0.52 +- 0.17 us less (mean difference of
- * 29 pairs of runs alternating with the full read, one H200, 2026-11-23,
- * ninth session; 0.19 +- 0.12 over 111 pairs on another).  The next tile is
- * read into registers while the current one is used.
+ * lie wholly outside that triangle are not read (0.75% of the bytes at
+ * n = 8192).  The next tile is read into registers while the current one is
+ * used.
  *
  * Blocks of 8 warps; thread (tx, ty) holds rows 2tx and 2tx+1 of columns ty,
  * ty + 8, ... of a tile (8 columns a thread): each warp reads whole 64-row
@@ -34,31 +32,9 @@
  * cooperative launch: each block scales its share of y and arrives at a grid
  * barrier, and waits at it only when it begins its first tile's products,
  * with two tiles requested by then, so that the wait is all but free.  A
- * separate scaling kernel would cost a second launch (the former design,
- * which let the main kernel start early through programmatic dependent
- * launch): DSYMV lower 8192 took 79-81 us against 80-85 that way, cuBLAS
- * 94-96, in the same runs (H200, 2026-11-23, fifth session; three runs
- * each, bench/cuda/bench_kernels).  Waiting at the barrier before the loop
- * (fourth session) cost 3.7 us.  Waiting at the shared reduction of the
- * first tile ran no faster, and timers in the kernel showed every tile
- * slower with the test for it there (2.00 against 1.83 us a tile a block).
- *
- * H200, 2026-11-23, second session: as first built here, DSYMV lower 2.08x cuBLAS
- * at n = 32768 (4.29 TB/s) and 1.09x-1.14x at 8192 in four runs, upper 3.36x
- * (bench/cuda/sweep.sh).  In the standalone design sweep before it (DSYMV
- * lower), 1.10x-1.11x at 8192 and 1.96x at 32768 against 1.04x and 1.88x for
- * the former design in the same runs (blocks of 16 warps, one a block column
- * and run of up to 32 tiles, grid sized from the matrix).  What lost: the same flat list with
- * blocks of 16 warps, one a multiprocessor (0.96x-0.98x, 1.66x-1.68x, one or
- * two tiles read ahead); the list pulled in chunks of 8 or 24 tiles through
- * an atomic counter (0.87x-0.92x, 1.60x-1.63x); beta fused into the main
- * kernel behind a grid-wide barrier (1.05x, 1.83x with 8 warps); a plain beta
- * kernel before the main one (1.08x, 1.97x: a little slower at 8192).  In the
- * fourth session, beta fused again behind a cooperative launch's grid
- * barrier: one launch instead of two saved the host 2-3 us, but the barrier
- * took 3.7 us inside the kernel (DSYMV 8192 0.086 ms either way); and the
- * pieces computed on the host and passed as kernel parameters: 2 KB of them
- * cost the launch 4 us of host time (1.10x against 1.13x). */
+ * separate scaling kernel costs a second launch, and waiting at the barrier
+ * before the loop, or at the first tile's shared reduction, ran slower; so
+ * did the other layouts and work splits tried (BENCHMARKS.md). */
 #include <cooperative_groups.h>
 #include <utility>
 #include "blas2_common.cuh"
@@ -96,20 +72,16 @@ template <bool LOWER> __device__ __forceinline__ int64_t symv_col_start(int64_t 
  * leave through warp reductions and atomics, and x_j is read again before
  * the first product), so that a piece crossing many short columns, as the
  * last ones of the lower triangle and the first ones of the upper are, is
- * shorter.  On an H200, DSYMV lower 8192 took 0.090-0.091 ms with COLW = 1
- * to 3 against 0.093-0.094 with equal tile counts, 32768 unchanged (two
- * runs each in one process, 2026-11-23, third session). */
+ * shorter; pieces of equal tile counts ran slower at 8192. */
 constexpr int64_t COLW = 2;
 
 /* The first tile t of block b's piece: the smallest t whose cost, t plus
  * COLW for each column begun by tiles 0 .. t-1, reaches b / G of the whole.
  * Within block column j (tiles col_start(j) < t <= col_start(j+1)) that cost
  * is t + COLW (j+1), so a binary search over columns in integers finds t,
- * and col gets the column of tile t (j, or j + 1 when t starts it).  This
- * replaced a search over tiles that found each tile's column from a square
- * root: the blocks spent 11 of the 73 us of DSYMV 8192 in it before reading
- * a tile, and now spend about 1 (timers in the kernel, H200, 2026-11-23,
- * fourth session). */
+ * and col gets the column of tile t (j, or j + 1 when t starts it): cheap
+ * enough that blocks start reading tiles at once, where a search over tiles
+ * with a square root per tile delayed them by a sixth of a small call. */
 template <bool LOWER>
 __device__ int64_t symv_piece_start(int64_t nbt, int64_t ntiles, int64_t b, int64_t G, int &col)
 {

@@ -17,11 +17,8 @@
  * Every leaf but a call's first is launched to overlap the product before it
  * (programmatic dependent launch): it stages its tiles of A, which nothing in
  * the call writes, while that product ends, then waits for it before reading
- * B.  On an H200 this took DTRSM m = 16384 with 64 / 256 / 1024 right-hand
- * sides from 3.07-3.17 / 3.74-3.81 / 7.16 ms to 2.89-3.04 / 3.54 / 6.92-6.93
- * ms, and 16384^2 from 89.2-89.9 to 87.9-88.8 ms (two runs each, 2026-11-23,
- * third session; cuBLAS's own times moved by a few percent between runs, so
- * the ratios are in BENCHMARKS.md). */
+ * B.  That saves each leaf most of its start-up, which matters with few
+ * right-hand sides (BENCHMARKS.md). */
 #include "blas_dispatch.cuh"
 #include "check.cuh"
 #include "scalar.cuh"
