@@ -168,7 +168,7 @@ static void start_runtime(void)
 #ifdef TESS_CUDA_BACKEND
     /* each call gives its operands back at once: page-locking them would be
      * undone at the end of the very call that paid for it; staged copies move
-     * them faster (NOTES.md) */
+     * them faster (docs/design.md) */
     pin_first_use = !stage_enabled();
 #endif
     lg.state = RT_ON;
