@@ -83,38 +83,38 @@
 #define NSAMPLE 64
 #define WARM_N (4096 + 100)
 
-#define CU(call)                                                                                \
-    do {                                                                                        \
-        cudaError_t e_ = (call);                                                                \
-        if (e_ != cudaSuccess) {                                                                \
-            fprintf(stderr, "bench_blas2_cuda:%d: %s failed: %s\n", __LINE__, #call,            \
-                    cudaGetErrorString(e_));                                                    \
-            exit(1);                                                                            \
-        }                                                                                       \
+#define CU(call)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "bench_blas2_cuda:%d: %s failed: %s\n", __LINE__, #call,               \
+                    cudaGetErrorString(e_));                                                       \
+            exit(1);                                                                               \
+        }                                                                                          \
     } while (0)
 
-#define CB(call)                                                                                \
-    do {                                                                                        \
-        cublasStatus_t e_ = (call);                                                             \
-        if (e_ != CUBLAS_STATUS_SUCCESS) {                                                      \
-            fprintf(stderr, "bench_blas2_cuda:%d: %s failed: %s\n", __LINE__, #call,            \
-                    cublasGetStatusString(e_));                                                 \
-            exit(1);                                                                            \
-        }                                                                                       \
+#define CB(call)                                                                                   \
+    do {                                                                                           \
+        cublasStatus_t e_ = (call);                                                                \
+        if (e_ != CUBLAS_STATUS_SUCCESS) {                                                         \
+            fprintf(stderr, "bench_blas2_cuda:%d: %s failed: %s\n", __LINE__, #call,               \
+                    cublasGetStatusString(e_));                                                    \
+            exit(1);                                                                               \
+        }                                                                                          \
     } while (0)
 
-#define TK(call)                                                                                \
-    do {                                                                                        \
-        int e_ = (call);                                                                        \
-        if (e_ < 0) {                                                                           \
-            fprintf(stderr, "bench_blas2_cuda:%d: %s: argument %d is invalid\n", __LINE__,      \
-                    #call, -e_);                                                                \
-            exit(1);                                                                            \
-        } else if (e_ > 0) {                                                                    \
-            fprintf(stderr, "bench_blas2_cuda:%d: %s failed: %s\n", __LINE__, #call,            \
-                    tess_strerror(e_));                                                         \
-            exit(1);                                                                            \
-        }                                                                                       \
+#define TK(call)                                                                                   \
+    do {                                                                                           \
+        int e_ = (call);                                                                           \
+        if (e_ < 0) {                                                                              \
+            fprintf(stderr, "bench_blas2_cuda:%d: %s: argument %d is invalid\n", __LINE__, #call,  \
+                    -e_);                                                                          \
+            exit(1);                                                                               \
+        } else if (e_ > 0) {                                                                       \
+            fprintf(stderr, "bench_blas2_cuda:%d: %s failed: %s\n", __LINE__, #call,               \
+                    tess_strerror(e_));                                                            \
+            exit(1);                                                                               \
+        }                                                                                          \
     } while (0)
 
 enum { R_GEMV_N, R_GEMV_T, R_SYMV, R_COUNT };
@@ -201,8 +201,8 @@ static void tess_call(int r, int64_t n, const double *A, int64_t lda, const doub
     if (r == R_SYMV)
         TK(tess_dsymv_async(TessLower, n, 1.0, A, lda, x, 1, 0.0, y, 1));
     else
-        TK(tess_dgemv_async(r == R_GEMV_N ? TessNoTrans : TessTrans, n, n, 1.0, A, lda, x, 1,
-                            0.0, y, 1));
+        TK(tess_dgemv_async(r == R_GEMV_N ? TessNoTrans : TessTrans, n, n, 1.0, A, lda, x, 1, 0.0,
+                            y, 1));
 }
 
 static void dev_call(cublasHandle_t h, int r, int n, const double *A, const double *x, double *y)
@@ -211,8 +211,8 @@ static void dev_call(cublasHandle_t h, int r, int n, const double *A, const doub
     if (r == R_SYMV)
         CB(cublasDsymv(h, CUBLAS_FILL_MODE_LOWER, n, &one, A, n, x, 1, &zero, y, 1));
     else
-        CB(cublasDgemv(h, r == R_GEMV_N ? CUBLAS_OP_N : CUBLAS_OP_T, n, n, &one, A, n, x, 1,
-                       &zero, y, 1));
+        CB(cublasDgemv(h, r == R_GEMV_N ? CUBLAS_OP_N : CUBLAS_OP_T, n, n, &one, A, n, x, 1, &zero,
+                       y, 1));
 }
 
 static void host_call(int r, int n, const double *A, const double *x, double *y)
@@ -220,8 +220,8 @@ static void host_call(int r, int n, const double *A, const double *x, double *y)
     if (r == R_SYMV)
         cblas_dsymv(CblasColMajor, CblasLower, n, 1.0, A, n, x, 1, 0.0, y, 1);
     else
-        cblas_dgemv(CblasColMajor, r == R_GEMV_N ? CblasNoTrans : CblasTrans, n, n, 1.0, A, n, x,
-                    1, 0.0, y, 1);
+        cblas_dgemv(CblasColMajor, r == R_GEMV_N ? CblasNoTrans : CblasTrans, n, n, 1.0, A, n, x, 1,
+                    0.0, y, 1);
 }
 
 /* ---- peers ---------------------------------------------------------------------------------- */
@@ -302,7 +302,7 @@ static double link_gbps(void)
 
 typedef struct {
     double first_s, call_s, call_mean_s, submit_s, wait_s, kernel_s, idle_sync_s;
-    double h2d, d2h, d2d;       /* bytes per cached call */
+    double h2d, d2h, d2d; /* bytes per cached call */
     double error;
     bool repeat;
 } tess_run_t;
@@ -374,7 +374,7 @@ static tess_run_t time_tessera(const case_t *c, const double *A, double *x, cons
         double t0 = bench_now();
         TK(tess_memory_invalidate(n, 1, x, n, sizeof *x));
         double ti = bench_now() - t0;
-        memcpy(x, x0, xbytes);          /* the host's new x */
+        memcpy(x, x0, xbytes); /* the host's new x */
         double t1 = bench_now();
         tess_call(c->r, n, A, n, x, y);
         double t2 = bench_now();
@@ -589,9 +589,9 @@ int main(int argc, char **argv)
     const char *nbv = getenv("TESS_NB"), *window = getenv("TESS_WINDOW");
     printf("%s, %d GPU(s), host link %.1f GB/s; TESS_NB=%s TESS_WINDOW=%s; CSV %s\n", gpu_name,
            have, link, nbv ? nbv : "(default)", window ? window : "(default)", path);
-    printf("%-7s %6s %4s %8s %7s | %8s %8s %8s %8s %8s | %8s %8s %6s %7s %6s %s\n", "routine",
-           "n", "gpus", "first_ms", "GB/s", "call_us", "submit", "wait", "kernel", "outside",
-           "cuBLASus", "OpenBLms", "vs_cu", "kern/cu", "target", "check");
+    printf("%-7s %6s %4s %8s %7s | %8s %8s %8s %8s %8s | %8s %8s %6s %7s %6s %s\n", "routine", "n",
+           "gpus", "first_ms", "GB/s", "call_us", "submit", "wait", "kernel", "outside", "cuBLASus",
+           "OpenBLms", "vs_cu", "kern/cu", "target", "check");
     fflush(stdout);
 
     int status = 0;
@@ -622,8 +622,8 @@ int main(int argc, char **argv)
         for (int gi = 0; gi < ngl; gi++) {
             int g = gpus[gi];
             if (g > have) {
-                fprintf(stderr, "[n %lld] %d GPUs asked for, %d present: skipped\n",
-                        (long long)n, g, have);
+                fprintf(stderr, "[n %lld] %d GPUs asked for, %d present: skipped\n", (long long)n,
+                        g, have);
                 continue;
             }
             char devs[64];
@@ -641,9 +641,11 @@ int main(int argc, char **argv)
                 bool judged = g == 1 && n == 32768 && opt.cublas;
                 const char *meets = !judged ? "n/a" : vs_cu >= target[c->r] ? "yes" : "no";
                 double outside = ts.call_mean_s - ts.kernel_s;
-                fprintf(stderr, "[d%s n %lld, %d GPU] first %.1f ms, call %.1f us (kernels %.1f "
-                        "us), %.2fx cuBLAS, check %.2e%s\n", routine_name[c->r], (long long)n, g,
-                        ts.first_s * 1e3, ts.call_s * 1e6, ts.kernel_s * 1e6, vs_cu, ts.error,
+                fprintf(stderr,
+                        "[d%s n %lld, %d GPU] first %.1f ms, call %.1f us (kernels %.1f "
+                        "us), %.2fx cuBLAS, check %.2e%s\n",
+                        routine_name[c->r], (long long)n, g, ts.first_s * 1e3, ts.call_s * 1e6,
+                        ts.kernel_s * 1e6, vs_cu, ts.error,
                         ts.repeat ? "" : ", results differ between calls");
                 printf("%-7s %6lld %4d %8.2f %7.1f | %8.1f %8.1f %8.1f %8.1f %8.1f | %8.1f %8.2f "
                        "%6.3f %7.3f %6s %s\n",
@@ -656,8 +658,8 @@ int main(int argc, char **argv)
                         "%s,d%s,%lld,%d,%s,%d,%.6f,%.2f,%.2f,%.3e,%.3e,%.3e,%.3e,%.3e,%.3e,%.3e,"
                         "%.0f,%.0f,%.0f,%.3e,%.3e,%.4f,%.4f,%.3f,%.2f,%s,%.2f,%.3e,%s,%s\n",
                         gpu_name, routine_name[c->r], (long long)n, g, nbv ? nbv : "default",
-                        opt.calls, ts.first_s, matrix_bytes(c) / ts.first_s * 1e-9, link,
-                        ts.call_s, ts.call_mean_s, ts.submit_s, ts.wait_s, ts.kernel_s, outside,
+                        opt.calls, ts.first_s, matrix_bytes(c) / ts.first_s * 1e-9, link, ts.call_s,
+                        ts.call_mean_s, ts.submit_s, ts.wait_s, ts.kernel_s, outside,
                         ts.idle_sync_s, ts.h2d, ts.d2h, ts.d2d, dev_s[c->r], host_s[c->r], vs_cu,
                         kern_cu, vs_host, target[c->r], meets, pin_s, ts.error,
                         ts.repeat ? "yes" : "no", ok ? "ok" : "FAIL");

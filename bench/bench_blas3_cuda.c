@@ -121,49 +121,48 @@
 #define MAX_BLOCKS 4
 #define MAX_GPUS 16
 #define MAX_CASES 256
-#define WARM_DIM 4096           /* warm-up cases are cut to this */
-#define LARGE_FLOPS 2e13        /* cases of this much work get --reps-large runs */
+#define WARM_DIM 4096    /* warm-up cases are cut to this */
+#define LARGE_FLOPS 2e13 /* cases of this much work get --reps-large runs */
 #define NSAMPLE 64
 #define NUPPER 16
 
-#define CU(call)                                                                                \
-    do {                                                                                        \
-        cudaError_t e_ = (call);                                                                \
-        if (e_ != cudaSuccess) {                                                                \
-            fprintf(stderr, "bench_blas3_cuda:%d: %s failed: %s\n", __LINE__, #call,            \
-                    cudaGetErrorString(e_));                                                    \
-            exit(1);                                                                            \
-        }                                                                                       \
+#define CU(call)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "bench_blas3_cuda:%d: %s failed: %s\n", __LINE__, #call,               \
+                    cudaGetErrorString(e_));                                                       \
+            exit(1);                                                                               \
+        }                                                                                          \
     } while (0)
 
-#define CB(call)                                                                                \
-    do {                                                                                        \
-        cublasStatus_t e_ = (call);                                                             \
-        if (e_ != CUBLAS_STATUS_SUCCESS) {                                                      \
-            fprintf(stderr, "bench_blas3_cuda:%d: %s failed: %s\n", __LINE__, #call,            \
-                    cublasGetStatusString(e_));                                                 \
-            exit(1);                                                                            \
-        }                                                                                       \
+#define CB(call)                                                                                   \
+    do {                                                                                           \
+        cublasStatus_t e_ = (call);                                                                \
+        if (e_ != CUBLAS_STATUS_SUCCESS) {                                                         \
+            fprintf(stderr, "bench_blas3_cuda:%d: %s failed: %s\n", __LINE__, #call,               \
+                    cublasGetStatusString(e_));                                                    \
+            exit(1);                                                                               \
+        }                                                                                          \
     } while (0)
 
-#define TK(call)                                                                                \
-    do {                                                                                        \
-        int e_ = (call);                                                                        \
-        if (e_ < 0) {                                                                           \
-            fprintf(stderr, "bench_blas3_cuda:%d: %s: argument %d is invalid\n", __LINE__,      \
-                    #call, -e_);                                                                \
-            exit(1);                                                                            \
-        } else if (e_ > 0) {                                                                    \
-            fprintf(stderr, "bench_blas3_cuda:%d: %s failed: %s\n", __LINE__, #call,            \
-                    tess_strerror(e_));                                                         \
-            exit(1);                                                                            \
-        }                                                                                       \
+#define TK(call)                                                                                   \
+    do {                                                                                           \
+        int e_ = (call);                                                                           \
+        if (e_ < 0) {                                                                              \
+            fprintf(stderr, "bench_blas3_cuda:%d: %s: argument %d is invalid\n", __LINE__, #call,  \
+                    -e_);                                                                          \
+            exit(1);                                                                               \
+        } else if (e_ > 0) {                                                                       \
+            fprintf(stderr, "bench_blas3_cuda:%d: %s failed: %s\n", __LINE__, #call,               \
+                    tess_strerror(e_));                                                            \
+            exit(1);                                                                               \
+        }                                                                                          \
     } while (0)
 
 enum { R_GEMM, R_SYMM, R_SYRK, R_SYR2K, R_GEMMT, R_TRSM, R_TRMM, R_TRSM_GEMM, R_COUNT };
-static const char *const routine_name[R_COUNT] = {
-    "gemm", "symm", "syrk", "syr2k", "gemmt", "trsm", "trmm", "trsm_gemm"
-};
+static const char *const routine_name[R_COUNT] = { "gemm",  "symm", "syrk", "syr2k",
+                                                   "gemmt", "trsm", "trmm", "trsm_gemm" };
 
 /* One benchmarked call: the routine, its dimensions and leading dimensions
  * (the packed ones, or a warm-up's cut of them), and the triangular cases'
@@ -173,7 +172,7 @@ typedef struct {
     int64_t m, n, k;
     int64_t lda, ldb, ldc;
     double d;
-    int64_t dim;                /* the largest dimension: the size group */
+    int64_t dim; /* the largest dimension: the size group */
 } case_t;
 
 /* Rows and columns of A, B, C (0 x 0 where the routine has no such operand;
@@ -196,21 +195,14 @@ static double t_start;
 static shapes_t shapes(int r, int64_t m, int64_t n, int64_t k)
 {
     switch (r) {
-    case R_GEMM:
-        return (shapes_t){ m, k, k, n, m, n };
-    case R_SYMM:
-        return (shapes_t){ m, m, m, n, m, n };
-    case R_SYRK:
-        return (shapes_t){ n, k, 0, 0, n, n };
+    case R_GEMM: return (shapes_t){ m, k, k, n, m, n };
+    case R_SYMM: return (shapes_t){ m, m, m, n, m, n };
+    case R_SYRK: return (shapes_t){ n, k, 0, 0, n, n };
     case R_SYR2K:
-    case R_GEMMT:
-        return (shapes_t){ n, k, n, k, n, n };
-    case R_TRSM:
-        return (shapes_t){ m, m, m, n, 0, 0 };
-    case R_TRMM:
-        return (shapes_t){ m, m, m, n, m, n };
-    default:                    /* R_TRSM_GEMM */
-        return (shapes_t){ m, m, m, n, n, n };
+    case R_GEMMT: return (shapes_t){ n, k, n, k, n, n };
+    case R_TRSM: return (shapes_t){ m, m, m, n, 0, 0 };
+    case R_TRMM: return (shapes_t){ m, m, m, n, m, n };
+    default: /* R_TRSM_GEMM */ return (shapes_t){ m, m, m, n, n, n };
     }
 }
 
@@ -225,7 +217,7 @@ static case_t make_case(int r, int64_t p, int64_t q)
     if (r == R_GEMM || r == R_SYRK || r == R_SYR2K || r == R_GEMMT) {
         c.m = c.n = p;
         c.k = q;
-    } else {                    /* symm and the triangular cases: A is m x m */
+    } else { /* symm and the triangular cases: A is m x m */
         c.m = c.k = p;
         c.n = q;
     }
@@ -254,20 +246,14 @@ static double flops(const case_t *c)
 {
     double m = (double)c->m, n = (double)c->n, k = (double)c->k;
     switch (c->r) {
-    case R_GEMM:
-        return 2 * m * n * k;
-    case R_SYMM:
-        return 2 * m * m * n;
+    case R_GEMM: return 2 * m * n * k;
+    case R_SYMM: return 2 * m * m * n;
     case R_SYRK:
-    case R_GEMMT:
-        return n * n * k;
-    case R_SYR2K:
-        return 2 * n * n * k;
+    case R_GEMMT: return n * n * k;
+    case R_SYR2K: return 2 * n * n * k;
     case R_TRSM:
-    case R_TRMM:
-        return m * m * n;
-    default:
-        return m * m * n + 2 * n * n * m;
+    case R_TRMM: return m * m * n;
+    default: return m * m * n + 2 * n * n * m;
     }
 }
 
@@ -318,14 +304,10 @@ static double inner_dim(const case_t *c)
     switch (c->r) {
     case R_GEMM:
     case R_SYRK:
-    case R_GEMMT:
-        return (double)c->k;
-    case R_SYR2K:
-        return 2.0 * (double)c->k;
-    case R_TRSM_GEMM:
-        return 2.0 * (double)c->m;
-    default:
-        return (double)c->m;
+    case R_GEMMT: return (double)c->k;
+    case R_SYR2K: return 2.0 * (double)c->k;
+    case R_TRSM_GEMM: return 2.0 * (double)c->m;
+    default: return (double)c->m;
     }
 }
 
@@ -419,8 +401,8 @@ static void tess_call(const case_t *c, double *A, double *B, double *C)
         TK(tess_memory_coherent_async(TessLowerPart, c->n, c->n, C, c->ldc, sizeof *C));
         break;
     case R_SYR2K:
-        TK(tess_dsyr2k_async(TessLower, TessNoTrans, c->n, c->k, one, A, c->lda, B, c->ldb, zero,
-                             C, c->ldc));
+        TK(tess_dsyr2k_async(TessLower, TessNoTrans, c->n, c->k, one, A, c->lda, B, c->ldb, zero, C,
+                             c->ldc));
         TK(tess_memory_coherent_async(TessLowerPart, c->n, c->n, C, c->ldc, sizeof *C));
         break;
     case R_GEMMT:
@@ -469,12 +451,12 @@ static void xt_call(cublasXtHandle_t h, const case_t *c, double *A, double *B, d
                          ldc));
         break;
     case R_SYR2K:
-        CB(cublasXtDsyr2k(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, B, ldb,
-                          &zero, C, ldc));
+        CB(cublasXtDsyr2k(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, B, ldb, &zero,
+                          C, ldc));
         break;
     case R_GEMMT:
-        CB(cublasXtDsyrkx(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, B, ldb,
-                          &zero, C, ldc));
+        CB(cublasXtDsyrkx(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, B, ldb, &zero,
+                          C, ldc));
         break;
     case R_TRSM:
         CB(cublasXtDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
@@ -622,10 +604,10 @@ static void time_xt(const case_t *c, int ngpu, double *A, double *B, double *C, 
 typedef struct {
     int ns;
     int64_t i[NSAMPLE], j[NSAMPLE];
-    double before[NSAMPLE];     /* trsm: B(i, j); trsm_gemm: C(i, j) */
-    double *cols;               /* trmm: B(:, j) per sample; trsm_gemm: B(:, cols3[c]) */
+    double before[NSAMPLE]; /* trsm: B(i, j); trsm_gemm: C(i, j) */
+    double *cols;           /* trmm: B(:, j) per sample; trsm_gemm: B(:, cols3[c]) */
     int64_t cols3[3];
-    int nup;                    /* syrk, syr2k, gemmt: C's upper entries, to stay unchanged */
+    int nup; /* syrk, syr2k, gemmt: C's upper entries, to stay unchanged */
     int64_t ui[NUPPER], uj[NUPPER];
     double up[NUPPER];
 } snap_t;
@@ -798,7 +780,7 @@ static double snap_check(const case_t *c, const double *A, const double *B, cons
 
 typedef struct {
     double seconds, error;
-    tess_stats_t delta;         /* over the last run */
+    tess_stats_t delta; /* over the last run */
 } tess_run_t;
 
 static void devices_string(int ngpu, int have, char *buf, size_t size)
@@ -812,8 +794,8 @@ static void devices_string(int ngpu, int have, char *buf, size_t size)
         at += snprintf(buf + at, size - (size_t)at, ",%d", i);
 }
 
-static tess_run_t time_tessera(const case_t *c, int ngpu, int have, double *A, double *B,
-                               double *C, size_t elems, int reps)
+static tess_run_t time_tessera(const case_t *c, int ngpu, int have, double *A, double *B, double *C,
+                               size_t elems, int reps)
 {
     char devs[64];
     devices_string(ngpu, have, devs, sizeof devs);
@@ -852,8 +834,7 @@ static tess_run_t time_tessera(const case_t *c, int ngpu, int have, double *A, d
 /* ---- the run ------------------------------------------------------------------------------ */
 
 /* cuBLAS DGEMM n x n x n on device 0, the ceiling: seconds, median. */
-static double time_ceiling(int64_t n, const double *A, const double *B, const double *C,
-                           int reps)
+static double time_ceiling(int64_t n, const double *A, const double *B, const double *C, int reps)
 {
     case_t g = make_case(R_GEMM, n, n);
     return time_device(&g, A, B, C, reps);
@@ -1065,8 +1046,8 @@ int main(int argc, char **argv)
     printf("%s, %d GPU(s); TESS_NB=%s TESS_WINDOW=%s; CSV %s\n", gpu_name, have,
            nb ? nb : "(default)", window ? window : "(default)", path);
     printf("%-10s %6s %6s %6s %4s %8s %8s %5s %8s %8s %7s %6s %7s %7s %s\n", "routine", "m", "n",
-           "k", "gpus", "Tessera", "XT", "block", "dev", "devDGEMM", "T/DGEMM", "T/XT",
-           "h2d/min", "d2h/min", "check");
+           "k", "gpus", "Tessera", "XT", "block", "dev", "devDGEMM", "T/DGEMM", "T/XT", "h2d/min",
+           "d2h/min", "check");
     fflush(stdout);
 
     int status = 0, skipped = 0;
@@ -1132,8 +1113,7 @@ int main(int argc, char **argv)
             for (int gi = 0; gi < ngl; gi++) {
                 int g = gpus[gi];
                 if (g > have) {
-                    fprintf(stderr, "[%s] %d GPUs asked for, %d present: skipped\n", name, g,
-                            have);
+                    fprintf(stderr, "[%s] %d GPUs asked for, %d present: skipped\n", name, g, have);
                     continue;
                 }
                 double xt_tf = NAN, secs[MAX_BLOCKS];
@@ -1163,8 +1143,8 @@ int main(int argc, char **argv)
                 double vs_gemm = tt / (g * ceil_tf), vs_dev = tt / (g * dev_tf), vs_xt = tt / xt_tf;
                 printf("%-10s %6lld %6lld %6lld %4d %8.2f %8.2f %5d %8.2f %8.2f %7.3f %6.2f %7.3f "
                        "%7.3f %s\n",
-                       routine_name[c->r], (long long)c->m, (long long)c->n, (long long)c->k, g,
-                       tt, xt_tf, xt_block, dev_tf, ceil_tf, vs_gemm, vs_xt, h2d, d2h,
+                       routine_name[c->r], (long long)c->m, (long long)c->n, (long long)c->k, g, tt,
+                       xt_tf, xt_block, dev_tf, ceil_tf, vs_gemm, vs_xt, h2d, d2h,
                        ok ? "ok" : "FAIL");
                 fflush(stdout);
                 fprintf(csv,

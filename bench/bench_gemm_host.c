@@ -15,8 +15,7 @@ static double time_openblas(long n, const double *A, const double *B, double *C)
     double t[REPS];
     for (int r = 0; r < REPS; r++) {
         double t0 = bench_now();
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A, n, B, n, 0.0, C,
-                    n);
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A, n, B, n, 0.0, C, n);
         t[r] = bench_now() - t0;
     }
     return bench_median(t, REPS);
@@ -72,7 +71,9 @@ int main(int argc, char **argv)
         printf("%6ld %12s %14.1f %14.1f %7.2f\n", n, devices, gf / t_ob, gf / t_ts, t_ob / t_ts);
         fprintf(csv, "%ld,%s,%d,%.2f,%.2f,%.3f\n", n, devices, threads, gf / t_ob, gf / t_ts,
                 t_ob / t_ts);
-        free(A); free(B); free(C);
+        free(A);
+        free(B);
+        free(C);
     }
     fclose(csv);
     return 0;

@@ -38,7 +38,7 @@ static double now(void)
 typedef struct {
     double *a;
     size_t n, c0, c1;
-    int kind;                           /* 0 random, 1 lower triangular, well conditioned */
+    int kind; /* 0 random, 1 lower triangular, well conditioned */
     unsigned seed;
 } fill_t;
 
@@ -108,8 +108,8 @@ static void report(const char *label, const char *routine, size_t n, const char 
 }
 
 /* prepare, when there is one, runs before each call, untimed. */
-static void time_calls(const char *label, const char *routine, size_t n, int repeats,
-                       double flops, void (*prepare)(void *), void (*call)(void *), void *arg,
+static void time_calls(const char *label, const char *routine, size_t n, int repeats, double flops,
+                       void (*prepare)(void *), void (*call)(void *), void *arg,
                        const char *(*check)(void *))
 {
     if (prepare)
@@ -144,8 +144,8 @@ static void gemm_call(void *arg)
 {
     job_t *j = arg;
     double one = 1, zero = 0;
-    j->gemm("N", "N", &j->n, &j->n, &j->n, &one, j->A, &j->n, j->B, &j->n, &zero, j->C, &j->n,
-            1, 1);
+    j->gemm("N", "N", &j->n, &j->n, &j->n, &one, j->A, &j->n, j->B, &j->n, &zero, j->C, &j->n, 1,
+            1);
 }
 
 static const char *gemm_check(void *arg)
@@ -200,8 +200,7 @@ int main(int argc, char **argv)
         j.A = matrix(n, 0, 1);
         j.B = matrix(n, 0, 2);
         j.C = matrix(n, 0, 3);
-        time_calls(label, "dgemm", n, repeats, 2.0 * n * n * n, NULL, gemm_call, &j,
-                   gemm_check);
+        time_calls(label, "dgemm", n, repeats, 2.0 * n * n * n, NULL, gemm_call, &j, gemm_check);
         free(j.A);
         free(j.B);
         free(j.C);

@@ -41,18 +41,21 @@ int main(int argc, char **argv)
     }
     double ms = bench_median(submit, REPS), mr = bench_median(runtime, REPS);
     double mw = bench_median(wall, REPS);
-    printf("devices %s, n %ld, nb %ld, %ld tasks per call (median of %d)\n", devices, n, nb,
-           ntasks, REPS);
+    printf("devices %s, n %ld, nb %ld, %ld tasks per call (median of %d)\n", devices, n, nb, ntasks,
+           REPS);
     printf("submit  %.2f us/task\nwall    %.2f us/task\n"
            "runtime %.2f us/task (device time outside kernels, summed over devices)\n",
            ms, mw, mr);
     FILE *csv = bench_csv(dir, "overhead.csv");
     if (csv) {
-        fprintf(csv, "devices,n,nb,tasks,submit_us,wall_us,runtime_us\n%s,%ld,%ld,%ld,%.3f,%.3f,%.3f\n",
+        fprintf(csv,
+                "devices,n,nb,tasks,submit_us,wall_us,runtime_us\n%s,%ld,%ld,%ld,%.3f,%.3f,%.3f\n",
                 devices, n, nb, ntasks, ms, mw, mr);
         fclose(csv);
     }
     tess_finalize();
-    free(A); free(B); free(C);
+    free(A);
+    free(B);
+    free(C);
     return 0;
 }

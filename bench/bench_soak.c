@@ -24,28 +24,28 @@
 #include <unistd.h>
 #include <tessera.h>
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-size_t __sanitizer_get_current_allocated_bytes(void);  /* the sanitizers' runtime */
+size_t __sanitizer_get_current_allocated_bytes(void); /* the sanitizers' runtime */
 #else
 #include <malloc.h>
 #endif
 
-#define SOAK_VIEWS 8                    /* views of each thread's working matrix */
-#define SOAK_TOL 1e-9                   /* relative error against OpenBLAS */
+#define SOAK_VIEWS 8  /* views of each thread's working matrix */
+#define SOAK_TOL 1e-9 /* relative error against OpenBLAS */
 
 typedef struct {
     double minutes;
     int64_t n;
     int threads;
     unsigned seed;
-    double interval_s;                  /* between memory samples */
-    double warm_s;                      /* memory is compared from then on; 0: a quarter of
+    double interval_s; /* between memory samples */
+    double warm_s;     /* memory is compared from then on; 0: a quarter of
                                          * the run, at most a minute */
-    bool quiet;                         /* no lines as it goes */
+    bool quiet;        /* no lines as it goes */
 } soak_opts_t;
 
 typedef struct {
     uint64_t calls, checks, failed_checks;
-    int first_error;                    /* the first call that did not return 0 */
+    int first_error; /* the first call that did not return 0 */
     double max_error;
     double rss_warm_mb, rss_end_mb, heap_warm_mb, heap_end_mb, warm_s;
 } soak_result_t;
@@ -59,9 +59,9 @@ typedef struct {
     const soak_opts_t *o;
     unsigned rng;
     int64_t n;
-    double *W, *Wr;                     /* working matrix and its OpenBLAS shadow */
-    double *R, *T;                      /* read only: general, and triangular near I */
-    double *tmp;                        /* n x n scratch for the GEMMT reference */
+    double *W, *Wr; /* working matrix and its OpenBLAS shadow */
+    double *R, *T;  /* read only: general, and triangular near I */
+    double *tmp;    /* n x n scratch for the GEMMT reference */
     view_t views[SOAK_VIEWS];
     atomic_bool *stop;
     atomic_uint_fast64_t calls, checks, failed_checks;
@@ -349,8 +349,9 @@ static int soak_run(const soak_opts_t *o, soak_result_t *res)
             t = total;
         }
         if (wait > 0)
-            nanosleep(&(struct timespec){ (time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9) },
-                      NULL);
+            nanosleep(
+                &(struct timespec){ (time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9) },
+                NULL);
         uint64_t calls = 0, checks = 0;
         for (int i = 0; i < started; i++) {
             calls += atomic_load(&th[i].calls);

@@ -3,21 +3,21 @@
  * blas_<name>, scalars passed on by address. */
 #include "blas2.h"
 
-#define BLAS2_API(P, T, R, TYPE)                                                                \
-    TESS_API int tess_##P##gemv_async(tess_trans_t trans, int64_t m, int64_t n, T alpha,        \
-                                      const T *A, int64_t lda, const T *x, int64_t incx,        \
-                                      T beta, T *y, int64_t incy)                               \
-    {                                                                                           \
-        return blas_gemv(TYPE, trans, m, n, &alpha, A, lda, x, incx, &beta, y, incy);           \
+#define BLAS2_API(P, T, R, TYPE)                                                                   \
+    TESS_API int tess_##P##gemv_async(tess_trans_t trans, int64_t m, int64_t n, T alpha,           \
+                                      const T *A, int64_t lda, const T *x, int64_t incx, T beta,   \
+                                      T *y, int64_t incy)                                          \
+    {                                                                                              \
+        return blas_gemv(TYPE, trans, m, n, &alpha, A, lda, x, incx, &beta, y, incy);              \
     }
 
 /* symv for the real types, hemv (herm) for the complex ones */
-#define BLAS2_SYMV_API(P, NAME, T, TYPE, HERM)                                                  \
-    TESS_API int tess_##P##NAME##_async(tess_uplo_t uplo, int64_t n, T alpha, const T *A,       \
-                                        int64_t lda, const T *x, int64_t incx, T beta, T *y,    \
-                                        int64_t incy)                                           \
-    {                                                                                           \
-        return blas_symv(TYPE, HERM, uplo, n, &alpha, A, lda, x, incx, &beta, y, incy);         \
+#define BLAS2_SYMV_API(P, NAME, T, TYPE, HERM)                                                     \
+    TESS_API int tess_##P##NAME##_async(tess_uplo_t uplo, int64_t n, T alpha, const T *A,          \
+                                        int64_t lda, const T *x, int64_t incx, T beta, T *y,       \
+                                        int64_t incy)                                              \
+    {                                                                                              \
+        return blas_symv(TYPE, HERM, uplo, n, &alpha, A, lda, x, incx, &beta, y, incy);            \
     }
 
 BLAS2_API(s, float, float, KERN_S)

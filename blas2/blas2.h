@@ -19,8 +19,8 @@
 #include "blas3.h"
 
 typedef struct {
-    int64_t nt;                         /* pieces */
-    int inc;                            /* the kernels' increment on a packed piece: 1 or -1 */
+    int64_t nt; /* pieces */
+    int inc;    /* the kernels' increment on a packed piece: 1 or -1 */
     rt_block_t **blk;
 } vtiling_t;
 

@@ -43,7 +43,7 @@ static int submit_symv(kern_type_t t, const tiling_t *g, const void *call)
     blas_scalar_t one;
     rt_dtype_one(t, one.v);
     const tiling_t *A = &g[OP_A];
-    int64_t nt = A->nt, np = nt + nt % 2;       /* a bye when odd */
+    int64_t nt = A->nt, np = nt + nt % 2; /* a bye when odd */
     for (int64_t i = 0; i < nt && !err; i++)
         err = blas_task_mv(t, (tess_part_t)c->uplo, c->herm, c->alpha.v, tile(A, i, i), NULL,
                            x.blk[i], x.inc, c->beta.v, y.blk[i], NULL, NULL, y.inc);
@@ -56,8 +56,8 @@ static int submit_symv(kern_type_t t, const tiling_t *g, const void *call)
             /* the stored tile of the pair: row i, column j */
             int64_t lo = p < q ? p : q, hi = p < q ? q : p;
             int64_t i = c->uplo == TessLower ? hi : lo, j = c->uplo == TessLower ? lo : hi;
-            err = blas_task_mv(t, TessAll, c->herm, c->alpha.v, tile(A, i, j), x.blk[i],
-                               x.blk[j], x.inc, one.v, y.blk[i], one.v, y.blk[j], y.inc);
+            err = blas_task_mv(t, TessAll, c->herm, c->alpha.v, tile(A, i, j), x.blk[i], x.blk[j],
+                               x.inc, one.v, y.blk[i], one.v, y.blk[j], y.inc);
         }
     }
     vtiling_free(&x);
@@ -91,8 +91,15 @@ int blas_symv(kern_type_t t, bool herm, tess_uplo_t uplo, int64_t n, const void 
     size_t es = rt_dtypes[t].size;
     if ((uses_ax && !vtiling_fits(x, n, incx, es)) || !vtiling_fits(y, n, incy, es))
         return TESS_ENOMEM;
-    symv_call_t c = { herm && rt_dtypes[t].is_complex, uplo, n, x, y, incx, incy,
-                      blas_scalar(t, alpha), blas_scalar(t, beta) };
+    symv_call_t c = { herm && rt_dtypes[t].is_complex,
+                      uplo,
+                      n,
+                      x,
+                      y,
+                      incx,
+                      incy,
+                      blas_scalar(t, alpha),
+                      blas_scalar(t, beta) };
     blas_operand_t ops[] = { [OP_A] = { uses_ax ? A : NULL, n, n, lda } };
     return blas_run(t, 1, ops, uses_ax ? submit_symv : submit_scale, &c);
 }

@@ -54,7 +54,7 @@ typedef struct {
     tess_part_t part;
     bool herm;
     int64_t m, n;
-    int8_t sa, sx1, sx2, sy1, sy2;      /* access slots; -1: not used */
+    int8_t sa, sx1, sx2, sy1, sy2; /* access slots; -1: not used */
     int8_t incx, incy;
     blas_scalar_t alpha, beta1, beta2;
 } mv_args_t;
@@ -68,9 +68,9 @@ static int mv_tile(const rt_exec_t *x)
 {
     const mv_args_t *a = x->args;
     return x->kern->gemv2(x->ctx, a->part, a->herm, a->m, a->n, a->alpha.v, x->ptr[a->sa],
-                          x->ld[a->sa], slot_ptr(x, a->sx1), a->incx, slot_ptr(x, a->sx2),
-                          a->incx, a->beta1.v, slot_ptr(x, a->sy1), a->incy, a->beta2.v,
-                          slot_ptr(x, a->sy2), a->incy);
+                          x->ld[a->sa], slot_ptr(x, a->sx1), a->incx, slot_ptr(x, a->sx2), a->incx,
+                          a->beta1.v, slot_ptr(x, a->sy1), a->incy, a->beta2.v, slot_ptr(x, a->sy2),
+                          a->incy);
 }
 
 static rt_mode_t out_mode(kern_type_t t, const void *beta)
@@ -83,11 +83,20 @@ int blas_task_mv(kern_type_t t, tess_part_t part, bool herm, const void *alpha, 
                  const void *beta2, rt_block_t *y2, int incy)
 {
     rt_task_t *task = task_new(TASK_KERNEL, part != TessAll ? (herm ? "hemv" : "symv")
-                                            : y1 && y2 ? "gemv2" : "gemv");
+                                            : y1 && y2      ? "gemv2"
+                                                            : "gemv");
     if (!task)
         return TESS_ENOMEM;
-    mv_args_t g = { .part = part, .herm = herm, .m = a->m, .n = a->n, .sx1 = -1, .sx2 = -1,
-                    .sy1 = -1, .sy2 = -1, .incx = (int8_t)incx, .incy = (int8_t)incy,
+    mv_args_t g = { .part = part,
+                    .herm = herm,
+                    .m = a->m,
+                    .n = a->n,
+                    .sx1 = -1,
+                    .sx2 = -1,
+                    .sy1 = -1,
+                    .sy2 = -1,
+                    .incx = (int8_t)incx,
+                    .incy = (int8_t)incy,
                     .alpha = blas_scalar(t, alpha) };
     /* the tile first: the task goes where it is */
     g.sa = (int8_t)task_access(task, a, RT_R);

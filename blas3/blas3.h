@@ -72,23 +72,23 @@ int blas_symm(kern_type_t t, bool herm, tess_side_t side, tess_uplo_t uplo, int6
               const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
               const void *beta, void *C, int64_t ldc);
 /* herm: alpha and beta real */
-int blas_syrk(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
-              int64_t k, const void *alpha, const void *A, int64_t lda, const void *beta, void *C,
+int blas_syrk(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n, int64_t k,
+              const void *alpha, const void *A, int64_t lda, const void *beta, void *C,
               int64_t ldc);
 /* herm: beta real */
-int blas_syr2k(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
-               int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
-               int64_t ldb, const void *beta, void *C, int64_t ldc);
+int blas_syr2k(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n, int64_t k,
+               const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
+               const void *beta, void *C, int64_t ldc);
 int blas_gemmt(kern_type_t t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n,
-               int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
-               int64_t ldb, const void *beta, void *C, int64_t ldc);
+               int64_t k, const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
+               const void *beta, void *C, int64_t ldc);
 /* B = alpha op(A)^-1 B (side left) or alpha B op(A)^-1 (right), in place */
 int blas_trsm(kern_type_t t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
-              tess_diag_t diag, int64_t m, int64_t n, const void *alpha, const void *A,
-              int64_t lda, void *B, int64_t ldb);
+              tess_diag_t diag, int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda,
+              void *B, int64_t ldb);
 /* B = alpha op(A) B (side left) or alpha B op(A) (right), in place */
 int blas_trmm(kern_type_t t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
-              tess_diag_t diag, int64_t m, int64_t n, const void *alpha, const void *A,
-              int64_t lda, void *B, int64_t ldb);
+              tess_diag_t diag, int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda,
+              void *B, int64_t ldb);
 
 #endif

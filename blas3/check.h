@@ -25,9 +25,8 @@ int check_gemm(kern_type_t t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64
 int check_symm(kern_type_t t, tess_side_t side, tess_uplo_t uplo, int64_t m, int64_t n,
                const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
                const void *C, int64_t ldc);
-int check_syrk(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
-               int64_t k, const void *alpha, const void *A, int64_t lda, const void *C,
-               int64_t ldc);
+int check_syrk(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n, int64_t k,
+               const void *alpha, const void *A, int64_t lda, const void *C, int64_t ldc);
 int check_syr2k(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
                 int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
                 int64_t ldb, const void *C, int64_t ldc);

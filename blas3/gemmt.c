@@ -35,8 +35,12 @@ static int task_gemmt_diag(kern_type_t t, const gemmt_call_t *c, rt_block_t *a, 
     rt_task_t *task = task_new(TASK_KERNEL, "gemmt");
     if (!task)
         return TESS_ENOMEM;
-    gemmt_args_t s = { .uplo = c->uplo, .ta = c->ta, .tb = c->tb, .n = cb->n,
-                       .k = c->ta == TessNoTrans ? a->n : a->m, .alpha = c->alpha,
+    gemmt_args_t s = { .uplo = c->uplo,
+                       .ta = c->ta,
+                       .tb = c->tb,
+                       .n = cb->n,
+                       .k = c->ta == TessNoTrans ? a->n : a->m,
+                       .alpha = c->alpha,
                        .beta = blas_scalar(t, beta) };
     s.sa = task_access(task, a, RT_R);
     s.sb = task_access(task, b, RT_R);
@@ -75,8 +79,8 @@ static int submit_scale(kern_type_t t, const tiling_t *g, const void *call)
 }
 
 int blas_gemmt(kern_type_t t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n,
-               int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
-               int64_t ldb, const void *beta, void *C, int64_t ldc)
+               int64_t k, const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
+               const void *beta, void *C, int64_t ldc)
 {
     int err = check_gemmt(t, uplo, ta, tb, n, k, alpha, A, lda, B, ldb, C, ldc);
     if (err || (err = rt_check_ready()))

@@ -31,7 +31,7 @@ int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
 typedef struct {
     tess_trans_t ta, tb;
     int64_t m, n, k;
-    int sa, sb, sc;                     /* access slots of A, B and C */
+    int sa, sb, sc; /* access slots of A, B and C */
     blas_scalar_t alpha, beta;
 } gemm_args_t;
 
@@ -49,9 +49,13 @@ int blas_task_gemm(kern_type_t t, tess_trans_t ta, tess_trans_t tb, const void *
     rt_task_t *task = task_new(TASK_KERNEL, "gemm");
     if (!task)
         return TESS_ENOMEM;
-    gemm_args_t g = { .ta = ta, .tb = tb, .m = c->m, .n = c->n,
+    gemm_args_t g = { .ta = ta,
+                      .tb = tb,
+                      .m = c->m,
+                      .n = c->n,
                       .k = ta == TessNoTrans ? a->n : a->m,
-                      .alpha = blas_scalar(t, alpha), .beta = blas_scalar(t, beta) };
+                      .alpha = blas_scalar(t, alpha),
+                      .beta = blas_scalar(t, beta) };
     g.sa = task_access(task, a, RT_R);
     g.sb = task_access(task, b, RT_R);
     g.sc = task_access(task, c, rt_scalar_is_zero(t, beta) ? RT_W : RT_RW);
@@ -72,8 +76,8 @@ static int scal_tile(const rt_exec_t *x)
     const scal_args_t *a = x->args;
     if (a->part == TessAll)
         return x->kern->scal(x->ctx, a->m, a->n, a->beta.v, x->ptr[a->sc], x->ld[a->sc]);
-    return x->kern->scal_tri(x->ctx, a->herm, (tess_uplo_t)a->part, a->n, a->beta.v,
-                             x->ptr[a->sc], x->ld[a->sc]);
+    return x->kern->scal_tri(x->ctx, a->herm, (tess_uplo_t)a->part, a->n, a->beta.v, x->ptr[a->sc],
+                             x->ld[a->sc]);
 }
 
 int blas_task_scal(kern_type_t t, bool herm, tess_part_t part, const void *beta, rt_block_t *c)
@@ -82,8 +86,9 @@ int blas_task_scal(kern_type_t t, bool herm, tess_part_t part, const void *beta,
     if (!task)
         return TESS_ENOMEM;
     kern_type_t bt = herm ? rt_dtypes[t].real : t;
-    scal_args_t a = { .m = c->m, .n = c->n, .herm = herm, .part = part,
-                      .beta = blas_scalar(bt, beta) };
+    scal_args_t a = {
+        .m = c->m, .n = c->n, .herm = herm, .part = part, .beta = blas_scalar(bt, beta)
+    };
     /* a triangle keeps the other one: the tile is read even when beta is 0 */
     a.sc = task_access(task, c, part == TessAll && rt_scalar_is_zero(bt, beta) ? RT_W : RT_RW);
     TASK_SET_ARGS(task, scal_tile, t, a);

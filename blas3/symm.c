@@ -26,9 +26,9 @@ typedef struct {
 static int symm_tile(const rt_exec_t *x)
 {
     const symm_args_t *a = x->args;
-    return x->kern->symm(x->ctx, a->herm, a->side, a->uplo, a->m, a->n, a->alpha.v,
-                         x->ptr[a->sa], x->ld[a->sa], x->ptr[a->sb], x->ld[a->sb], a->beta.v,
-                         x->ptr[a->sc], x->ld[a->sc]);
+    return x->kern->symm(x->ctx, a->herm, a->side, a->uplo, a->m, a->n, a->alpha.v, x->ptr[a->sa],
+                         x->ld[a->sa], x->ptr[a->sb], x->ld[a->sb], a->beta.v, x->ptr[a->sc],
+                         x->ld[a->sc]);
 }
 
 static int task_symm_diag(kern_type_t t, const symm_call_t *c, rt_block_t *a, rt_block_t *b,
@@ -37,8 +37,13 @@ static int task_symm_diag(kern_type_t t, const symm_call_t *c, rt_block_t *a, rt
     rt_task_t *task = task_new(TASK_KERNEL, c->herm ? "hemm" : "symm");
     if (!task)
         return TESS_ENOMEM;
-    symm_args_t s = { .herm = c->herm, .side = c->side, .uplo = c->uplo, .m = cb->m,
-                      .n = cb->n, .alpha = c->alpha, .beta = blas_scalar(t, beta) };
+    symm_args_t s = { .herm = c->herm,
+                      .side = c->side,
+                      .uplo = c->uplo,
+                      .m = cb->m,
+                      .n = cb->n,
+                      .alpha = c->alpha,
+                      .beta = blas_scalar(t, beta) };
     s.sa = task_access(task, a, RT_R);
     s.sb = task_access(task, b, RT_R);
     s.sc = task_access(task, cb, rt_scalar_is_zero(t, beta) ? RT_W : RT_RW);

@@ -9,7 +9,7 @@ typedef struct {
     tess_uplo_t uplo;
     tess_trans_t trans;
     int64_t k;
-    blas_scalar_t alpha, beta;          /* herm: beta real */
+    blas_scalar_t alpha, beta; /* herm: beta real */
 } syr2k_call_t;
 
 enum { OP_A, OP_B, OP_C };
@@ -26,9 +26,9 @@ typedef struct {
 static int syr2k_tile(const rt_exec_t *x)
 {
     const syr2k_args_t *a = x->args;
-    return x->kern->syr2k(x->ctx, a->herm, a->uplo, a->trans, a->n, a->k, a->alpha.v,
-                          x->ptr[a->sa], x->ld[a->sa], x->ptr[a->sb], x->ld[a->sb], a->beta.v,
-                          x->ptr[a->sc], x->ld[a->sc]);
+    return x->kern->syr2k(x->ctx, a->herm, a->uplo, a->trans, a->n, a->k, a->alpha.v, x->ptr[a->sa],
+                          x->ld[a->sa], x->ptr[a->sb], x->ld[a->sb], a->beta.v, x->ptr[a->sc],
+                          x->ld[a->sc]);
 }
 
 /* A diagonal tile: always read, since its other triangle must survive. */
@@ -38,8 +38,12 @@ static int task_syr2k_diag(kern_type_t t, const syr2k_call_t *c, rt_block_t *a, 
     rt_task_t *task = task_new(TASK_KERNEL, c->herm ? "her2k" : "syr2k");
     if (!task)
         return TESS_ENOMEM;
-    syr2k_args_t s = { .herm = c->herm, .uplo = c->uplo, .trans = c->trans, .n = cb->n,
-                       .k = c->trans == TessNoTrans ? a->n : a->m, .alpha = c->alpha };
+    syr2k_args_t s = { .herm = c->herm,
+                       .uplo = c->uplo,
+                       .trans = c->trans,
+                       .n = cb->n,
+                       .k = c->trans == TessNoTrans ? a->n : a->m,
+                       .alpha = c->alpha };
     memcpy(s.beta.v, beta, sizeof s.beta.v);
     s.sa = task_access(task, a, RT_R);
     s.sb = task_access(task, b, RT_R);
@@ -92,9 +96,9 @@ static int submit_scale(kern_type_t t, const tiling_t *g, const void *call)
     return blas_scale(t, c->herm, (tess_part_t)c->uplo, c->beta.v, &g[OP_C]);
 }
 
-int blas_syr2k(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
-               int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
-               int64_t ldb, const void *beta, void *C, int64_t ldc)
+int blas_syr2k(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n, int64_t k,
+               const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
+               const void *beta, void *C, int64_t ldc)
 {
     int err = check_syr2k(t, herm, uplo, trans, n, k, alpha, A, lda, B, ldb, C, ldc);
     if (err || (err = rt_check_ready()))

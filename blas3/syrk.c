@@ -6,9 +6,9 @@
 typedef struct {
     bool herm;
     tess_uplo_t uplo;
-    tess_trans_t trans;                 /* NoTrans, or (Conj)Trans as the routine takes it */
+    tess_trans_t trans; /* NoTrans, or (Conj)Trans as the routine takes it */
     int64_t k;
-    blas_scalar_t alpha, beta;          /* herm: real */
+    blas_scalar_t alpha, beta; /* herm: real */
 } syrk_call_t;
 
 enum { OP_A, OP_C };
@@ -25,8 +25,8 @@ typedef struct {
 static int syrk_tile(const rt_exec_t *x)
 {
     const syrk_args_t *a = x->args;
-    return x->kern->syrk(x->ctx, a->herm, a->uplo, a->trans, a->n, a->k, a->alpha.v,
-                         x->ptr[a->sa], x->ld[a->sa], a->beta.v, x->ptr[a->sc], x->ld[a->sc]);
+    return x->kern->syrk(x->ctx, a->herm, a->uplo, a->trans, a->n, a->k, a->alpha.v, x->ptr[a->sa],
+                         x->ld[a->sa], a->beta.v, x->ptr[a->sc], x->ld[a->sc]);
 }
 
 /* A diagonal tile: always read, since its other triangle must survive. */
@@ -36,8 +36,12 @@ static int task_syrk_diag(kern_type_t t, const syrk_call_t *c, rt_block_t *a, co
     rt_task_t *task = task_new(TASK_KERNEL, c->herm ? "herk" : "syrk");
     if (!task)
         return TESS_ENOMEM;
-    syrk_args_t s = { .herm = c->herm, .uplo = c->uplo, .trans = c->trans, .n = cb->n,
-                      .k = c->trans == TessNoTrans ? a->n : a->m, .alpha = c->alpha };
+    syrk_args_t s = { .herm = c->herm,
+                      .uplo = c->uplo,
+                      .trans = c->trans,
+                      .n = cb->n,
+                      .k = c->trans == TessNoTrans ? a->n : a->m,
+                      .alpha = c->alpha };
     memcpy(s.beta.v, beta, sizeof s.beta.v);
     s.sa = task_access(task, a, RT_R);
     s.sc = task_access(task, cb, RT_RW);
@@ -85,9 +89,8 @@ static int submit_scale(kern_type_t t, const tiling_t *g, const void *call)
     return blas_scale(t, c->herm, (tess_part_t)c->uplo, c->beta.v, &g[OP_C]);
 }
 
-int blas_syrk(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
-              int64_t k, const void *alpha, const void *A, int64_t lda, const void *beta, void *C,
-              int64_t ldc)
+int blas_syrk(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n, int64_t k,
+              const void *alpha, const void *A, int64_t lda, const void *beta, void *C, int64_t ldc)
 {
     int err = check_syrk(t, herm, uplo, trans, n, k, alpha, A, lda, C, ldc);
     if (err || (err = rt_check_ready()))

@@ -13,8 +13,8 @@ int tiling_make(tiling_t *g, const void *ptr, int64_t m, int64_t n, int64_t ld, 
         for (int64_t i = 0; i < g->mt; i++) {
             int64_t r = i * nb, c = j * nb;
             char *p = (char *)ptr + ((size_t)r + (size_t)c * (size_t)ld) * es;
-            rt_block_t *b = block_get(p, m - r < nb ? m - r : nb, n - c < nb ? n - c : nb, ld, es,
-                                      i, j);
+            rt_block_t *b =
+                block_get(p, m - r < nb ? m - r : nb, n - c < nb ? n - c : nb, ld, es, i, j);
             if (!b) {
                 tiling_free(g);
                 return TESS_ENOMEM;

@@ -8,8 +8,8 @@
 #include "rt.h"
 
 typedef struct {
-    int64_t mt, nt;                     /* tiles down and across */
-    rt_block_t **blk;                   /* column-major mt x nt */
+    int64_t mt, nt;   /* tiles down and across */
+    rt_block_t **blk; /* column-major mt x nt */
 } tiling_t;
 
 int tiling_make(tiling_t *g, const void *ptr, int64_t m, int64_t n, int64_t ld, size_t es);

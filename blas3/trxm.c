@@ -22,10 +22,10 @@
 #include "blas3.h"
 
 typedef struct {
-    bool solve;                         /* trsm, else trmm */
+    bool solve; /* trsm, else trmm */
     tess_side_t side;
     tess_uplo_t uplo;
-    tess_trans_t trans;                 /* real types: Trans for ConjTrans */
+    tess_trans_t trans; /* real types: Trans for ConjTrans */
     tess_diag_t diag;
     blas_scalar_t alpha;
 } trxm_call_t;
@@ -46,9 +46,9 @@ typedef struct {
 static int trxm_tile(const rt_exec_t *x)
 {
     const trxm_args_t *a = x->args;
-    return (a->solve ? x->kern->trsm : x->kern->trmm)(
-        x->ctx, a->side, a->uplo, a->trans, a->diag, a->m, a->n, a->alpha.v, x->ptr[a->sa],
-        x->ld[a->sa], x->ptr[a->sb], x->ld[a->sb]);
+    return (a->solve ? x->kern->trsm : x->kern->trmm)(x->ctx, a->side, a->uplo, a->trans, a->diag,
+                                                      a->m, a->n, a->alpha.v, x->ptr[a->sa],
+                                                      x->ld[a->sa], x->ptr[a->sb], x->ld[a->sb]);
 }
 
 /* One diagonal tile of A applied to one tile of B, in place. */
@@ -58,8 +58,14 @@ static int task_trxm_diag(kern_type_t t, const trxm_call_t *c, const void *alpha
     rt_task_t *task = task_new(TASK_KERNEL, c->solve ? "trsm" : "trmm");
     if (!task)
         return TESS_ENOMEM;
-    trxm_args_t s = { .solve = c->solve, .side = c->side, .uplo = c->uplo, .trans = c->trans,
-                      .diag = c->diag, .m = b->m, .n = b->n, .alpha = blas_scalar(t, alpha) };
+    trxm_args_t s = { .solve = c->solve,
+                      .side = c->side,
+                      .uplo = c->uplo,
+                      .trans = c->trans,
+                      .diag = c->diag,
+                      .m = b->m,
+                      .n = b->n,
+                      .alpha = blas_scalar(t, alpha) };
     s.sa = task_access(task, a, RT_R);
     s.sb = task_access(task, b, RT_RW);
     TASK_SET_ARGS(task, trxm_tile, t, s);
@@ -72,8 +78,8 @@ typedef struct {
     const trxm_call_t *c;
     const tiling_t *A, *B;
     bool left;
-    bool second_is_target;              /* the off-diagonal block updates the second half */
-    int64_t nrhs;                       /* tiles of B along the other dimension */
+    bool second_is_target; /* the off-diagonal block updates the second half */
+    int64_t nrhs;          /* tiles of B along the other dimension */
     blas_scalar_t one, minus_one;
 } trxm_rec_t;
 
@@ -150,15 +156,19 @@ static int submit_trxm(kern_type_t t, const tiling_t *g, const void *call)
     const trxm_call_t *c = call;
     bool left = c->side == TessLeft;
     bool t_lower = (c->uplo == TessLower) == (c->trans == TessNoTrans);
-    trxm_rec_t r = { .t = t, .c = c, .A = &g[OP_A], .B = &g[OP_B], .left = left,
+    trxm_rec_t r = { .t = t,
+                     .c = c,
+                     .A = &g[OP_A],
+                     .B = &g[OP_B],
+                     .left = left,
                      .second_is_target = left == t_lower,
                      .nrhs = left ? g[OP_B].nt : g[OP_B].mt };
     static const float minus_one_s = -1.0f;
     static const double minus_one_d = -1.0;
     rt_dtype_one(t, r.one.v);
-    rt_scalar_from_real(t, rt_dtypes[t].real == KERN_S ? (const void *)&minus_one_s
-                                                       : (const void *)&minus_one_d,
-                        r.minus_one.v);
+    rt_scalar_from_real(
+        t, rt_dtypes[t].real == KERN_S ? (const void *)&minus_one_s : (const void *)&minus_one_d,
+        r.minus_one.v);
     return trxm_range(&r, 0, g[OP_A].nt, c->alpha.v);
 }
 
@@ -170,8 +180,8 @@ static int submit_zero(kern_type_t t, const tiling_t *g, const void *call)
 }
 
 static int blas_trxm(kern_type_t t, bool solve, tess_side_t side, tess_uplo_t uplo,
-                     tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,
-                     const void *alpha, const void *A, int64_t lda, void *B, int64_t ldb)
+                     tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n, const void *alpha,
+                     const void *A, int64_t lda, void *B, int64_t ldb)
 {
     int err = check_trxm(t, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
     if (err || (err = rt_check_ready()))
@@ -192,15 +202,15 @@ static int blas_trxm(kern_type_t t, bool solve, tess_side_t side, tess_uplo_t up
 }
 
 int blas_trsm(kern_type_t t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
-              tess_diag_t diag, int64_t m, int64_t n, const void *alpha, const void *A,
-              int64_t lda, void *B, int64_t ldb)
+              tess_diag_t diag, int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda,
+              void *B, int64_t ldb)
 {
     return blas_trxm(t, true, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
 }
 
 int blas_trmm(kern_type_t t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
-              tess_diag_t diag, int64_t m, int64_t n, const void *alpha, const void *A,
-              int64_t lda, void *B, int64_t ldb)
+              tess_diag_t diag, int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda,
+              void *B, int64_t ldb)
 {
     return blas_trxm(t, false, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
 }

@@ -36,13 +36,13 @@ static double frobenius(const double *A, int64_t n)
     return sqrt(s);
 }
 
-#define CHECK(call)                                                                             \
-    do {                                                                                        \
-        int err_ = (call);                                                                      \
-        if (err_) {                                                                             \
-            fprintf(stderr, "%s: %s\n", #call, tess_strerror(err_));                            \
-            return 1;                                                                           \
-        }                                                                                       \
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        int err_ = (call);                                                                         \
+        if (err_) {                                                                                \
+            fprintf(stderr, "%s: %s\n", #call, tess_strerror(err_));                               \
+            return 1;                                                                              \
+        }                                                                                          \
     } while (0)
 
 int main(int argc, char **argv)
@@ -83,12 +83,11 @@ int main(int argc, char **argv)
     for (int64_t i = 0; i < n * n; i++)
         diff += (X[i] - Xr[i]) * (X[i] - Xr[i]);
     /* four products deep; normwise residual relative to the chain's scale */
-    double resid = sqrt(diff) / (4.0 * n * 2.2e-16 * frobenius(Zref, n) * frobenius(A, n) +
-                                 1e-300);
+    double resid = sqrt(diff) / (4.0 * n * 2.2e-16 * frobenius(Zref, n) * frobenius(A, n) + 1e-300);
 
     double flops = 4 * 2.0 * n * n * n;
-    printf("tessera demo: 4 chained DGEMMs, n = %lld, %d %s device(s)\n", (long long)n,
-           s.ndevices, getenv("TESS_DEVICES") ? getenv("TESS_DEVICES") : "auto");
+    printf("tessera demo: 4 chained DGEMMs, n = %lld, %d %s device(s)\n", (long long)n, s.ndevices,
+           getenv("TESS_DEVICES") ? getenv("TESS_DEVICES") : "auto");
     printf("time            %.3f s\n", elapsed);
     printf("rate            %.1f GFLOP/s\n", flops / elapsed * 1e-9);
     printf("host->device    %.1f MB (the inputs A, B, Z: %.1f MB)\n", s.bytes_h2d / 1e6,
@@ -105,6 +104,13 @@ int main(int argc, char **argv)
     printf("residual        %.2e (bound 10): %s\n", resid, resid < 10 ? "PASS" : "FAIL");
 
     CHECK(tess_finalize());
-    free(A); free(B); free(X); free(Y); free(Z); free(Zref); free(Xr); free(Yr);
+    free(A);
+    free(B);
+    free(X);
+    free(Y);
+    free(Z);
+    free(Zref);
+    free(Xr);
+    free(Yr);
     return resid < 10 ? 0 : 1;
 }

@@ -80,21 +80,20 @@ static double frobenius(const double *A, int64_t rows, int64_t cols, int64_t ld,
     return sqrt(s);
 }
 
-#define CHECK(call)                                                                             \
-    do {                                                                                        \
-        int err_ = (call);                                                                      \
-        if (err_) {                                                                             \
-            fprintf(stderr, "%s: %s\n", #call, tess_strerror(err_));                            \
-            exit(1);                                                                            \
-        }                                                                                       \
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        int err_ = (call);                                                                         \
+        if (err_) {                                                                                \
+            fprintf(stderr, "%s: %s\n", #call, tess_strerror(err_));                               \
+            exit(1);                                                                               \
+        }                                                                                          \
     } while (0)
 
 /* The update as submitted: the solve in place, then C -= X^T X one way. */
 static void submit_update(update_t how, int64_t n, int64_t m, double alpha, const double *L,
                           double *B, double *C)
 {
-    CHECK(tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, n, m, alpha, L, n, B,
-                           n));
+    CHECK(tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, n, m, alpha, L, n, B, n));
     if (how == BY_GEMM)
         CHECK(tess_dgemm_async(TessTrans, TessNoTrans, m, m, n, -1.0, B, n, B, n, 1.0, C, m));
     else if (how == BY_SYRK)
@@ -182,7 +181,7 @@ static bool run_panels(int panels, int64_t n, int64_t m, double alpha, const dou
     double *B = malloc((size_t)(n * m) * sizeof *B), *C = malloc((size_t)(m * m) * sizeof *C);
     double tri_l = n * (n + 1) / 2.0, c_elems = m * (m + 1) / 2.0, elapsed = 0, worst = 0;
     double flops = (double)n * n * m + (double)m * (m + 1) * n;
-    uint64_t h2d[2] = { 0, 0 };         /* the first panel's, the most of the others' */
+    uint64_t h2d[2] = { 0, 0 }; /* the first panel's, the most of the others' */
     tess_stats_t s0, s1;
     CHECK(tess_memory_invalidate_all());
     printf("%d panels with the same L, one after another, C -= X^T X by dsyrk\n", panels);
@@ -214,7 +213,8 @@ static bool run_panels(int panels, int64_t n, int64_t m, double alpha, const dou
     printf("  host->device    %8.1f MB   for the first panel, with L\n", h2d[0] / 1e6);
     if (panels > 1)
         printf("                  %8.1f MB   at most for each later one: L (%.1f MB as a "
-               "triangle) not sent again\n", h2d[1] / 1e6, 8 * tri_l / 1e6);
+               "triangle) not sent again\n",
+               h2d[1] / 1e6, 8 * tri_l / 1e6);
     printf("  minimum         %8.1f MB   a panel's B and C's lower triangle\n",
            8 * ((double)n * m + c_elems) / 1e6);
     printf("  residual        %8.2e   (worst panel, bound %g): %s\n", worst, BOUND,

@@ -35,39 +35,39 @@ typedef enum { TessAll = 0, TessUpperPart = 121, TessLowerPart = 122 } tess_part
 
 enum {
     TESS_SUCCESS = 0,
-    TESS_ENOTINIT = 1,  /* tess_init has not been called, or tess_finalize has */
-    TESS_EINIT = 2,     /* tess_init called twice */
-    TESS_ENOMEM = 3,    /* out of memory that eviction cannot cure: a task's tiles exceed one
+    TESS_ENOTINIT = 1, /* tess_init has not been called, or tess_finalize has */
+    TESS_EINIT = 2,    /* tess_init called twice */
+    TESS_ENOMEM = 3,   /* out of memory that eviction cannot cure: a task's tiles exceed one
                          * device's memory, or an operand exceeds the address space */
-    TESS_EDEVICE = 4,   /* a device or its library reported a failure */
-    TESS_ECONFIG = 5,   /* invalid configuration (tess_config_t or TESS_* variable) */
-    TESS_ENODEV = 6,    /* the requested devices do not exist or are not built in */
-    TESS_ENOTREG = 7,   /* tess_memory_unregister of memory that was not registered */
-    TESS_EINTERNAL = 8  /* an internal invariant failed: a bug, please report it */
+    TESS_EDEVICE = 4,  /* a device or its library reported a failure */
+    TESS_ECONFIG = 5,  /* invalid configuration (tess_config_t or TESS_* variable) */
+    TESS_ENODEV = 6,   /* the requested devices do not exist or are not built in */
+    TESS_ENOTREG = 7,  /* tess_memory_unregister of memory that was not registered */
+    TESS_EINTERNAL = 8 /* an internal invariant failed: a bug, please report it */
 };
 
 #define TESS_MAX_DEVICES 16
 
 /* Zero or NULL fields take the TESS_* environment variable, then the default. */
 typedef struct {
-    const char *devices;        /* TESS_DEVICES: "auto", "cuda", "cuda:0,2", "host:N" */
-    int64_t nb;                 /* TESS_NB: tile size */
-    double cache_fraction;      /* TESS_CACHE_FRACTION: share of free GPU memory for the cache */
-    size_t host_device_mem;     /* TESS_HOST_DEVICE_MEM: bytes per simulated host device */
-    double threshold;           /* TESS_THRESHOLD: legacy calls below it stay on the host BLAS */
-    const char *trace;          /* TESS_TRACE: Chrome trace written at tess_finalize */
-    int verbose;                /* TESS_VERBOSE: statistics printed at tess_finalize */
-    int window;                 /* TESS_WINDOW: tasks in flight per device, 1 to 32 (8) */
+    const char *devices;    /* TESS_DEVICES: "auto", "cuda", "cuda:0,2", "host:N" */
+    int64_t nb;             /* TESS_NB: tile size */
+    double cache_fraction;  /* TESS_CACHE_FRACTION: share of free GPU memory for the cache */
+    size_t host_device_mem; /* TESS_HOST_DEVICE_MEM: bytes per simulated host device */
+    double threshold;       /* TESS_THRESHOLD: legacy calls below it stay on the host BLAS */
+    const char *trace;      /* TESS_TRACE: Chrome trace written at tess_finalize */
+    int verbose;            /* TESS_VERBOSE: statistics printed at tess_finalize */
+    int window;             /* TESS_WINDOW: tasks in flight per device, 1 to 32 (8) */
 } tess_config_t;
 
 typedef struct {
     int ndevices;
     uint64_t bytes_h2d, bytes_d2h, bytes_d2d;
-    uint64_t tasks[TESS_MAX_DEVICES];      /* tasks run per device */
-    uint64_t steals[TESS_MAX_DEVICES];     /* tasks taken from another device's queue */
-    double busy_s[TESS_MAX_DEVICES];       /* seconds spent in kernels per device */
-    uint64_t cache_hits, cache_misses;     /* per tile access on a device */
-    uint64_t evictions, writebacks;        /* writebacks: dirty tiles copied to the host */
+    uint64_t tasks[TESS_MAX_DEVICES];  /* tasks run per device */
+    uint64_t steals[TESS_MAX_DEVICES]; /* tasks taken from another device's queue */
+    double busy_s[TESS_MAX_DEVICES];   /* seconds spent in kernels per device */
+    uint64_t cache_hits, cache_misses; /* per tile access on a device */
+    uint64_t evictions, writebacks;    /* writebacks: dirty tiles copied to the host */
 } tess_stats_t;
 
 TESS_API int tess_init(const tess_config_t *cfg);
@@ -81,52 +81,52 @@ TESS_API const char *tess_strerror(int err);
 /* BLAS-3, column-major, host pointers, one declaration per routine for the
  * four precisions: P is s, d, c, z; T float, double, float _Complex, double
  * _Complex; R the real type of T.  Real types take ConjTrans as Trans. */
-#define TESS_BLAS3_DECL(P, T, R)                                                                \
-    /* C = alpha op(A) op(B) + beta C */                                                        \
-    TESS_API int tess_##P##gemm_async(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,   \
-                                      int64_t k, T alpha, const T *A, int64_t lda, const T *B,  \
-                                      int64_t ldb, T beta, T *C, int64_t ldc);                  \
+#define TESS_BLAS3_DECL(P, T, R)                                                                   \
+    /* C = alpha op(A) op(B) + beta C */                                                           \
+    TESS_API int tess_##P##gemm_async(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,      \
+                                      int64_t k, T alpha, const T *A, int64_t lda, const T *B,     \
+                                      int64_t ldb, T beta, T *C, int64_t ldc);                     \
     /* C = alpha A B + beta C (side left) or alpha B A + beta C (right), A symmetric, only its  \
-     * uplo triangle read */                                                                    \
-    TESS_API int tess_##P##symm_async(tess_side_t side, tess_uplo_t uplo, int64_t m, int64_t n, \
-                                      T alpha, const T *A, int64_t lda, const T *B,             \
-                                      int64_t ldb, T beta, T *C, int64_t ldc);                  \
+     * uplo triangle read */  \
+    TESS_API int tess_##P##symm_async(tess_side_t side, tess_uplo_t uplo, int64_t m, int64_t n,    \
+                                      T alpha, const T *A, int64_t lda, const T *B, int64_t ldb,   \
+                                      T beta, T *C, int64_t ldc);                                  \
     /* C = alpha op(A) op(A)^T + beta C, only C's uplo triangle read and written; op(A) is     \
-     * n x k (trans NoTrans) or A^T (Trans; ConjTrans only for real types) */                  \
-    TESS_API int tess_##P##syrk_async(tess_uplo_t uplo, tess_trans_t trans, int64_t n,          \
-                                      int64_t k, T alpha, const T *A, int64_t lda, T beta,      \
-                                      T *C, int64_t ldc);                                       \
-    /* C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C, C's uplo triangle only */       \
-    TESS_API int tess_##P##syr2k_async(tess_uplo_t uplo, tess_trans_t trans, int64_t n,         \
-                                       int64_t k, T alpha, const T *A, int64_t lda,             \
-                                       const T *B, int64_t ldb, T beta, T *C, int64_t ldc);     \
+     * n x k (trans NoTrans) or A^T (Trans; ConjTrans only for real types) */   \
+    TESS_API int tess_##P##syrk_async(tess_uplo_t uplo, tess_trans_t trans, int64_t n, int64_t k,  \
+                                      T alpha, const T *A, int64_t lda, T beta, T *C,              \
+                                      int64_t ldc);                                                \
+    /* C = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C, C's uplo triangle only */           \
+    TESS_API int tess_##P##syr2k_async(tess_uplo_t uplo, tess_trans_t trans, int64_t n, int64_t k, \
+                                       T alpha, const T *A, int64_t lda, const T *B, int64_t ldb,  \
+                                       T beta, T *C, int64_t ldc);                                 \
     /* C = alpha op(A) op(B) + beta C on C's uplo triangle only (n x n); the other triangle    \
-     * is never written */                                                                      \
-    TESS_API int tess_##P##gemmt_async(tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,      \
-                                       int64_t n, int64_t k, T alpha, const T *A, int64_t lda,  \
-                                       const T *B, int64_t ldb, T beta, T *C, int64_t ldc);     \
-    /* B = alpha op(A)^-1 B (side left) or alpha B op(A)^-1 (right), A triangular, in place */ \
-    TESS_API int tess_##P##trsm_async(tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,   \
-                                      tess_diag_t diag, int64_t m, int64_t n, T alpha,          \
-                                      const T *A, int64_t lda, T *B, int64_t ldb);              \
-    /* B = alpha op(A) B (side left) or alpha B op(A) (right), A triangular, in place */       \
-    TESS_API int tess_##P##trmm_async(tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,   \
-                                      tess_diag_t diag, int64_t m, int64_t n, T alpha,          \
-                                      const T *A, int64_t lda, T *B, int64_t ldb);
+     * is never written */   \
+    TESS_API int tess_##P##gemmt_async(tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,         \
+                                       int64_t n, int64_t k, T alpha, const T *A, int64_t lda,     \
+                                       const T *B, int64_t ldb, T beta, T *C, int64_t ldc);        \
+    /* B = alpha op(A)^-1 B (side left) or alpha B op(A)^-1 (right), A triangular, in place */     \
+    TESS_API int tess_##P##trsm_async(tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,      \
+                                      tess_diag_t diag, int64_t m, int64_t n, T alpha, const T *A, \
+                                      int64_t lda, T *B, int64_t ldb);                             \
+    /* B = alpha op(A) B (side left) or alpha B op(A) (right), A triangular, in place */           \
+    TESS_API int tess_##P##trmm_async(tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,      \
+                                      tess_diag_t diag, int64_t m, int64_t n, T alpha, const T *A, \
+                                      int64_t lda, T *B, int64_t ldb);
 
 /* The Hermitian routines, complex types only: as symm, syrk and syr2k with
  * A^H for A^T (herk, her2k: trans NoTrans or ConjTrans), real alpha (herk)
  * and beta (herk, her2k); the imaginary parts of C's diagonal become zero. */
-#define TESS_BLAS3_HERM_DECL(P, T, R)                                                           \
-    TESS_API int tess_##P##hemm_async(tess_side_t side, tess_uplo_t uplo, int64_t m, int64_t n, \
-                                      T alpha, const T *A, int64_t lda, const T *B,             \
-                                      int64_t ldb, T beta, T *C, int64_t ldc);                  \
-    TESS_API int tess_##P##herk_async(tess_uplo_t uplo, tess_trans_t trans, int64_t n,          \
-                                      int64_t k, R alpha, const T *A, int64_t lda, R beta,      \
-                                      T *C, int64_t ldc);                                       \
-    TESS_API int tess_##P##her2k_async(tess_uplo_t uplo, tess_trans_t trans, int64_t n,         \
-                                       int64_t k, T alpha, const T *A, int64_t lda,             \
-                                       const T *B, int64_t ldb, R beta, T *C, int64_t ldc);
+#define TESS_BLAS3_HERM_DECL(P, T, R)                                                              \
+    TESS_API int tess_##P##hemm_async(tess_side_t side, tess_uplo_t uplo, int64_t m, int64_t n,    \
+                                      T alpha, const T *A, int64_t lda, const T *B, int64_t ldb,   \
+                                      T beta, T *C, int64_t ldc);                                  \
+    TESS_API int tess_##P##herk_async(tess_uplo_t uplo, tess_trans_t trans, int64_t n, int64_t k,  \
+                                      R alpha, const T *A, int64_t lda, R beta, T *C,              \
+                                      int64_t ldc);                                                \
+    TESS_API int tess_##P##her2k_async(tess_uplo_t uplo, tess_trans_t trans, int64_t n, int64_t k, \
+                                       T alpha, const T *A, int64_t lda, const T *B, int64_t ldb,  \
+                                       R beta, T *C, int64_t ldc);
 
 TESS_BLAS3_DECL(s, float, float)
 TESS_BLAS3_DECL(d, double, double)
@@ -140,18 +140,18 @@ TESS_BLAS3_HERM_DECL(z, double _Complex, double)
  * its far end (element 0 at x + (len - 1) |inc|); zero is invalid.  A matrix
  * stays on the devices between calls, so repeated products with it read it
  * from device memory.  Real types take ConjTrans as Trans. */
-#define TESS_BLAS2_DECL(P, T, R)                                                                \
+#define TESS_BLAS2_DECL(P, T, R)                                                                   \
     /* y = alpha op(A) x + beta y, A m x n: x n long and y m long (trans NoTrans), else x m    \
-     * and y n long */                                                                          \
-    TESS_API int tess_##P##gemv_async(tess_trans_t trans, int64_t m, int64_t n, T alpha,        \
-                                      const T *A, int64_t lda, const T *x, int64_t incx,        \
-                                      T beta, T *y, int64_t incy);
+     * and y n long */   \
+    TESS_API int tess_##P##gemv_async(tess_trans_t trans, int64_t m, int64_t n, T alpha,           \
+                                      const T *A, int64_t lda, const T *x, int64_t incx, T beta,   \
+                                      T *y, int64_t incy);
 
 /* y = alpha A x + beta y, A n x n symmetric (NAME symv: s, d) or Hermitian (hemv:
  * c, z), only its uplo triangle read (of a Hermitian diagonal, the real parts). */
-#define TESS_BLAS2_SYMV_DECL(P, NAME, T)                                                        \
-    TESS_API int tess_##P##NAME##_async(tess_uplo_t uplo, int64_t n, T alpha, const T *A,       \
-                                        int64_t lda, const T *x, int64_t incx, T beta, T *y,    \
+#define TESS_BLAS2_SYMV_DECL(P, NAME, T)                                                           \
+    TESS_API int tess_##P##NAME##_async(tess_uplo_t uplo, int64_t n, T alpha, const T *A,          \
+                                        int64_t lda, const T *x, int64_t incx, T beta, T *y,       \
                                         int64_t incy);
 
 TESS_BLAS2_DECL(s, float, float)
@@ -166,12 +166,13 @@ TESS_BLAS2_SYMV_DECL(z, hemv, double _Complex)
 /* The host copy of the m x n matrix at A (or its upper/lower part) is valid
  * after the next tess_sync(); device copies stay valid for later calls. */
 TESS_API int tess_memory_coherent_async(tess_part_t part, int64_t m, int64_t n, const void *A,
-                               int64_t lda, size_t elsize);
+                                        int64_t lda, size_t elsize);
 /* The host copy of the region becomes the only valid one: call it before the
  * host writes there.  Waits for the tasks submitted so far; dirty tiles that
  * lie wholly inside the region are discarded, tiles that straddle its border
  * are written back first so that nothing outside the region is lost. */
-TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t lda, size_t elsize);
+TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t lda,
+                                    size_t elsize);
 /* The host wrote behind the runtime's back: every device copy is dropped. */
 TESS_API int tess_memory_invalidate_all(void);
 TESS_API int tess_memory_register_async(void *p, size_t bytes);

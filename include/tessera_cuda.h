@@ -24,9 +24,9 @@ extern "C" {
 /* B = alpha op(A)^-1 B (side left, A m x m) or alpha B op(A)^-1 (side right,
  * A n x n), in place. */
 #define TESS_CUDA_TRXM_DECL(name, T)                                                               \
-    TESS_API int name(cudaStream_t stream, tess_side_t side, tess_uplo_t uplo,                     \
-                      tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n, T alpha,         \
-                      const T *dA, int64_t ldda, T *dB, int64_t lddb);
+    TESS_API int name(cudaStream_t stream, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans, \
+                      tess_diag_t diag, int64_t m, int64_t n, T alpha, const T *dA, int64_t ldda,  \
+                      T *dB, int64_t lddb);
 TESS_CUDA_TRXM_DECL(tess_cuda_strsm, float)
 TESS_CUDA_TRXM_DECL(tess_cuda_dtrsm, double)
 TESS_CUDA_TRXM_DECL(tess_cuda_ctrsm, float _Complex)

@@ -21,7 +21,7 @@ static inline size_t cuda_scratch_bytes(int64_t nb)
 struct kern_ctx {
     cudaStream_t stream;
     cublasHandle_t blas;
-    void *scratch;                      /* cuda_scratch_bytes(nb), used in stream order */
+    void *scratch; /* cuda_scratch_bytes(nb), used in stream order */
 };
 
 extern const kern_table_t kern_cuda_table[KERN_NTYPES];

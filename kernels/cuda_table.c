@@ -24,14 +24,13 @@ static cublasOperation_t op_real(tess_trans_t t)
     return t == TessNoTrans ? CUBLAS_OP_N : CUBLAS_OP_T;
 }
 
-#define CUDA_GEMM(P, CT, FN, OP)                                                                \
-    static int cuda_##P##gemm(kern_ctx_t *x, tess_trans_t ta, tess_trans_t tb, int64_t m,      \
-                              int64_t n, int64_t k, const void *alpha, const void *A,           \
-                              int64_t lda, const void *B, int64_t ldb, const void *beta,        \
-                              void *C, int64_t ldc)                                             \
-    {                                                                                           \
-        return blas_status(FN(x->blas, OP(ta), OP(tb), (int)m, (int)n, (int)k, alpha, A,        \
-                              (int)lda, B, (int)ldb, beta, C, (int)ldc));                       \
+#define CUDA_GEMM(P, CT, FN, OP)                                                                   \
+    static int cuda_##P##gemm(kern_ctx_t *x, tess_trans_t ta, tess_trans_t tb, int64_t m,          \
+                              int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda, \
+                              const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)  \
+    {                                                                                              \
+        return blas_status(FN(x->blas, OP(ta), OP(tb), (int)m, (int)n, (int)k, alpha, A, (int)lda, \
+                              B, (int)ldb, beta, C, (int)ldc));                                    \
     }
 
 CUDA_GEMM(s, float, cublasSgemm, op_real)
@@ -40,24 +39,25 @@ CUDA_GEMM(c, cuComplex, cublasCgemm, op)
 CUDA_GEMM(z, cuDoubleComplex, cublasZgemm, op)
 
 /* beta == 0 zeroes without reading (all-zero bytes are 0.0 in every type). */
-#define CUDA_SCAL(P, ES, FN)                                                                    \
-    static int cuda_##P##scal(kern_ctx_t *x, int64_t m, int64_t n, const void *beta, void *C,  \
-                              int64_t ldc)                                                      \
-    {                                                                                           \
-        static const unsigned char zero[ES];                                                    \
-        if (!memcmp(beta, zero, ES))                                                            \
-            return cudaMemset2DAsync(C, (size_t)ldc * ES, 0, (size_t)m * ES, (size_t)n,         \
-                                     x->stream) == cudaSuccess ? 0 : TESS_EDEVICE;              \
-        if (ldc == m)                                                                           \
-            return blas_status(FN(x->blas, (int)(m * n), beta, C, 1));                          \
-        for (int64_t j = 0; j < n; j++) {                                                       \
-            int err = blas_status(FN(x->blas, (int)m, beta,                                     \
-                                     (void *)((char *)C + (size_t)(j * ldc) * ES),              \
-                                     1));                                                       \
-            if (err)                                                                            \
-                return err;                                                                     \
-        }                                                                                       \
-        return 0;                                                                               \
+#define CUDA_SCAL(P, ES, FN)                                                                       \
+    static int cuda_##P##scal(kern_ctx_t *x, int64_t m, int64_t n, const void *beta, void *C,      \
+                              int64_t ldc)                                                         \
+    {                                                                                              \
+        static const unsigned char zero[ES];                                                       \
+        if (!memcmp(beta, zero, ES))                                                               \
+            return cudaMemset2DAsync(C, (size_t)ldc * ES, 0, (size_t)m * ES, (size_t)n,            \
+                                     x->stream) == cudaSuccess                                     \
+                       ? 0                                                                         \
+                       : TESS_EDEVICE;                                                             \
+        if (ldc == m)                                                                              \
+            return blas_status(FN(x->blas, (int)(m * n), beta, C, 1));                             \
+        for (int64_t j = 0; j < n; j++) {                                                          \
+            int err = blas_status(                                                                 \
+                FN(x->blas, (int)m, beta, (void *)((char *)C + (size_t)(j * ldc) * ES), 1));       \
+            if (err)                                                                               \
+                return err;                                                                        \
+        }                                                                                          \
+        return 0;                                                                                  \
     }
 
 CUDA_SCAL(s, 4, cublasSscal)
@@ -77,14 +77,14 @@ static cublasSideMode_t side_mode(tess_side_t s)
 
 /* A scalar of the table's type from s, which is real when real is set (HERK's
  * alpha and beta); NULL is zero. */
-#define CUDA_WIDEN(P, CT, RT)                                                                   \
-    static CT widen_##P(const void *s, bool real)                                               \
-    {                                                                                           \
-        CT v;                                                                                   \
-        memset(&v, 0, sizeof v);                                                                \
-        if (s)                                                                                  \
-            memcpy(&v, s, real ? sizeof(RT) : sizeof(CT));                                      \
-        return v;                                                                               \
+#define CUDA_WIDEN(P, CT, RT)                                                                      \
+    static CT widen_##P(const void *s, bool real)                                                  \
+    {                                                                                              \
+        CT v;                                                                                      \
+        memset(&v, 0, sizeof v);                                                                   \
+        if (s)                                                                                     \
+            memcpy(&v, s, real ? sizeof(RT) : sizeof(CT));                                         \
+        return v;                                                                                  \
     }
 CUDA_WIDEN(s, float, float)
 CUDA_WIDEN(d, double, double)
@@ -96,134 +96,129 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
  * whole square into the context's scratch and merges one triangle into C;
  * a tile of leaf 2^L rows (every full tile, nb being a power of two) goes
  * by levels, every level one batched GEMM (kern_cuda_gemmt). */
-#define CUDA_SYM3(P, TY, CT, RT, OP, SYMM, HEMM, SYRK, HERK, SYR2K, HER2K)                      \
-    static int cuda_##P##symm(kern_ctx_t *x, bool herm, tess_side_t side, tess_uplo_t uplo,    \
-                              int64_t m, int64_t n, const void *alpha, const void *A,           \
-                              int64_t lda, const void *B, int64_t ldb, const void *beta,        \
-                              void *C, int64_t ldc)                                             \
-    {                                                                                           \
-        return blas_status((herm ? HEMM : SYMM)(x->blas, side_mode(side), fill(uplo), (int)m,   \
-                                                (int)n, alpha, A, (int)lda, B, (int)ldb, beta,  \
-                                                C, (int)ldc));                                  \
-    }                                                                                           \
+#define CUDA_SYM3(P, TY, CT, RT, OP, SYMM, HEMM, SYRK, HERK, SYR2K, HER2K)                         \
+    static int cuda_##P##symm(kern_ctx_t *x, bool herm, tess_side_t side, tess_uplo_t uplo,        \
+                              int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda, \
+                              const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)  \
+    {                                                                                              \
+        return blas_status((herm ? HEMM : SYMM)(x->blas, side_mode(side), fill(uplo), (int)m,      \
+                                                (int)n, alpha, A, (int)lda, B, (int)ldb, beta, C,  \
+                                                (int)ldc));                                        \
+    }                                                                                              \
     /* a diagonal tile of leaf 2^L rows: a GEMMT by levels, which runs faster than cuBLAS's     \
-     * SYRK on such tiles */                                                                   \
-    static int cuda_##P##syrk(kern_ctx_t *x, bool herm, tess_uplo_t uplo, tess_trans_t trans,  \
-                              int64_t n, int64_t k, const void *alpha, const void *A,           \
-                              int64_t lda, const void *beta, void *C, int64_t ldc)              \
-    {                                                                                           \
-        if (kern_cuda_gemmt_by_levels(n, CUDA_GEMMT_LEAF)) {                                    \
-            CT a = widen_##P(alpha, herm), b = widen_##P(beta, herm);                           \
-            tess_trans_t ta = trans, tb = TessNoTrans;                                          \
-            if (trans == TessNoTrans)                                                           \
-                tb = herm ? TessConjTrans : TessTrans;                                          \
-            return kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, herm,   \
-                                   uplo, ta, tb, n, k, &a, A, lda, A, lda, &b, C, ldc);         \
-        }                                                                                       \
-        if (herm)                                                                               \
-            return blas_status(HERK(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,   \
-                                    (int)lda, beta, C, (int)ldc));                              \
-        return blas_status(SYRK(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,       \
-                                (int)lda, beta, C, (int)ldc));                                  \
-    }                                                                                           \
-    /* by levels as syrk: two GEMMTs, alpha op(A) op(B)^T + beta C then alpha' op(B) op(A)^T */ \
-    static int cuda_##P##syr2k(kern_ctx_t *x, bool herm, tess_uplo_t uplo, tess_trans_t trans, \
-                               int64_t n, int64_t k, const void *alpha, const void *A,          \
-                               int64_t lda, const void *B, int64_t ldb, const void *beta,       \
-                               void *C, int64_t ldc)                                            \
-    {                                                                                           \
-        if (kern_cuda_gemmt_by_levels(n, CUDA_GEMMT_LEAF)) {                                    \
-            CT a2 = widen_##P(alpha, false), b = widen_##P(beta, herm), one = widen_##P(0, 0);  \
-            if (herm && sizeof(CT) > sizeof(RT))                                                \
-                ((RT *)&a2)[1] = -((RT *)&a2)[1];                                               \
-            ((RT *)&one)[0] = 1;                                                                \
-            tess_trans_t ta = trans, tb = TessNoTrans;                                          \
-            if (trans == TessNoTrans)                                                           \
-                tb = herm ? TessConjTrans : TessTrans;                                          \
-            int err = kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF,      \
-                                      false, uplo, ta, tb, n, k, alpha, A, lda, B, ldb, &b, C,  \
-                                      ldc);                                                     \
-            return err ? err                                                                    \
-                       : kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF,   \
-                                         herm, uplo, ta, tb, n, k, &a2, B, ldb, A, lda, &one,   \
-                                         C, ldc);                                               \
-        }                                                                                       \
-        if (herm)                                                                               \
-            return blas_status(HER2K(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,  \
-                                     (int)lda, B, (int)ldb, beta, C, (int)ldc));                \
-        return blas_status(SYR2K(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,      \
-                                 (int)lda, B, (int)ldb, beta, C, (int)ldc));                    \
-    }                                                                                           \
-    static int cuda_##P##gemmt_leaf(kern_ctx_t *x, tess_uplo_t uplo, tess_trans_t ta,          \
-                                    tess_trans_t tb, int64_t n, int64_t k, const void *alpha,   \
-                                    const void *A, int64_t lda, const void *B, int64_t ldb,     \
-                                    const void *beta, void *C, int64_t ldc)                     \
-    {                                                                                           \
-        static const CT zero;                                                                   \
-        int err = cuda_##P##gemm(x, ta, tb, n, n, k, alpha, A, lda, B, ldb, &zero, x->scratch,  \
-                                 n);                                                            \
-        return err ? err                                                                        \
-                   : kern_cuda_tri_update(TY, x->stream, false, uplo, n, x->scratch, n, beta,   \
-                                          C, ldc);                                              \
-    }                                                                                           \
-    static int cuda_##P##gemmt(kern_ctx_t *x, tess_uplo_t uplo, tess_trans_t ta,               \
-                               tess_trans_t tb, int64_t n, int64_t k, const void *alpha,        \
-                               const void *A, int64_t lda, const void *B, int64_t ldb,          \
-                               const void *beta, void *C, int64_t ldc)                          \
-    {                                                                                           \
-        if (kern_cuda_gemmt_by_levels(n, CUDA_GEMMT_LEAF))                                      \
-            return kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, false,  \
-                                   uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc);    \
-        return kern_gemmt_recursive(&kern_cuda_table[TY], sizeof(CT), CUDA_GEMMT_LEAF,          \
-                                    cuda_##P##gemmt_leaf, x, uplo, ta, tb, n, k, alpha, A, lda, \
-                                    B, ldb, beta, C, ldc);                                      \
-    }                                                                                           \
-    static int cuda_##P##scal_tri(kern_ctx_t *x, bool herm, tess_uplo_t uplo, int64_t n,       \
-                                  const void *beta, void *C, int64_t ldc)                       \
-    {                                                                                           \
-        CT b = widen_##P(beta, herm);                                                           \
-        return kern_cuda_tri_update(TY, x->stream, herm, uplo, n, NULL, 0, &b, C, ldc);         \
+     * SYRK on such tiles */  \
+    static int cuda_##P##syrk(kern_ctx_t *x, bool herm, tess_uplo_t uplo, tess_trans_t trans,      \
+                              int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda, \
+                              const void *beta, void *C, int64_t ldc)                              \
+    {                                                                                              \
+        if (kern_cuda_gemmt_by_levels(n, CUDA_GEMMT_LEAF)) {                                       \
+            CT a = widen_##P(alpha, herm), b = widen_##P(beta, herm);                              \
+            tess_trans_t ta = trans, tb = TessNoTrans;                                             \
+            if (trans == TessNoTrans)                                                              \
+                tb = herm ? TessConjTrans : TessTrans;                                             \
+            return kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, herm,      \
+                                   uplo, ta, tb, n, k, &a, A, lda, A, lda, &b, C, ldc);            \
+        }                                                                                          \
+        if (herm)                                                                                  \
+            return blas_status(HERK(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,      \
+                                    (int)lda, beta, C, (int)ldc));                                 \
+        return blas_status(SYRK(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,          \
+                                (int)lda, beta, C, (int)ldc));                                     \
+    }                                                                                              \
+    /* by levels as syrk: two GEMMTs, alpha op(A) op(B)^T + beta C then alpha' op(B) op(A)^T */    \
+    static int cuda_##P##syr2k(kern_ctx_t *x, bool herm, tess_uplo_t uplo, tess_trans_t trans,     \
+                               int64_t n, int64_t k, const void *alpha, const void *A,             \
+                               int64_t lda, const void *B, int64_t ldb, const void *beta, void *C, \
+                               int64_t ldc)                                                        \
+    {                                                                                              \
+        if (kern_cuda_gemmt_by_levels(n, CUDA_GEMMT_LEAF)) {                                       \
+            CT a2 = widen_##P(alpha, false), b = widen_##P(beta, herm), one = widen_##P(0, 0);     \
+            if (herm && sizeof(CT) > sizeof(RT))                                                   \
+                ((RT *)&a2)[1] = -((RT *)&a2)[1];                                                  \
+            ((RT *)&one)[0] = 1;                                                                   \
+            tess_trans_t ta = trans, tb = TessNoTrans;                                             \
+            if (trans == TessNoTrans)                                                              \
+                tb = herm ? TessConjTrans : TessTrans;                                             \
+            int err = kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, false,  \
+                                      uplo, ta, tb, n, k, alpha, A, lda, B, ldb, &b, C, ldc);      \
+            return err ? err                                                                       \
+                       : kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF,      \
+                                         herm, uplo, ta, tb, n, k, &a2, B, ldb, A, lda, &one, C,   \
+                                         ldc);                                                     \
+        }                                                                                          \
+        if (herm)                                                                                  \
+            return blas_status(HER2K(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,     \
+                                     (int)lda, B, (int)ldb, beta, C, (int)ldc));                   \
+        return blas_status(SYR2K(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,         \
+                                 (int)lda, B, (int)ldb, beta, C, (int)ldc));                       \
+    }                                                                                              \
+    static int cuda_##P##gemmt_leaf(kern_ctx_t *x, tess_uplo_t uplo, tess_trans_t ta,              \
+                                    tess_trans_t tb, int64_t n, int64_t k, const void *alpha,      \
+                                    const void *A, int64_t lda, const void *B, int64_t ldb,        \
+                                    const void *beta, void *C, int64_t ldc)                        \
+    {                                                                                              \
+        static const CT zero;                                                                      \
+        int err = cuda_##P##gemm(x, ta, tb, n, n, k, alpha, A, lda, B, ldb, &zero, x->scratch, n); \
+        return err ? err                                                                           \
+                   : kern_cuda_tri_update(TY, x->stream, false, uplo, n, x->scratch, n, beta, C,   \
+                                          ldc);                                                    \
+    }                                                                                              \
+    static int cuda_##P##gemmt(kern_ctx_t *x, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,  \
+                               int64_t n, int64_t k, const void *alpha, const void *A,             \
+                               int64_t lda, const void *B, int64_t ldb, const void *beta, void *C, \
+                               int64_t ldc)                                                        \
+    {                                                                                              \
+        if (kern_cuda_gemmt_by_levels(n, CUDA_GEMMT_LEAF))                                         \
+            return kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, false,     \
+                                   uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc);       \
+        return kern_gemmt_recursive(&kern_cuda_table[TY], sizeof(CT), CUDA_GEMMT_LEAF,             \
+                                    cuda_##P##gemmt_leaf, x, uplo, ta, tb, n, k, alpha, A, lda, B, \
+                                    ldb, beta, C, ldc);                                            \
+    }                                                                                              \
+    static int cuda_##P##scal_tri(kern_ctx_t *x, bool herm, tess_uplo_t uplo, int64_t n,           \
+                                  const void *beta, void *C, int64_t ldc)                          \
+    {                                                                                              \
+        CT b = widen_##P(beta, herm);                                                              \
+        return kern_cuda_tri_update(TY, x->stream, herm, uplo, n, NULL, 0, &b, C, ldc);            \
     }
 
 CUDA_SYM3(s, KERN_S, float, float, op_real, cublasSsymm, cublasSsymm, cublasSsyrk, cublasSsyrk,
           cublasSsyr2k, cublasSsyr2k)
-CUDA_SYM3(d, KERN_D, double, double, op_real, cublasDsymm, cublasDsymm, cublasDsyrk,
-          cublasDsyrk, cublasDsyr2k, cublasDsyr2k)
+CUDA_SYM3(d, KERN_D, double, double, op_real, cublasDsymm, cublasDsymm, cublasDsyrk, cublasDsyrk,
+          cublasDsyr2k, cublasDsyr2k)
 CUDA_SYM3(c, KERN_C, cuComplex, float, op, cublasCsymm, cublasChemm, cublasCsyrk, cublasCherk,
           cublasCsyr2k, cublasCher2k)
 CUDA_SYM3(z, KERN_Z, cuDoubleComplex, double, op, cublasZsymm, cublasZhemm, cublasZsyrk,
           cublasZherk, cublasZsyr2k, cublasZher2k)
 
-#define CUDA_OWN(P, T)                                                                          \
-    static int cuda_##P##trsm(kern_ctx_t *x, tess_side_t side, tess_uplo_t uplo,               \
-                              tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,       \
-                              const void *alpha, const void *A, int64_t lda, void *B,           \
-                              int64_t ldb)                                                      \
-    {                                                                                           \
-        return kern_cuda_trsm(T, x->blas, x->stream, side, uplo, trans, diag, m, n, alpha, A,   \
-                              lda, B, ldb);                                                     \
-    }                                                                                           \
-    static int cuda_##P##trmm(kern_ctx_t *x, tess_side_t side, tess_uplo_t uplo,               \
-                              tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,       \
-                              const void *alpha, const void *A, int64_t lda, void *B,           \
-                              int64_t ldb)                                                      \
-    {                                                                                           \
-        return kern_cuda_trmm(T, x->blas, x->stream, side, uplo, trans, diag, m, n, alpha, A,   \
-                              lda, B, ldb);                                                     \
-    }                                                                                           \
-    static int cuda_##P##gemv(kern_ctx_t *x, tess_trans_t trans, int64_t m, int64_t n,         \
-                              const void *alpha, const void *A, int64_t lda, const void *v,     \
-                              int64_t incx, const void *beta, void *y, int64_t incy)            \
-    {                                                                                           \
-        return kern_cuda_gemv(T, x->blas, x->stream, trans, m, n, alpha, A, lda, v, incx, beta, \
-                              y, incy);                                                         \
-    }                                                                                           \
-    static int cuda_##P##symv(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, const void *alpha,   \
-                              const void *A, int64_t lda, const void *v, int64_t incx,          \
-                              const void *beta, void *y, int64_t incy)                          \
-    {                                                                                           \
-        return kern_cuda_symv(T, x->blas, x->stream, uplo, n, alpha, A, lda, v, incx, beta, y,  \
-                              incy);                                                            \
+#define CUDA_OWN(P, T)                                                                             \
+    static int cuda_##P##trsm(kern_ctx_t *x, tess_side_t side, tess_uplo_t uplo,                   \
+                              tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,          \
+                              const void *alpha, const void *A, int64_t lda, void *B, int64_t ldb) \
+    {                                                                                              \
+        return kern_cuda_trsm(T, x->blas, x->stream, side, uplo, trans, diag, m, n, alpha, A, lda, \
+                              B, ldb);                                                             \
+    }                                                                                              \
+    static int cuda_##P##trmm(kern_ctx_t *x, tess_side_t side, tess_uplo_t uplo,                   \
+                              tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,          \
+                              const void *alpha, const void *A, int64_t lda, void *B, int64_t ldb) \
+    {                                                                                              \
+        return kern_cuda_trmm(T, x->blas, x->stream, side, uplo, trans, diag, m, n, alpha, A, lda, \
+                              B, ldb);                                                             \
+    }                                                                                              \
+    static int cuda_##P##gemv(kern_ctx_t *x, tess_trans_t trans, int64_t m, int64_t n,             \
+                              const void *alpha, const void *A, int64_t lda, const void *v,        \
+                              int64_t incx, const void *beta, void *y, int64_t incy)               \
+    {                                                                                              \
+        return kern_cuda_gemv(T, x->blas, x->stream, trans, m, n, alpha, A, lda, v, incx, beta, y, \
+                              incy);                                                               \
+    }                                                                                              \
+    static int cuda_##P##symv(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, const void *alpha,       \
+                              const void *A, int64_t lda, const void *v, int64_t incx,             \
+                              const void *beta, void *y, int64_t incy)                             \
+    {                                                                                              \
+        return kern_cuda_symv(T, x->blas, x->stream, uplo, n, alpha, A, lda, v, incx, beta, y,     \
+                              incy);                                                               \
     }
 
 CUDA_OWN(s, KERN_S)
@@ -233,16 +228,15 @@ CUDA_OWN(z, KERN_Z)
 
 /* A BLAS-2 tile's products in a fixed order (kernels/cuda/gemv2.cu), its partial
  * sums in the context's scratch, which holds those of any tile of up to nb. */
-#define CUDA_GEMV2(P, T)                                                                        \
-    static int cuda_##P##gemv2(kern_ctx_t *x, tess_part_t part, bool herm, int64_t m,          \
-                               int64_t n, const void *alpha, const void *A, int64_t lda,        \
-                               const void *x1, int64_t incx1, const void *x2, int64_t incx2,    \
-                               const void *beta1, void *y1, int64_t incy1, const void *beta2,   \
-                               void *y2, int64_t incy2)                                         \
-    {                                                                                           \
-        return kern_cuda_gemv2(T, x->stream, x->scratch, cuda_scratch_bytes(m > n ? m : n),     \
-                               part, herm, m, n, alpha, A, lda, x1, incx1, x2, incx2, beta1,    \
-                               y1, incy1, beta2, y2, incy2);                                    \
+#define CUDA_GEMV2(P, T)                                                                           \
+    static int cuda_##P##gemv2(                                                                    \
+        kern_ctx_t *x, tess_part_t part, bool herm, int64_t m, int64_t n, const void *alpha,       \
+        const void *A, int64_t lda, const void *x1, int64_t incx1, const void *x2, int64_t incx2,  \
+        const void *beta1, void *y1, int64_t incy1, const void *beta2, void *y2, int64_t incy2)    \
+    {                                                                                              \
+        return kern_cuda_gemv2(T, x->stream, x->scratch, cuda_scratch_bytes(m > n ? m : n), part,  \
+                               herm, m, n, alpha, A, lda, x1, incx1, x2, incx2, beta1, y1, incy1,  \
+                               beta2, y2, incy2);                                                  \
     }
 
 CUDA_GEMV2(s, KERN_S)
@@ -250,12 +244,12 @@ CUDA_GEMV2(d, KERN_D)
 CUDA_GEMV2(c, KERN_C)
 CUDA_GEMV2(z, KERN_Z)
 
-#define CUDA_TABLE(P)                                                                           \
-    {                                                                                           \
-        .gemm = cuda_##P##gemm, .scal = cuda_##P##scal, .trsm = cuda_##P##trsm,                 \
-        .trmm = cuda_##P##trmm, .gemv = cuda_##P##gemv, .symv = cuda_##P##symv,                 \
-        .symm = cuda_##P##symm, .syrk = cuda_##P##syrk, .syr2k = cuda_##P##syr2k,               \
-        .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri, .gemv2 = cuda_##P##gemv2      \
+#define CUDA_TABLE(P)                                                                              \
+    {                                                                                              \
+        .gemm = cuda_##P##gemm, .scal = cuda_##P##scal, .trsm = cuda_##P##trsm,                    \
+        .trmm = cuda_##P##trmm, .gemv = cuda_##P##gemv, .symv = cuda_##P##symv,                    \
+        .symm = cuda_##P##symm, .syrk = cuda_##P##syrk, .syr2k = cuda_##P##syr2k,                  \
+        .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri, .gemv2 = cuda_##P##gemv2         \
     }
 
 const kern_table_t kern_cuda_table[KERN_NTYPES] = {

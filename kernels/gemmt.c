@@ -26,16 +26,15 @@ int kern_gemmt_recursive(const kern_table_t *tab, size_t es, int64_t leaf,
     const char *A2 = (const char *)A + (size_t)(ta == TessNoTrans ? n1 : n1 * lda) * es;
     const char *B2 = (const char *)B + (size_t)(tb == TessNoTrans ? n1 * ldb : n1) * es;
     char *C22 = (char *)C + (size_t)(n1 + n1 * ldc) * es;
-    int err = uplo == TessLower
-                  ? tab->gemm(ctx, ta, tb, n2, n1, k, alpha, A2, lda, B, ldb, beta,
-                              (char *)C + (size_t)n1 * es, ldc)
-                  : tab->gemm(ctx, ta, tb, n1, n2, k, alpha, A, lda, B2, ldb, beta,
-                              (char *)C + (size_t)(n1 * ldc) * es, ldc);
+    int err = uplo == TessLower ? tab->gemm(ctx, ta, tb, n2, n1, k, alpha, A2, lda, B, ldb, beta,
+                                            (char *)C + (size_t)n1 * es, ldc)
+                                : tab->gemm(ctx, ta, tb, n1, n2, k, alpha, A, lda, B2, ldb, beta,
+                                            (char *)C + (size_t)(n1 * ldc) * es, ldc);
     if (!err)
-        err = kern_gemmt_recursive(tab, es, leaf, leaf_fn, ctx, uplo, ta, tb, n1, k, alpha, A,
-                                   lda, B, ldb, beta, C, ldc);
+        err = kern_gemmt_recursive(tab, es, leaf, leaf_fn, ctx, uplo, ta, tb, n1, k, alpha, A, lda,
+                                   B, ldb, beta, C, ldc);
     if (!err)
-        err = kern_gemmt_recursive(tab, es, leaf, leaf_fn, ctx, uplo, ta, tb, n2, k, alpha, A2,
-                                   lda, B2, ldb, beta, C22, ldc);
+        err = kern_gemmt_recursive(tab, es, leaf, leaf_fn, ctx, uplo, ta, tb, n2, k, alpha, A2, lda,
+                                   B2, ldb, beta, C22, ldc);
     return err;
 }

@@ -20,9 +20,9 @@ typedef struct kern_ctx kern_ctx_t;
 
 typedef struct {
     /* C = alpha op(A) op(B) + beta C; beta == 0 never reads C */
-    int (*gemm)(kern_ctx_t *ctx, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,
-                int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
-                int64_t ldb, const void *beta, void *C, int64_t ldc);
+    int (*gemm)(kern_ctx_t *ctx, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,
+                const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
+                const void *beta, void *C, int64_t ldc);
     /* C = beta C; beta == 0 sets C to zero without reading it */
     int (*scal)(kern_ctx_t *ctx, int64_t m, int64_t n, const void *beta, void *C, int64_t ldc);
     /* C = alpha A B + beta C (side left) or alpha B A + beta C (right); A symmetric, or
@@ -33,8 +33,8 @@ typedef struct {
     /* C's uplo triangle = alpha op(A) op(A)^T + beta C, k > 0.  herm: ^H for ^T, alpha and
      * beta real, the imaginary parts of C's diagonal set to zero. */
     int (*syrk)(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
-                int64_t k, const void *alpha, const void *A, int64_t lda, const void *beta,
-                void *C, int64_t ldc);
+                int64_t k, const void *alpha, const void *A, int64_t lda, const void *beta, void *C,
+                int64_t ldc);
     /* C's uplo triangle = alpha op(A) op(B)^T + alpha op(B) op(A)^T + beta C, k > 0.  herm:
      * ^H for ^T, conj(alpha) on the second product, beta real, C's diagonal real. */
     int (*syr2k)(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
@@ -59,12 +59,11 @@ typedef struct {
                 int64_t lda, void *B, int64_t ldb);
     /* y = alpha op(A) x + beta y */
     int (*gemv)(kern_ctx_t *ctx, tess_trans_t trans, int64_t m, int64_t n, const void *alpha,
-                const void *A, int64_t lda, const void *x, int64_t incx, const void *beta,
-                void *y, int64_t incy);
+                const void *A, int64_t lda, const void *x, int64_t incx, const void *beta, void *y,
+                int64_t incy);
     /* y = alpha A x + beta y, A symmetric (real) or Hermitian (complex) */
     int (*symv)(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, const void *alpha, const void *A,
-                int64_t lda, const void *x, int64_t incx, const void *beta, void *y,
-                int64_t incy);
+                int64_t lda, const void *x, int64_t incx, const void *beta, void *y, int64_t incy);
     /* One tile's share of a GEMV or SYMV/HEMV: both products of the m x n tile A from one
      * read of it,
      *   y1 = alpha A x2 + beta1 y1   (y1, x1: m long)

@@ -37,7 +37,7 @@
  * host BLAS, per routine; TESS_THRESHOLD overrides the flop count of every
  * routine, and TESS_THRESHOLD=0 sends every call through the runtime. */
 static const double default_flops[LG_NROUT] = {
-    [LG_GEMM] = 2e9, [LG_SYMM] = 2e9, [LG_HEMM] = 2e9, [LG_SYRK] = 2e9, [LG_HERK] = 2e9,
+    [LG_GEMM] = 2e9,  [LG_SYMM] = 2e9,  [LG_HEMM] = 2e9,  [LG_SYRK] = 2e9, [LG_HERK] = 2e9,
     [LG_SYR2K] = 2e9, [LG_HER2K] = 2e9, [LG_GEMMT] = 2e9, [LG_TRSM] = 2e9, [LG_TRMM] = 2e9,
 };
 #define DEFAULT_FLOPS_PER_BYTE 64.0
@@ -47,18 +47,18 @@ typedef enum { RT_UNTRIED, RT_ON, RT_OFF } rt_state_t;
 static struct {
     double flops[LG_NROUT];
     double flops_per_byte;
-    bool every_call;                    /* TESS_THRESHOLD=0 */
-    bool verbose;                       /* TESS_VERBOSE */
-    pthread_mutex_t lock;               /* the runtime: its start, one call, its stop */
+    bool every_call;      /* TESS_THRESHOLD=0 */
+    bool verbose;         /* TESS_VERBOSE */
+    pthread_mutex_t lock; /* the runtime: its start, one call, its stop */
     rt_state_t state;
-    bool ours;                          /* started here, so stopped here */
+    bool ours; /* started here, so stopped here */
     bool exit_set;
     atomic_bool reported;
 } lg = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-bool lg_in_child;                       /* a fork's child: no runtime, no GPU */
+bool lg_in_child; /* a fork's child: no runtime, no GPU */
 
 void lg_report(const char *fmt, ...)
 {
@@ -73,7 +73,7 @@ void lg_report(const char *fmt, ...)
 }
 
 static const char *const rout_names[LG_NROUT] = {
-    [LG_GEMM] = "GEMM", [LG_SYMM] = "SYMM", [LG_HEMM] = "HEMM", [LG_SYRK] = "SYRK",
+    [LG_GEMM] = "GEMM", [LG_SYMM] = "SYMM",   [LG_HEMM] = "HEMM",   [LG_SYRK] = "SYRK",
     [LG_HERK] = "HERK", [LG_SYR2K] = "SYR2K", [LG_HER2K] = "HER2K", [LG_GEMMT] = "GEMMT",
     [LG_TRSM] = "TRSM", [LG_TRMM] = "TRMM",
 };
@@ -153,7 +153,7 @@ static void start_runtime(void)
         return;
     int err = tess_init(NULL);
     if (err == TESS_EINIT) {
-        lg.state = RT_ON;               /* the application's own, used as it is */
+        lg.state = RT_ON; /* the application's own, used as it is */
         return;
     }
     if (err) {
@@ -196,8 +196,8 @@ int lg_check(const lg_call_t *c)
                           c->C, c->ldc);
     case LG_SYR2K:
     case LG_HER2K:
-        return check_syr2k(t, c->r == LG_HER2K, c->uplo, c->ta, c->n, c->k, c->alpha, c->A,
-                           c->lda, c->B, c->ldb, c->C, c->ldc);
+        return check_syr2k(t, c->r == LG_HER2K, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
+                           c->B, c->ldb, c->C, c->ldc);
     case LG_GEMMT:
         return check_gemmt(t, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B,
                            c->ldb, c->C, c->ldc);
@@ -231,20 +231,15 @@ int lg_regions(const lg_call_t *c, lg_region_t r[3], tess_part_t *part)
         r[n++] = (lg_region_t){ c->B, c->m, c->n, c->ldb };
         break;
     case LG_TRSM:
-    case LG_TRMM:
-        r[n++] = (lg_region_t){ c->A, ka, ka, c->lda };
-        break;
+    case LG_TRMM: r[n++] = (lg_region_t){ c->A, ka, ka, c->lda }; break;
     case LG_SYRK:
-    case LG_HERK:
-        r[n++] = region(c->A, c->ta, c->n, c->k, c->lda);
-        break;
+    case LG_HERK: r[n++] = region(c->A, c->ta, c->n, c->k, c->lda); break;
     default:
         r[n++] = region(c->A, c->ta, c->n, c->k, c->lda);
         r[n++] = region(c->B, c->ta, c->n, c->k, c->ldb);
         break;
     }
-    if (c->r != LG_GEMM && c->r != LG_SYMM && c->r != LG_HEMM && c->r != LG_TRSM &&
-        c->r != LG_TRMM)
+    if (c->r != LG_GEMM && c->r != LG_SYMM && c->r != LG_HEMM && c->r != LG_TRSM && c->r != LG_TRMM)
         *part = c->uplo == TessUpper ? TessUpperPart : TessLowerPart;
     r[n++] = (lg_region_t){ c->C, c->m, c->n, c->ldc };
     return n;
@@ -263,8 +258,8 @@ static bool reads_output(const lg_call_t *c)
 static double flops(const lg_call_t *c)
 {
     kern_type_t at = c->r == LG_HERK ? rt_dtypes[c->t].real : c->t;
-    if (rt_scalar_is_zero(at, c->alpha) || (c->k == 0 && c->r != LG_SYMM && c->r != LG_HEMM &&
-                                            c->r != LG_TRSM && c->r != LG_TRMM))
+    if (rt_scalar_is_zero(at, c->alpha) ||
+        (c->k == 0 && c->r != LG_SYMM && c->r != LG_HEMM && c->r != LG_TRSM && c->r != LG_TRMM))
         return 0;
     double m = (double)c->m, n = (double)c->n, k = (double)c->k, f;
     switch (c->r) {
@@ -354,27 +349,28 @@ static bool runtime_run(const lg_call_t *c)
         err = tess_sync();
     if (!err)
         err = tess_memory_coherent_async(part, c->m, c->n, c->C, c->ldc, es);
-    int sync_err = tess_sync();         /* a partial submission's tasks run out too */
+    int sync_err = tess_sync(); /* a partial submission's tasks run out too */
     err = err ? err : sync_err;
     bool left = false;
     for (int i = 0; i < n; i++)
         if (r[i].p && r[i].m > 0 && r[i].n > 0)
             left |= tess_memory_invalidate(r[i].m, r[i].n, r[i].p, r[i].ld, es) != 0;
-    if (left)                           /* no device copy may outlive the call */
+    if (left) /* no device copy may outlive the call */
         tess_memory_invalidate_all();
     if (!err)
         return true;
     tess_get_stats(&after);
     if (err == TESS_EDEVICE || err == TESS_EINTERNAL)
-        lg.state = RT_OFF;              /* a device that failed once is not trusted again */
+        lg.state = RT_OFF; /* a device that failed once is not trusted again */
     if (!reads || after.writebacks == before.writebacks) {
         lg_report("%c%s through the runtime failed (%s): it ran on the host BLAS",
                   type_letter[c->t], rout_names[c->r], tess_strerror(err));
         return false;
     }
-    fprintf(stderr, "tessera_blas: %c%s failed on a device (%s) after part of its output was "
-            "written back; the output is not valid\n", type_letter[c->t], rout_names[c->r],
-            tess_strerror(err));
+    fprintf(stderr,
+            "tessera_blas: %c%s failed on a device (%s) after part of its output was "
+            "written back; the output is not valid\n",
+            type_letter[c->t], rout_names[c->r], tess_strerror(err));
     return true;
 }
 
@@ -402,16 +398,17 @@ typedef void (*f_gemmt)(cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, 
 typedef void (*f_trxm)(cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, size_t, size_t,
                        size_t);
 
-static void *host_fn[2][LG_NROUT][KERN_NTYPES];    /* [ilp64][routine][type] */
+static void *host_fn[2][LG_NROUT][KERN_NTYPES]; /* [ilp64][routine][type] */
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 
 static void find_host(void)
 {
     static const char *const names[LG_NROUT][2] = {
-        [LG_GEMM] = { "gemm" }, [LG_SYMM] = { "symm" }, [LG_HEMM] = { "hemm" },
-        [LG_SYRK] = { "syrk" }, [LG_HERK] = { "herk" }, [LG_SYR2K] = { "syr2k" },
-        [LG_HER2K] = { "her2k" }, [LG_GEMMT] = { "gemmtr", "gemmt" }, [LG_TRSM] = { "trsm" },
-        [LG_TRMM] = { "trmm" },
+        [LG_GEMM] = { "gemm" },   [LG_SYMM] = { "symm" },
+        [LG_HEMM] = { "hemm" },   [LG_SYRK] = { "syrk" },
+        [LG_HERK] = { "herk" },   [LG_SYR2K] = { "syr2k" },
+        [LG_HER2K] = { "her2k" }, [LG_GEMMT] = { "gemmtr", "gemmt" },
+        [LG_TRSM] = { "trsm" },   [LG_TRMM] = { "trmm" },
     };
     for (int w = 0; w < 2; w++)
         for (int r = 0; r < LG_NROUT; r++)
@@ -441,8 +438,8 @@ static bool host_gemmt_by_gemm(const lg_call_t *c)
     bool upper = c->uplo == TessUpper;
     lg_call_t g = *c;
     g.r = LG_GEMM;
-#define ROWS_OF_A(i) (a + (size_t)(c->ta == TessNoTrans ? (i) : (i) * c->lda) * es)
-#define COLS_OF_B(j) (b + (size_t)(c->tb == TessNoTrans ? (j) * c->ldb : (j)) * es)
+#define ROWS_OF_A(i) (a + (size_t)(c->ta == TessNoTrans ? (i) : (i)*c->lda) * es)
+#define COLS_OF_B(j) (b + (size_t)(c->tb == TessNoTrans ? (j)*c->ldb : (j)) * es)
     for (int64_t j0 = 0; j0 < c->n; j0 += 64) {
         int64_t w = c->n - j0 < 64 ? c->n - j0 : 64, i0 = upper ? 0 : j0 + w;
         g.m = upper ? j0 : c->n - j0 - w;
@@ -503,9 +500,7 @@ static bool host_call(const lg_call_t *c)
         ((f_symm)f)(side, uplo, m, n, c->alpha, c->A, lda, c->B, ldb, c->beta, c->C, ldc, 1, 1);
         break;
     case LG_SYRK:
-    case LG_HERK:
-        ((f_syrk)f)(uplo, ta, n, k, c->alpha, c->A, lda, c->beta, c->C, ldc, 1, 1);
-        break;
+    case LG_HERK: ((f_syrk)f)(uplo, ta, n, k, c->alpha, c->A, lda, c->beta, c->C, ldc, 1, 1); break;
     case LG_SYR2K:
     case LG_HER2K:
         ((f_syr2k)f)(uplo, ta, n, k, c->alpha, c->A, lda, c->B, ldb, c->beta, c->C, ldc, 1, 1);
@@ -546,7 +541,8 @@ void lg_run(const lg_call_t *c)
         return;
     if (!tried && runtime_call(c))
         return;
-    fprintf(stderr, "tessera_blas: %c%s of these sizes needs a 64-bit host BLAS "
-            "(TESS_BLAS64_LIB) or the runtime, and neither is available\n", type_letter[c->t],
-            rout_names[c->r]);
+    fprintf(stderr,
+            "tessera_blas: %c%s of these sizes needs a 64-bit host BLAS "
+            "(TESS_BLAS64_LIB) or the runtime, and neither is available\n",
+            type_letter[c->t], rout_names[c->r]);
 }

@@ -48,8 +48,7 @@ static int user_position(int info, const char *rout)
 /* Reference cblas_xerbla prints this and exits; this one returns (the call
  * changed nothing).  Weak, and called through the symbol table: the
  * application's own wins. */
-LG_EXPORT __attribute__((weak)) void cblas_xerbla(int info, const char *rout, const char *form,
-                                                  ...)
+LG_EXPORT __attribute__((weak)) void cblas_xerbla(int info, const char *rout, const char *form, ...)
 {
     if (RowMajorStrg)
         info = user_position(info, rout);
@@ -153,11 +152,11 @@ static int enum_error(const lg_call_t *c, bool row, const char **what, int *valu
     return 0;
 }
 
-#define SWAP(T, a, b)                                                                           \
-    do {                                                                                        \
-        T t_ = a;                                                                               \
-        a = b;                                                                                  \
-        b = t_;                                                                                 \
+#define SWAP(T, a, b)                                                                              \
+    do {                                                                                           \
+        T t_ = a;                                                                                  \
+        a = b;                                                                                     \
+        b = t_;                                                                                    \
     } while (0)
 
 /* The column-major call a row-major one is; conj receives HER2K's alpha. */
@@ -185,8 +184,9 @@ static void to_col_major(lg_call_t *c, void *conj)
         break;
     default:
         c->uplo = uplo;
-        c->ta = c->ta != TessNoTrans ? TessNoTrans
-                : c->r == LG_HERK || c->r == LG_HER2K ? TessConjTrans : TessTrans;
+        c->ta = c->ta != TessNoTrans                  ? TessNoTrans
+                : c->r == LG_HERK || c->r == LG_HER2K ? TessConjTrans
+                                                      : TessTrans;
         if (c->r == LG_HER2K) {
             rt_scalar_conj(c->t, c->alpha, conj);
             c->alpha = conj;
@@ -224,122 +224,233 @@ static void run(lg_call_t *c, int layout, const char *rout, bool wide)
 
 /* p: prefix; S the scalar parameter type and ADDR how to take its address;
  * I the integer type; SFX the name's ending; WIDE for the 64-bit entries. */
-#define LG_CBLAS_BLAS3(p, TYPE, S, ADDR, I, SFX, WIDE)                                          \
-    LG_EXPORT void cblas_##p##gemm##SFX(int layout, tess_trans_t ta, tess_trans_t tb, I m, I n, \
-                                        I k, S alpha, const void *A, I lda, const void *B,      \
-                                        I ldb, S beta, void *C, I ldc)                          \
-    {                                                                                           \
-        lg_call_t c = { .r = LG_GEMM, .t = TYPE, .ta = ta, .tb = tb, .m = m, .n = n, .k = k,    \
-                        .alpha = ADDR(alpha), .A = A, .lda = lda, .B = B, .ldb = ldb,           \
-                        .beta = ADDR(beta), .C = C, .ldc = ldc };                               \
-        run(&c, layout, "cblas_" #p "gemm", WIDE);                                              \
-    }                                                                                           \
-    LG_EXPORT void cblas_##p##symm##SFX(int layout, tess_side_t side, tess_uplo_t uplo, I m,    \
-                                        I n, S alpha, const void *A, I lda, const void *B,      \
-                                        I ldb, S beta, void *C, I ldc)                          \
-    {                                                                                           \
-        lg_call_t c = { .r = LG_SYMM, .t = TYPE, .side = side, .uplo = uplo, .m = m, .n = n,    \
-                        .alpha = ADDR(alpha), .A = A, .lda = lda, .B = B, .ldb = ldb,           \
-                        .beta = ADDR(beta), .C = C, .ldc = ldc };                               \
-        run(&c, layout, "cblas_" #p "symm", WIDE);                                              \
-    }                                                                                           \
-    LG_EXPORT void cblas_##p##syrk##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,  \
-                                        I k, S alpha, const void *A, I lda, S beta, void *C,    \
-                                        I ldc)                                                  \
-    {                                                                                           \
-        lg_call_t c = { .r = LG_SYRK, .t = TYPE, .uplo = uplo, .ta = trans, .m = n, .n = n,     \
-                        .k = k, .alpha = ADDR(alpha), .A = A, .lda = lda, .beta = ADDR(beta),   \
-                        .C = C, .ldc = ldc };                                                   \
-        run(&c, layout, "cblas_" #p "syrk", WIDE);                                              \
-    }                                                                                           \
-    LG_EXPORT void cblas_##p##syr2k##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n, \
-                                         I k, S alpha, const void *A, I lda, const void *B,     \
-                                         I ldb, S beta, void *C, I ldc)                         \
-    {                                                                                           \
-        lg_call_t c = { .r = LG_SYR2K, .t = TYPE, .uplo = uplo, .ta = trans, .m = n, .n = n,    \
-                        .k = k, .alpha = ADDR(alpha), .A = A, .lda = lda, .B = B, .ldb = ldb,   \
-                        .beta = ADDR(beta), .C = C, .ldc = ldc };                               \
-        run(&c, layout, "cblas_" #p "syr2k", WIDE);                                             \
-    }                                                                                           \
-    static void cblas_##p##gemmt##SFX##run(int layout, tess_uplo_t uplo, tess_trans_t ta,       \
-                                           tess_trans_t tb, I n, I k, const void *alpha,        \
-                                           const void *A, I lda, const void *B, I ldb,          \
-                                           const void *beta, void *C, I ldc, const char *rout)  \
-    {                                                                                           \
-        lg_call_t c = { .r = LG_GEMMT, .t = TYPE, .uplo = uplo, .ta = ta, .tb = tb, .m = n,     \
-                        .n = n, .k = k, .alpha = alpha, .A = A, .lda = lda, .B = B,             \
-                        .ldb = ldb, .beta = beta, .C = C, .ldc = ldc };                         \
-        run(&c, layout, rout, WIDE);                                                            \
-    }                                                                                           \
-    LG_EXPORT void cblas_##p##gemmt##SFX(int layout, tess_uplo_t uplo, tess_trans_t ta,         \
-                                         tess_trans_t tb, I n, I k, S alpha, const void *A,     \
-                                         I lda, const void *B, I ldb, S beta, void *C, I ldc)   \
-    {                                                                                           \
-        cblas_##p##gemmt##SFX##run(layout, uplo, ta, tb, n, k, ADDR(alpha), A, lda, B, ldb,     \
-                                   ADDR(beta), C, ldc, "cblas_" #p "gemmt");                    \
-    }                                                                                           \
-    LG_EXPORT void cblas_##p##gemmtr##SFX(int layout, tess_uplo_t uplo, tess_trans_t ta,        \
-                                          tess_trans_t tb, I n, I k, S alpha, const void *A,    \
-                                          I lda, const void *B, I ldb, S beta, void *C, I ldc)  \
-    {                                                                                           \
-        cblas_##p##gemmt##SFX##run(layout, uplo, ta, tb, n, k, ADDR(alpha), A, lda, B, ldb,     \
-                                   ADDR(beta), C, ldc, "cblas_" #p "gemmtr");                   \
-    }                                                                                           \
-    LG_EXPORT void cblas_##p##trsm##SFX(int layout, tess_side_t side, tess_uplo_t uplo,         \
-                                        tess_trans_t ta, tess_diag_t diag, I m, I n, S alpha,   \
-                                        const void *A, I lda, void *B, I ldb)                   \
-    {                                                                                           \
-        lg_call_t c = { .r = LG_TRSM, .t = TYPE, .side = side, .uplo = uplo, .ta = ta,          \
-                        .diag = diag, .m = m, .n = n, .alpha = ADDR(alpha), .A = A,             \
-                        .lda = lda, .C = B, .ldc = ldb };                                       \
-        run(&c, layout, "cblas_" #p "trsm", WIDE);                                              \
-    }                                                                                           \
-    LG_EXPORT void cblas_##p##trmm##SFX(int layout, tess_side_t side, tess_uplo_t uplo,         \
-                                        tess_trans_t ta, tess_diag_t diag, I m, I n, S alpha,   \
-                                        const void *A, I lda, void *B, I ldb)                   \
-    {                                                                                           \
-        lg_call_t c = { .r = LG_TRMM, .t = TYPE, .side = side, .uplo = uplo, .ta = ta,          \
-                        .diag = diag, .m = m, .n = n, .alpha = ADDR(alpha), .A = A,             \
-                        .lda = lda, .C = B, .ldc = ldb };                                       \
-        run(&c, layout, "cblas_" #p "trmm", WIDE);                                              \
+#define LG_CBLAS_BLAS3(p, TYPE, S, ADDR, I, SFX, WIDE)                                             \
+    LG_EXPORT void cblas_##p##gemm##SFX(int layout, tess_trans_t ta, tess_trans_t tb, I m, I n,    \
+                                        I k, S alpha, const void *A, I lda, const void *B, I ldb,  \
+                                        S beta, void *C, I ldc)                                    \
+    {                                                                                              \
+        lg_call_t c = { .r = LG_GEMM,                                                              \
+                        .t = TYPE,                                                                 \
+                        .ta = ta,                                                                  \
+                        .tb = tb,                                                                  \
+                        .m = m,                                                                    \
+                        .n = n,                                                                    \
+                        .k = k,                                                                    \
+                        .alpha = ADDR(alpha),                                                      \
+                        .A = A,                                                                    \
+                        .lda = lda,                                                                \
+                        .B = B,                                                                    \
+                        .ldb = ldb,                                                                \
+                        .beta = ADDR(beta),                                                        \
+                        .C = C,                                                                    \
+                        .ldc = ldc };                                                              \
+        run(&c, layout, "cblas_" #p "gemm", WIDE);                                                 \
+    }                                                                                              \
+    LG_EXPORT void cblas_##p##symm##SFX(int layout, tess_side_t side, tess_uplo_t uplo, I m, I n,  \
+                                        S alpha, const void *A, I lda, const void *B, I ldb,       \
+                                        S beta, void *C, I ldc)                                    \
+    {                                                                                              \
+        lg_call_t c = { .r = LG_SYMM,                                                              \
+                        .t = TYPE,                                                                 \
+                        .side = side,                                                              \
+                        .uplo = uplo,                                                              \
+                        .m = m,                                                                    \
+                        .n = n,                                                                    \
+                        .alpha = ADDR(alpha),                                                      \
+                        .A = A,                                                                    \
+                        .lda = lda,                                                                \
+                        .B = B,                                                                    \
+                        .ldb = ldb,                                                                \
+                        .beta = ADDR(beta),                                                        \
+                        .C = C,                                                                    \
+                        .ldc = ldc };                                                              \
+        run(&c, layout, "cblas_" #p "symm", WIDE);                                                 \
+    }                                                                                              \
+    LG_EXPORT void cblas_##p##syrk##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,     \
+                                        I k, S alpha, const void *A, I lda, S beta, void *C,       \
+                                        I ldc)                                                     \
+    {                                                                                              \
+        lg_call_t c = { .r = LG_SYRK,                                                              \
+                        .t = TYPE,                                                                 \
+                        .uplo = uplo,                                                              \
+                        .ta = trans,                                                               \
+                        .m = n,                                                                    \
+                        .n = n,                                                                    \
+                        .k = k,                                                                    \
+                        .alpha = ADDR(alpha),                                                      \
+                        .A = A,                                                                    \
+                        .lda = lda,                                                                \
+                        .beta = ADDR(beta),                                                        \
+                        .C = C,                                                                    \
+                        .ldc = ldc };                                                              \
+        run(&c, layout, "cblas_" #p "syrk", WIDE);                                                 \
+    }                                                                                              \
+    LG_EXPORT void cblas_##p##syr2k##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,    \
+                                         I k, S alpha, const void *A, I lda, const void *B, I ldb, \
+                                         S beta, void *C, I ldc)                                   \
+    {                                                                                              \
+        lg_call_t c = { .r = LG_SYR2K,                                                             \
+                        .t = TYPE,                                                                 \
+                        .uplo = uplo,                                                              \
+                        .ta = trans,                                                               \
+                        .m = n,                                                                    \
+                        .n = n,                                                                    \
+                        .k = k,                                                                    \
+                        .alpha = ADDR(alpha),                                                      \
+                        .A = A,                                                                    \
+                        .lda = lda,                                                                \
+                        .B = B,                                                                    \
+                        .ldb = ldb,                                                                \
+                        .beta = ADDR(beta),                                                        \
+                        .C = C,                                                                    \
+                        .ldc = ldc };                                                              \
+        run(&c, layout, "cblas_" #p "syr2k", WIDE);                                                \
+    }                                                                                              \
+    static void cblas_##p##gemmt##SFX##run(int layout, tess_uplo_t uplo, tess_trans_t ta,          \
+                                           tess_trans_t tb, I n, I k, const void *alpha,           \
+                                           const void *A, I lda, const void *B, I ldb,             \
+                                           const void *beta, void *C, I ldc, const char *rout)     \
+    {                                                                                              \
+        lg_call_t c = { .r = LG_GEMMT,                                                             \
+                        .t = TYPE,                                                                 \
+                        .uplo = uplo,                                                              \
+                        .ta = ta,                                                                  \
+                        .tb = tb,                                                                  \
+                        .m = n,                                                                    \
+                        .n = n,                                                                    \
+                        .k = k,                                                                    \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = lda,                                                                \
+                        .B = B,                                                                    \
+                        .ldb = ldb,                                                                \
+                        .beta = beta,                                                              \
+                        .C = C,                                                                    \
+                        .ldc = ldc };                                                              \
+        run(&c, layout, rout, WIDE);                                                               \
+    }                                                                                              \
+    LG_EXPORT void cblas_##p##gemmt##SFX(int layout, tess_uplo_t uplo, tess_trans_t ta,            \
+                                         tess_trans_t tb, I n, I k, S alpha, const void *A, I lda, \
+                                         const void *B, I ldb, S beta, void *C, I ldc)             \
+    {                                                                                              \
+        cblas_##p##gemmt##SFX##run(layout, uplo, ta, tb, n, k, ADDR(alpha), A, lda, B, ldb,        \
+                                   ADDR(beta), C, ldc, "cblas_" #p "gemmt");                       \
+    }                                                                                              \
+    LG_EXPORT void cblas_##p##gemmtr##SFX(int layout, tess_uplo_t uplo, tess_trans_t ta,           \
+                                          tess_trans_t tb, I n, I k, S alpha, const void *A,       \
+                                          I lda, const void *B, I ldb, S beta, void *C, I ldc)     \
+    {                                                                                              \
+        cblas_##p##gemmt##SFX##run(layout, uplo, ta, tb, n, k, ADDR(alpha), A, lda, B, ldb,        \
+                                   ADDR(beta), C, ldc, "cblas_" #p "gemmtr");                      \
+    }                                                                                              \
+    LG_EXPORT void cblas_##p##trsm##SFX(int layout, tess_side_t side, tess_uplo_t uplo,            \
+                                        tess_trans_t ta, tess_diag_t diag, I m, I n, S alpha,      \
+                                        const void *A, I lda, void *B, I ldb)                      \
+    {                                                                                              \
+        lg_call_t c = { .r = LG_TRSM,                                                              \
+                        .t = TYPE,                                                                 \
+                        .side = side,                                                              \
+                        .uplo = uplo,                                                              \
+                        .ta = ta,                                                                  \
+                        .diag = diag,                                                              \
+                        .m = m,                                                                    \
+                        .n = n,                                                                    \
+                        .alpha = ADDR(alpha),                                                      \
+                        .A = A,                                                                    \
+                        .lda = lda,                                                                \
+                        .C = B,                                                                    \
+                        .ldc = ldb };                                                              \
+        run(&c, layout, "cblas_" #p "trsm", WIDE);                                                 \
+    }                                                                                              \
+    LG_EXPORT void cblas_##p##trmm##SFX(int layout, tess_side_t side, tess_uplo_t uplo,            \
+                                        tess_trans_t ta, tess_diag_t diag, I m, I n, S alpha,      \
+                                        const void *A, I lda, void *B, I ldb)                      \
+    {                                                                                              \
+        lg_call_t c = { .r = LG_TRMM,                                                              \
+                        .t = TYPE,                                                                 \
+                        .side = side,                                                              \
+                        .uplo = uplo,                                                              \
+                        .ta = ta,                                                                  \
+                        .diag = diag,                                                              \
+                        .m = m,                                                                    \
+                        .n = n,                                                                    \
+                        .alpha = ADDR(alpha),                                                      \
+                        .A = A,                                                                    \
+                        .lda = lda,                                                                \
+                        .C = B,                                                                    \
+                        .ldc = ldb };                                                              \
+        run(&c, layout, "cblas_" #p "trmm", WIDE);                                                 \
     }
 
 /* R: the real type, for HERK's alpha and beta and HER2K's beta. */
-#define LG_CBLAS_HERM(p, TYPE, R, I, SFX, WIDE)                                                 \
-    LG_EXPORT void cblas_##p##hemm##SFX(int layout, tess_side_t side, tess_uplo_t uplo, I m,    \
-                                        I n, const void *alpha, const void *A, I lda,           \
-                                        const void *B, I ldb, const void *beta, void *C, I ldc) \
-    {                                                                                           \
-        lg_call_t c = { .r = LG_HEMM, .t = TYPE, .side = side, .uplo = uplo, .m = m, .n = n,    \
-                        .alpha = alpha, .A = A, .lda = lda, .B = B, .ldb = ldb, .beta = beta,   \
-                        .C = C, .ldc = ldc };                                                   \
-        run(&c, layout, "cblas_" #p "hemm", WIDE);                                              \
-    }                                                                                           \
-    LG_EXPORT void cblas_##p##herk##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,  \
-                                        I k, R alpha, const void *A, I lda, R beta, void *C,    \
-                                        I ldc)                                                  \
-    {                                                                                           \
-        lg_call_t c = { .r = LG_HERK, .t = TYPE, .uplo = uplo, .ta = trans, .m = n, .n = n,     \
-                        .k = k, .alpha = &alpha, .A = A, .lda = lda, .beta = &beta, .C = C,     \
-                        .ldc = ldc };                                                           \
-        run(&c, layout, "cblas_" #p "herk", WIDE);                                              \
-    }                                                                                           \
-    LG_EXPORT void cblas_##p##her2k##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n, \
-                                         I k, const void *alpha, const void *A, I lda,          \
-                                         const void *B, I ldb, R beta, void *C, I ldc)          \
-    {                                                                                           \
-        lg_call_t c = { .r = LG_HER2K, .t = TYPE, .uplo = uplo, .ta = trans, .m = n, .n = n,    \
-                        .k = k, .alpha = alpha, .A = A, .lda = lda, .B = B, .ldb = ldb,         \
-                        .beta = &beta, .C = C, .ldc = ldc };                                    \
-        run(&c, layout, "cblas_" #p "her2k", WIDE);                                             \
+#define LG_CBLAS_HERM(p, TYPE, R, I, SFX, WIDE)                                                    \
+    LG_EXPORT void cblas_##p##hemm##SFX(int layout, tess_side_t side, tess_uplo_t uplo, I m, I n,  \
+                                        const void *alpha, const void *A, I lda, const void *B,    \
+                                        I ldb, const void *beta, void *C, I ldc)                   \
+    {                                                                                              \
+        lg_call_t c = { .r = LG_HEMM,                                                              \
+                        .t = TYPE,                                                                 \
+                        .side = side,                                                              \
+                        .uplo = uplo,                                                              \
+                        .m = m,                                                                    \
+                        .n = n,                                                                    \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = lda,                                                                \
+                        .B = B,                                                                    \
+                        .ldb = ldb,                                                                \
+                        .beta = beta,                                                              \
+                        .C = C,                                                                    \
+                        .ldc = ldc };                                                              \
+        run(&c, layout, "cblas_" #p "hemm", WIDE);                                                 \
+    }                                                                                              \
+    LG_EXPORT void cblas_##p##herk##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,     \
+                                        I k, R alpha, const void *A, I lda, R beta, void *C,       \
+                                        I ldc)                                                     \
+    {                                                                                              \
+        lg_call_t c = { .r = LG_HERK,                                                              \
+                        .t = TYPE,                                                                 \
+                        .uplo = uplo,                                                              \
+                        .ta = trans,                                                               \
+                        .m = n,                                                                    \
+                        .n = n,                                                                    \
+                        .k = k,                                                                    \
+                        .alpha = &alpha,                                                           \
+                        .A = A,                                                                    \
+                        .lda = lda,                                                                \
+                        .beta = &beta,                                                             \
+                        .C = C,                                                                    \
+                        .ldc = ldc };                                                              \
+        run(&c, layout, "cblas_" #p "herk", WIDE);                                                 \
+    }                                                                                              \
+    LG_EXPORT void cblas_##p##her2k##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,    \
+                                         I k, const void *alpha, const void *A, I lda,             \
+                                         const void *B, I ldb, R beta, void *C, I ldc)             \
+    {                                                                                              \
+        lg_call_t c = { .r = LG_HER2K,                                                             \
+                        .t = TYPE,                                                                 \
+                        .uplo = uplo,                                                              \
+                        .ta = trans,                                                               \
+                        .m = n,                                                                    \
+                        .n = n,                                                                    \
+                        .k = k,                                                                    \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = lda,                                                                \
+                        .B = B,                                                                    \
+                        .ldb = ldb,                                                                \
+                        .beta = &beta,                                                             \
+                        .C = C,                                                                    \
+                        .ldc = ldc };                                                              \
+        run(&c, layout, "cblas_" #p "her2k", WIDE);                                                \
     }
 
-#define LG_CBLAS_ALL(I, SFX, WIDE)                                                              \
-    LG_CBLAS_BLAS3(s, KERN_S, float, LG_BY_VALUE, I, SFX, WIDE)                                 \
-    LG_CBLAS_BLAS3(d, KERN_D, double, LG_BY_VALUE, I, SFX, WIDE)                                \
-    LG_CBLAS_BLAS3(c, KERN_C, const void *, LG_BY_ADDRESS, I, SFX, WIDE)                        \
-    LG_CBLAS_BLAS3(z, KERN_Z, const void *, LG_BY_ADDRESS, I, SFX, WIDE)                        \
-    LG_CBLAS_HERM(c, KERN_C, float, I, SFX, WIDE)                                               \
+#define LG_CBLAS_ALL(I, SFX, WIDE)                                                                 \
+    LG_CBLAS_BLAS3(s, KERN_S, float, LG_BY_VALUE, I, SFX, WIDE)                                    \
+    LG_CBLAS_BLAS3(d, KERN_D, double, LG_BY_VALUE, I, SFX, WIDE)                                   \
+    LG_CBLAS_BLAS3(c, KERN_C, const void *, LG_BY_ADDRESS, I, SFX, WIDE)                           \
+    LG_CBLAS_BLAS3(z, KERN_Z, const void *, LG_BY_ADDRESS, I, SFX, WIDE)                           \
+    LG_CBLAS_HERM(c, KERN_C, float, I, SFX, WIDE)                                                  \
     LG_CBLAS_HERM(z, KERN_Z, double, I, SFX, WIDE)
 
 LG_CBLAS_ALL(int32_t, , false)

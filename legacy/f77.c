@@ -19,9 +19,12 @@ LG_EXPORT void xerbla_64_(const char *srname, const int64_t *info, size_t len);
 static tess_trans_t f_trans(const char *c)
 {
     switch (*c) {
-    case 'N': case 'n': return TessNoTrans;
-    case 'T': case 't': return TessTrans;
-    case 'C': case 'c': return TessConjTrans;
+    case 'N':
+    case 'n': return TessNoTrans;
+    case 'T':
+    case 't': return TessTrans;
+    case 'C':
+    case 'c': return TessConjTrans;
     default: return (tess_trans_t)0;
     }
 }
@@ -29,8 +32,10 @@ static tess_trans_t f_trans(const char *c)
 static tess_uplo_t f_uplo(const char *c)
 {
     switch (*c) {
-    case 'U': case 'u': return TessUpper;
-    case 'L': case 'l': return TessLower;
+    case 'U':
+    case 'u': return TessUpper;
+    case 'L':
+    case 'l': return TessLower;
     default: return (tess_uplo_t)0;
     }
 }
@@ -38,8 +43,10 @@ static tess_uplo_t f_uplo(const char *c)
 static tess_side_t f_side(const char *c)
 {
     switch (*c) {
-    case 'L': case 'l': return TessLeft;
-    case 'R': case 'r': return TessRight;
+    case 'L':
+    case 'l': return TessLeft;
+    case 'R':
+    case 'r': return TessRight;
     default: return (tess_side_t)0;
     }
 }
@@ -47,8 +54,10 @@ static tess_side_t f_side(const char *c)
 static tess_diag_t f_diag(const char *c)
 {
     switch (*c) {
-    case 'N': case 'n': return TessNonUnit;
-    case 'U': case 'u': return TessUnit;
+    case 'N':
+    case 'n': return TessNonUnit;
+    case 'U':
+    case 'u': return TessUnit;
     default: return (tess_diag_t)0;
     }
 }
@@ -73,149 +82,248 @@ static void call64(const lg_call_t *c, const char *name)
 
 /* p: the routine's prefix, P the same in capitals (for XERBLA), I the
  * integer type, SFX the symbol's ending, CALL call32 or call64. */
-#define LG_F77_BLAS3(p, P, TYPE, I, SFX, CALL)                                                  \
-    LG_EXPORT void p##gemm##SFX(const char *ta, const char *tb, const I *m, const I *n,         \
-                                const I *k, const void *alpha, const void *A, const I *lda,     \
-                                const void *B, const I *ldb, const void *beta, void *C,         \
-                                const I *ldc, size_t lta, size_t ltb)                           \
-    {                                                                                           \
-        (void)lta, (void)ltb;                                                                   \
-        lg_call_t c = { .r = LG_GEMM, .t = TYPE, .ta = f_trans(ta), .tb = f_trans(tb), .m = *m, \
-                        .n = *n, .k = *k, .alpha = alpha, .A = A, .lda = *lda, .B = B,          \
-                        .ldb = *ldb, .beta = beta, .C = C, .ldc = *ldc };                       \
-        CALL(&c, #P "GEMM ");                                                                   \
-    }                                                                                           \
-    LG_EXPORT void p##symm##SFX(const char *side, const char *uplo, const I *m, const I *n,     \
-                                const void *alpha, const void *A, const I *lda, const void *B,  \
-                                const I *ldb, const void *beta, void *C, const I *ldc,          \
-                                size_t ls, size_t lu)                                           \
-    {                                                                                           \
-        (void)ls, (void)lu;                                                                     \
-        lg_call_t c = { .r = LG_SYMM, .t = TYPE, .side = f_side(side), .uplo = f_uplo(uplo),    \
-                        .m = *m, .n = *n, .alpha = alpha, .A = A, .lda = *lda, .B = B,          \
-                        .ldb = *ldb, .beta = beta, .C = C, .ldc = *ldc };                       \
-        CALL(&c, #P "SYMM ");                                                                   \
-    }                                                                                           \
-    LG_EXPORT void p##syrk##SFX(const char *uplo, const char *trans, const I *n, const I *k,    \
-                                const void *alpha, const void *A, const I *lda,                 \
-                                const void *beta, void *C, const I *ldc, size_t lu, size_t lt)  \
-    {                                                                                           \
-        (void)lu, (void)lt;                                                                     \
-        lg_call_t c = { .r = LG_SYRK, .t = TYPE, .uplo = f_uplo(uplo), .ta = f_trans(trans),    \
-                        .m = *n, .n = *n, .k = *k, .alpha = alpha, .A = A, .lda = *lda,         \
-                        .beta = beta, .C = C, .ldc = *ldc };                                    \
-        CALL(&c, #P "SYRK ");                                                                   \
-    }                                                                                           \
-    LG_EXPORT void p##syr2k##SFX(const char *uplo, const char *trans, const I *n, const I *k,   \
-                                 const void *alpha, const void *A, const I *lda,                \
-                                 const void *B, const I *ldb, const void *beta, void *C,        \
-                                 const I *ldc, size_t lu, size_t lt)                            \
-    {                                                                                           \
-        (void)lu, (void)lt;                                                                     \
-        lg_call_t c = { .r = LG_SYR2K, .t = TYPE, .uplo = f_uplo(uplo), .ta = f_trans(trans),   \
-                        .m = *n, .n = *n, .k = *k, .alpha = alpha, .A = A, .lda = *lda,         \
-                        .B = B, .ldb = *ldb, .beta = beta, .C = C, .ldc = *ldc };               \
-        CALL(&c, #P "SYR2K");                                                                   \
-    }                                                                                           \
-    static void p##gemmt##SFX##call(const char *uplo, const char *ta, const char *tb,           \
-                                    const I *n, const I *k, const void *alpha, const void *A,   \
-                                    const I *lda, const void *B, const I *ldb,                  \
-                                    const void *beta, void *C, const I *ldc, const char *name)  \
-    {                                                                                           \
-        lg_call_t c = { .r = LG_GEMMT, .t = TYPE, .uplo = f_uplo(uplo), .ta = f_trans(ta),      \
-                        .tb = f_trans(tb), .m = *n, .n = *n, .k = *k, .alpha = alpha, .A = A,   \
-                        .lda = *lda, .B = B, .ldb = *ldb, .beta = beta, .C = C, .ldc = *ldc };  \
-        CALL(&c, name);                                                                         \
-    }                                                                                           \
-    LG_EXPORT void p##gemmt##SFX(const char *uplo, const char *ta, const char *tb, const I *n,  \
-                                 const I *k, const void *alpha, const void *A, const I *lda,    \
-                                 const void *B, const I *ldb, const void *beta, void *C,        \
-                                 const I *ldc, size_t lu, size_t la, size_t lb)                 \
-    {                                                                                           \
-        (void)lu, (void)la, (void)lb;                                                           \
-        p##gemmt##SFX##call(uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc,            \
-                            #P "GEMMT");                                                        \
-    }                                                                                           \
-    LG_EXPORT void p##gemmtr##SFX(const char *uplo, const char *ta, const char *tb,             \
-                                  const I *n, const I *k, const void *alpha, const void *A,     \
-                                  const I *lda, const void *B, const I *ldb, const void *beta,  \
-                                  void *C, const I *ldc, size_t lu, size_t la, size_t lb)       \
-    {                                                                                           \
-        (void)lu, (void)la, (void)lb;                                                           \
-        p##gemmt##SFX##call(uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc,            \
-                            #P "GEMMTR");                                                       \
-    }                                                                                           \
-    static void p##trxm##SFX##call(lg_rout_t r, const char *side, const char *uplo,             \
-                                   const char *ta, const char *diag, const I *m, const I *n,    \
-                                   const void *alpha, const void *A, const I *lda, void *B,     \
-                                   const I *ldb, const char *name)                              \
-    {                                                                                           \
-        lg_call_t c = { .r = r, .t = TYPE, .side = f_side(side), .uplo = f_uplo(uplo),          \
-                        .ta = f_trans(ta), .diag = f_diag(diag), .m = *m, .n = *n,              \
-                        .alpha = alpha, .A = A, .lda = *lda, .C = B, .ldc = *ldb };             \
-        CALL(&c, name);                                                                         \
-    }                                                                                           \
-    LG_EXPORT void p##trsm##SFX(const char *side, const char *uplo, const char *ta,             \
-                                const char *diag, const I *m, const I *n, const void *alpha,    \
-                                const void *A, const I *lda, void *B, const I *ldb, size_t ls,  \
-                                size_t lu, size_t lt, size_t ld)                                \
-    {                                                                                           \
-        (void)ls, (void)lu, (void)lt, (void)ld;                                                 \
-        p##trxm##SFX##call(LG_TRSM, side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb,          \
-                           #P "TRSM ");                                                         \
-    }                                                                                           \
-    LG_EXPORT void p##trmm##SFX(const char *side, const char *uplo, const char *ta,             \
-                                const char *diag, const I *m, const I *n, const void *alpha,    \
-                                const void *A, const I *lda, void *B, const I *ldb, size_t ls,  \
-                                size_t lu, size_t lt, size_t ld)                                \
-    {                                                                                           \
-        (void)ls, (void)lu, (void)lt, (void)ld;                                                 \
-        p##trxm##SFX##call(LG_TRMM, side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb,          \
-                           #P "TRMM ");                                                         \
+#define LG_F77_BLAS3(p, P, TYPE, I, SFX, CALL)                                                     \
+    LG_EXPORT void p##gemm##SFX(const char *ta, const char *tb, const I *m, const I *n,            \
+                                const I *k, const void *alpha, const void *A, const I *lda,        \
+                                const void *B, const I *ldb, const void *beta, void *C,            \
+                                const I *ldc, size_t lta, size_t ltb)                              \
+    {                                                                                              \
+        (void)lta, (void)ltb;                                                                      \
+        lg_call_t c = { .r = LG_GEMM,                                                              \
+                        .t = TYPE,                                                                 \
+                        .ta = f_trans(ta),                                                         \
+                        .tb = f_trans(tb),                                                         \
+                        .m = *m,                                                                   \
+                        .n = *n,                                                                   \
+                        .k = *k,                                                                   \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = *lda,                                                               \
+                        .B = B,                                                                    \
+                        .ldb = *ldb,                                                               \
+                        .beta = beta,                                                              \
+                        .C = C,                                                                    \
+                        .ldc = *ldc };                                                             \
+        CALL(&c, #P "GEMM ");                                                                      \
+    }                                                                                              \
+    LG_EXPORT void p##symm##SFX(const char *side, const char *uplo, const I *m, const I *n,        \
+                                const void *alpha, const void *A, const I *lda, const void *B,     \
+                                const I *ldb, const void *beta, void *C, const I *ldc, size_t ls,  \
+                                size_t lu)                                                         \
+    {                                                                                              \
+        (void)ls, (void)lu;                                                                        \
+        lg_call_t c = { .r = LG_SYMM,                                                              \
+                        .t = TYPE,                                                                 \
+                        .side = f_side(side),                                                      \
+                        .uplo = f_uplo(uplo),                                                      \
+                        .m = *m,                                                                   \
+                        .n = *n,                                                                   \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = *lda,                                                               \
+                        .B = B,                                                                    \
+                        .ldb = *ldb,                                                               \
+                        .beta = beta,                                                              \
+                        .C = C,                                                                    \
+                        .ldc = *ldc };                                                             \
+        CALL(&c, #P "SYMM ");                                                                      \
+    }                                                                                              \
+    LG_EXPORT void p##syrk##SFX(const char *uplo, const char *trans, const I *n, const I *k,       \
+                                const void *alpha, const void *A, const I *lda, const void *beta,  \
+                                void *C, const I *ldc, size_t lu, size_t lt)                       \
+    {                                                                                              \
+        (void)lu, (void)lt;                                                                        \
+        lg_call_t c = { .r = LG_SYRK,                                                              \
+                        .t = TYPE,                                                                 \
+                        .uplo = f_uplo(uplo),                                                      \
+                        .ta = f_trans(trans),                                                      \
+                        .m = *n,                                                                   \
+                        .n = *n,                                                                   \
+                        .k = *k,                                                                   \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = *lda,                                                               \
+                        .beta = beta,                                                              \
+                        .C = C,                                                                    \
+                        .ldc = *ldc };                                                             \
+        CALL(&c, #P "SYRK ");                                                                      \
+    }                                                                                              \
+    LG_EXPORT void p##syr2k##SFX(const char *uplo, const char *trans, const I *n, const I *k,      \
+                                 const void *alpha, const void *A, const I *lda, const void *B,    \
+                                 const I *ldb, const void *beta, void *C, const I *ldc, size_t lu, \
+                                 size_t lt)                                                        \
+    {                                                                                              \
+        (void)lu, (void)lt;                                                                        \
+        lg_call_t c = { .r = LG_SYR2K,                                                             \
+                        .t = TYPE,                                                                 \
+                        .uplo = f_uplo(uplo),                                                      \
+                        .ta = f_trans(trans),                                                      \
+                        .m = *n,                                                                   \
+                        .n = *n,                                                                   \
+                        .k = *k,                                                                   \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = *lda,                                                               \
+                        .B = B,                                                                    \
+                        .ldb = *ldb,                                                               \
+                        .beta = beta,                                                              \
+                        .C = C,                                                                    \
+                        .ldc = *ldc };                                                             \
+        CALL(&c, #P "SYR2K");                                                                      \
+    }                                                                                              \
+    static void p##gemmt##SFX##call(const char *uplo, const char *ta, const char *tb, const I *n,  \
+                                    const I *k, const void *alpha, const void *A, const I *lda,    \
+                                    const void *B, const I *ldb, const void *beta, void *C,        \
+                                    const I *ldc, const char *name)                                \
+    {                                                                                              \
+        lg_call_t c = { .r = LG_GEMMT,                                                             \
+                        .t = TYPE,                                                                 \
+                        .uplo = f_uplo(uplo),                                                      \
+                        .ta = f_trans(ta),                                                         \
+                        .tb = f_trans(tb),                                                         \
+                        .m = *n,                                                                   \
+                        .n = *n,                                                                   \
+                        .k = *k,                                                                   \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = *lda,                                                               \
+                        .B = B,                                                                    \
+                        .ldb = *ldb,                                                               \
+                        .beta = beta,                                                              \
+                        .C = C,                                                                    \
+                        .ldc = *ldc };                                                             \
+        CALL(&c, name);                                                                            \
+    }                                                                                              \
+    LG_EXPORT void p##gemmt##SFX(const char *uplo, const char *ta, const char *tb, const I *n,     \
+                                 const I *k, const void *alpha, const void *A, const I *lda,       \
+                                 const void *B, const I *ldb, const void *beta, void *C,           \
+                                 const I *ldc, size_t lu, size_t la, size_t lb)                    \
+    {                                                                                              \
+        (void)lu, (void)la, (void)lb;                                                              \
+        p##gemmt##SFX##call(uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc, #P "GEMMT");  \
+    }                                                                                              \
+    LG_EXPORT void p##gemmtr##SFX(const char *uplo, const char *ta, const char *tb, const I *n,    \
+                                  const I *k, const void *alpha, const void *A, const I *lda,      \
+                                  const void *B, const I *ldb, const void *beta, void *C,          \
+                                  const I *ldc, size_t lu, size_t la, size_t lb)                   \
+    {                                                                                              \
+        (void)lu, (void)la, (void)lb;                                                              \
+        p##gemmt##SFX##call(uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc, #P "GEMMTR"); \
+    }                                                                                              \
+    static void p##trxm##SFX##call(lg_rout_t r, const char *side, const char *uplo,                \
+                                   const char *ta, const char *diag, const I *m, const I *n,       \
+                                   const void *alpha, const void *A, const I *lda, void *B,        \
+                                   const I *ldb, const char *name)                                 \
+    {                                                                                              \
+        lg_call_t c = { .r = r,                                                                    \
+                        .t = TYPE,                                                                 \
+                        .side = f_side(side),                                                      \
+                        .uplo = f_uplo(uplo),                                                      \
+                        .ta = f_trans(ta),                                                         \
+                        .diag = f_diag(diag),                                                      \
+                        .m = *m,                                                                   \
+                        .n = *n,                                                                   \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = *lda,                                                               \
+                        .C = B,                                                                    \
+                        .ldc = *ldb };                                                             \
+        CALL(&c, name);                                                                            \
+    }                                                                                              \
+    LG_EXPORT void p##trsm##SFX(const char *side, const char *uplo, const char *ta,                \
+                                const char *diag, const I *m, const I *n, const void *alpha,       \
+                                const void *A, const I *lda, void *B, const I *ldb, size_t ls,     \
+                                size_t lu, size_t lt, size_t ld)                                   \
+    {                                                                                              \
+        (void)ls, (void)lu, (void)lt, (void)ld;                                                    \
+        p##trxm##SFX##call(LG_TRSM, side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb,             \
+                           #P "TRSM ");                                                            \
+    }                                                                                              \
+    LG_EXPORT void p##trmm##SFX(const char *side, const char *uplo, const char *ta,                \
+                                const char *diag, const I *m, const I *n, const void *alpha,       \
+                                const void *A, const I *lda, void *B, const I *ldb, size_t ls,     \
+                                size_t lu, size_t lt, size_t ld)                                   \
+    {                                                                                              \
+        (void)ls, (void)lu, (void)lt, (void)ld;                                                    \
+        p##trxm##SFX##call(LG_TRMM, side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb,             \
+                           #P "TRMM ");                                                            \
     }
 
 /* HEMM, HERK and HER2K: complex only; HERK's alpha and beta and HER2K's
  * beta are real. */
-#define LG_F77_HERM(p, P, TYPE, I, SFX, CALL)                                                   \
-    LG_EXPORT void p##hemm##SFX(const char *side, const char *uplo, const I *m, const I *n,     \
-                                const void *alpha, const void *A, const I *lda, const void *B,  \
-                                const I *ldb, const void *beta, void *C, const I *ldc,          \
-                                size_t ls, size_t lu)                                           \
-    {                                                                                           \
-        (void)ls, (void)lu;                                                                     \
-        lg_call_t c = { .r = LG_HEMM, .t = TYPE, .side = f_side(side), .uplo = f_uplo(uplo),    \
-                        .m = *m, .n = *n, .alpha = alpha, .A = A, .lda = *lda, .B = B,          \
-                        .ldb = *ldb, .beta = beta, .C = C, .ldc = *ldc };                       \
-        CALL(&c, #P "HEMM ");                                                                   \
-    }                                                                                           \
-    LG_EXPORT void p##herk##SFX(const char *uplo, const char *trans, const I *n, const I *k,    \
-                                const void *alpha, const void *A, const I *lda,                 \
-                                const void *beta, void *C, const I *ldc, size_t lu, size_t lt)  \
-    {                                                                                           \
-        (void)lu, (void)lt;                                                                     \
-        lg_call_t c = { .r = LG_HERK, .t = TYPE, .uplo = f_uplo(uplo), .ta = f_trans(trans),    \
-                        .m = *n, .n = *n, .k = *k, .alpha = alpha, .A = A, .lda = *lda,         \
-                        .beta = beta, .C = C, .ldc = *ldc };                                    \
-        CALL(&c, #P "HERK ");                                                                   \
-    }                                                                                           \
-    LG_EXPORT void p##her2k##SFX(const char *uplo, const char *trans, const I *n, const I *k,   \
-                                 const void *alpha, const void *A, const I *lda,                \
-                                 const void *B, const I *ldb, const void *beta, void *C,        \
-                                 const I *ldc, size_t lu, size_t lt)                            \
-    {                                                                                           \
-        (void)lu, (void)lt;                                                                     \
-        lg_call_t c = { .r = LG_HER2K, .t = TYPE, .uplo = f_uplo(uplo), .ta = f_trans(trans),   \
-                        .m = *n, .n = *n, .k = *k, .alpha = alpha, .A = A, .lda = *lda,         \
-                        .B = B, .ldb = *ldb, .beta = beta, .C = C, .ldc = *ldc };               \
-        CALL(&c, #P "HER2K");                                                                   \
+#define LG_F77_HERM(p, P, TYPE, I, SFX, CALL)                                                      \
+    LG_EXPORT void p##hemm##SFX(const char *side, const char *uplo, const I *m, const I *n,        \
+                                const void *alpha, const void *A, const I *lda, const void *B,     \
+                                const I *ldb, const void *beta, void *C, const I *ldc, size_t ls,  \
+                                size_t lu)                                                         \
+    {                                                                                              \
+        (void)ls, (void)lu;                                                                        \
+        lg_call_t c = { .r = LG_HEMM,                                                              \
+                        .t = TYPE,                                                                 \
+                        .side = f_side(side),                                                      \
+                        .uplo = f_uplo(uplo),                                                      \
+                        .m = *m,                                                                   \
+                        .n = *n,                                                                   \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = *lda,                                                               \
+                        .B = B,                                                                    \
+                        .ldb = *ldb,                                                               \
+                        .beta = beta,                                                              \
+                        .C = C,                                                                    \
+                        .ldc = *ldc };                                                             \
+        CALL(&c, #P "HEMM ");                                                                      \
+    }                                                                                              \
+    LG_EXPORT void p##herk##SFX(const char *uplo, const char *trans, const I *n, const I *k,       \
+                                const void *alpha, const void *A, const I *lda, const void *beta,  \
+                                void *C, const I *ldc, size_t lu, size_t lt)                       \
+    {                                                                                              \
+        (void)lu, (void)lt;                                                                        \
+        lg_call_t c = { .r = LG_HERK,                                                              \
+                        .t = TYPE,                                                                 \
+                        .uplo = f_uplo(uplo),                                                      \
+                        .ta = f_trans(trans),                                                      \
+                        .m = *n,                                                                   \
+                        .n = *n,                                                                   \
+                        .k = *k,                                                                   \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = *lda,                                                               \
+                        .beta = beta,                                                              \
+                        .C = C,                                                                    \
+                        .ldc = *ldc };                                                             \
+        CALL(&c, #P "HERK ");                                                                      \
+    }                                                                                              \
+    LG_EXPORT void p##her2k##SFX(const char *uplo, const char *trans, const I *n, const I *k,      \
+                                 const void *alpha, const void *A, const I *lda, const void *B,    \
+                                 const I *ldb, const void *beta, void *C, const I *ldc, size_t lu, \
+                                 size_t lt)                                                        \
+    {                                                                                              \
+        (void)lu, (void)lt;                                                                        \
+        lg_call_t c = { .r = LG_HER2K,                                                             \
+                        .t = TYPE,                                                                 \
+                        .uplo = f_uplo(uplo),                                                      \
+                        .ta = f_trans(trans),                                                      \
+                        .m = *n,                                                                   \
+                        .n = *n,                                                                   \
+                        .k = *k,                                                                   \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = *lda,                                                               \
+                        .B = B,                                                                    \
+                        .ldb = *ldb,                                                               \
+                        .beta = beta,                                                              \
+                        .C = C,                                                                    \
+                        .ldc = *ldc };                                                             \
+        CALL(&c, #P "HER2K");                                                                      \
     }
 
-#define LG_F77_ALL(I, SFX, CALL)                                                                \
-    LG_F77_BLAS3(s, S, KERN_S, I, SFX, CALL)                                                    \
-    LG_F77_BLAS3(d, D, KERN_D, I, SFX, CALL)                                                    \
-    LG_F77_BLAS3(c, C, KERN_C, I, SFX, CALL)                                                    \
-    LG_F77_BLAS3(z, Z, KERN_Z, I, SFX, CALL)                                                    \
-    LG_F77_HERM(c, C, KERN_C, I, SFX, CALL)                                                     \
+#define LG_F77_ALL(I, SFX, CALL)                                                                   \
+    LG_F77_BLAS3(s, S, KERN_S, I, SFX, CALL)                                                       \
+    LG_F77_BLAS3(d, D, KERN_D, I, SFX, CALL)                                                       \
+    LG_F77_BLAS3(c, C, KERN_C, I, SFX, CALL)                                                       \
+    LG_F77_BLAS3(z, Z, KERN_Z, I, SFX, CALL)                                                       \
+    LG_F77_HERM(c, C, KERN_C, I, SFX, CALL)                                                        \
     LG_F77_HERM(z, Z, KERN_Z, I, SFX, CALL)
 
 LG_F77_ALL(int32_t, _, call32)
@@ -225,36 +333,36 @@ LG_F77_ALL(int64_t, _64_, call64)
  * OpenBLAS's does, so that a library call never ends the process (the
  * routine has changed nothing).  Weak, and called through the symbol table:
  * the application's own XERBLA wins. */
-#define LG_XERBLA(SFX, I)                                                                       \
-    LG_EXPORT __attribute__((weak)) void xerbla##SFX(const char *srname, const I *info,         \
-                                                     size_t len)                                \
-    {                                                                                           \
-        size_t n = len;                                                                         \
-        while (n > 0 && srname[n - 1] == ' ')                                                   \
-            n--;                                                                                \
-        fprintf(stderr, " ** On entry to %.*s parameter number %2lld had an illegal value\n",   \
-                (int)n, srname, (long long)*info);                                              \
-    }                                                                                           \
-    /* LAPACK's way in from C: the name as an array of characters, then XERBLA. */              \
-    LG_EXPORT void xerbla_array##SFX(const char *srname, const I *srname_len, const I *info,    \
-                                     size_t len)                                                \
-    {                                                                                           \
-        (void)len;                                                                              \
-        char name[32];                                                                          \
-        memset(name, ' ', sizeof name);                                                         \
-        for (I i = 0; i < *srname_len && i < (I)sizeof name; i++)                               \
-            name[i] = srname[i];                                                                \
-        xerbla##SFX(name, info, sizeof name);                                                   \
-    }                                                                                           \
-    LG_EXPORT I lsame##SFX(const char *ca, const char *cb, size_t la, size_t lb)                \
-    {                                                                                           \
-        (void)la, (void)lb;                                                                     \
-        char a = *ca, b = *cb;                                                                  \
-        if (a >= 'a' && a <= 'z')                                                               \
-            a -= 'a' - 'A';                                                                     \
-        if (b >= 'a' && b <= 'z')                                                               \
-            b -= 'a' - 'A';                                                                     \
-        return a == b;                                                                          \
+#define LG_XERBLA(SFX, I)                                                                          \
+    LG_EXPORT                                                                                      \
+        __attribute__((weak)) void xerbla##SFX(const char *srname, const I *info, size_t len)      \
+    {                                                                                              \
+        size_t n = len;                                                                            \
+        while (n > 0 && srname[n - 1] == ' ')                                                      \
+            n--;                                                                                   \
+        fprintf(stderr, " ** On entry to %.*s parameter number %2lld had an illegal value\n",      \
+                (int)n, srname, (long long)*info);                                                 \
+    }                                                                                              \
+    /* LAPACK's way in from C: the name as an array of characters, then XERBLA. */                 \
+    LG_EXPORT void xerbla_array##SFX(const char *srname, const I *srname_len, const I *info,       \
+                                     size_t len)                                                   \
+    {                                                                                              \
+        (void)len;                                                                                 \
+        char name[32];                                                                             \
+        memset(name, ' ', sizeof name);                                                            \
+        for (I i = 0; i < *srname_len && i < (I)sizeof name; i++)                                  \
+            name[i] = srname[i];                                                                   \
+        xerbla##SFX(name, info, sizeof name);                                                      \
+    }                                                                                              \
+    LG_EXPORT I lsame##SFX(const char *ca, const char *cb, size_t la, size_t lb)                   \
+    {                                                                                              \
+        (void)la, (void)lb;                                                                        \
+        char a = *ca, b = *cb;                                                                     \
+        if (a >= 'a' && a <= 'z')                                                                  \
+            a -= 'a' - 'A';                                                                        \
+        if (b >= 'a' && b <= 'z')                                                                  \
+            b -= 'a' - 'A';                                                                        \
+        return a == b;                                                                             \
     }
 
 LG_XERBLA(_, int32_t)

@@ -73,18 +73,15 @@ LG_CBLAS_FORWARDED(LG_CBLAS_SLOTS)
 
 typedef struct {
     void **slot;
-    const char *name;           /* as exported, and as the host spells it */
-    const char *name32;         /* a 64-bit entry's 32-bit routine */
+    const char *name;   /* as exported, and as the host spells it */
+    const char *name32; /* a 64-bit entry's 32-bit routine */
 } fwd_t;
 
 #define LG_F77_FWD(n) { &lg_slot_##n##_, #n "_", NULL }, { &lg_slot_##n##_64_, #n "_64_", #n "_" },
 #define LG_F77_FWD32(n) { &lg_slot_##n##_, #n "_", NULL },
 #define LG_CBLAS_FWD(n) { &lg_slot_##n, #n, NULL }, { &lg_slot_##n##64_, #n "64_", #n },
-static const fwd_t fwd[] = {
-    LG_F77_FORWARDED(LG_F77_FWD)
-    LG_F77_IAMAX(LG_F77_FWD32)
-    LG_CBLAS_FORWARDED(LG_CBLAS_FWD)
-};
+static const fwd_t fwd[] = { LG_F77_FORWARDED(LG_F77_FWD) LG_F77_IAMAX(LG_F77_FWD32)
+                                 LG_CBLAS_FORWARDED(LG_CBLAS_FWD) };
 
 static pthread_once_t fwd_once = PTHREAD_ONCE_INIT;
 
@@ -121,29 +118,29 @@ void *lg_fwd_resolve(void **slot)
 /* I?AMAX with 64-bit integers: the 64-bit host's, else the 32-bit host's on
  * narrowed arguments, its INTEGER result widened (a 32-bit function leaves
  * the upper half of a 64-bit return register undefined). */
-#define LG_IAMAX64(P, T)                                                                        \
-    static int64_t (*P##amax64)(const int64_t *, const T *, const int64_t *);                   \
-    static int32_t (*P##amax32)(const int32_t *, const T *, const int32_t *);                   \
-    static pthread_once_t P##amax_once = PTHREAD_ONCE_INIT;                                     \
-    static void P##amax_find(void)                                                              \
-    {                                                                                           \
-        *(void **)&P##amax64 = lg_host_symbol("i" #P "amax_64_", true);                         \
-        *(void **)&P##amax32 = lg_host_symbol("i" #P "amax_", false);                           \
-    }                                                                                           \
-    LG_EXPORT int64_t i##P##amax_64_(const int64_t *n, const T *x, const int64_t *incx)         \
-    {                                                                                           \
-        pthread_once(&P##amax_once, P##amax_find);                                              \
-        if (P##amax64)                                                                          \
-            return P##amax64(n, x, incx);                                                       \
-        if (*n <= 0 || *incx <= 0)                                                              \
-            return 0;                                                                           \
-        if (!P##amax32 || *n > INT32_MAX || *incx > INT32_MAX || (*n - 1) * *incx > INT32_MAX) { \
-            fprintf(stderr, "tessera_blas: no host BLAS for I" #P "AMAX with n = %lld\n",       \
-                    (long long)*n);                                                             \
-            abort();                                                                            \
-        }                                                                                       \
-        int32_t n32 = (int32_t)*n, inc32 = (int32_t)*incx;                                      \
-        return P##amax32(&n32, x, &inc32);                                                      \
+#define LG_IAMAX64(P, T)                                                                           \
+    static int64_t (*P##amax64)(const int64_t *, const T *, const int64_t *);                      \
+    static int32_t (*P##amax32)(const int32_t *, const T *, const int32_t *);                      \
+    static pthread_once_t P##amax_once = PTHREAD_ONCE_INIT;                                        \
+    static void P##amax_find(void)                                                                 \
+    {                                                                                              \
+        *(void **)&P##amax64 = lg_host_symbol("i" #P "amax_64_", true);                            \
+        *(void **)&P##amax32 = lg_host_symbol("i" #P "amax_", false);                              \
+    }                                                                                              \
+    LG_EXPORT int64_t i##P##amax_64_(const int64_t *n, const T *x, const int64_t *incx)            \
+    {                                                                                              \
+        pthread_once(&P##amax_once, P##amax_find);                                                 \
+        if (P##amax64)                                                                             \
+            return P##amax64(n, x, incx);                                                          \
+        if (*n <= 0 || *incx <= 0)                                                                 \
+            return 0;                                                                              \
+        if (!P##amax32 || *n > INT32_MAX || *incx > INT32_MAX || (*n - 1) * *incx > INT32_MAX) {   \
+            fprintf(stderr, "tessera_blas: no host BLAS for I" #P "AMAX with n = %lld\n",          \
+                    (long long)*n);                                                                \
+            abort();                                                                               \
+        }                                                                                          \
+        int32_t n32 = (int32_t)*n, inc32 = (int32_t)*incx;                                         \
+        return P##amax32(&n32, x, &inc32);                                                         \
     }
 
 LG_IAMAX64(s, float)

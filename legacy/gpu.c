@@ -86,7 +86,7 @@ static void *scratch_take(int dev, size_t bytes)
 typedef struct {
     const void *p;
     int64_t ld;
-    void *tmp;                          /* a copy on the call's device, or NULL */
+    void *tmp; /* a copy on the call's device, or NULL */
 } operand_t;
 
 /* The output is copied in too: a triangle-only routine leaves the rest of it
@@ -140,8 +140,8 @@ static int run_on_device(const lg_call_t *c, kern_ctx_t *x)
                        c->beta, c->C, c->ldc);
     case LG_SYMM:
     case LG_HEMM:
-        return k->symm(x, herm, c->side, c->uplo, c->m, c->n, c->alpha, c->A, c->lda, c->B,
-                       c->ldb, c->beta, c->C, c->ldc);
+        return k->symm(x, herm, c->side, c->uplo, c->m, c->n, c->alpha, c->A, c->lda, c->B, c->ldb,
+                       c->beta, c->C, c->ldc);
     case LG_SYRK:
     case LG_HERK:
         return k->syrk(x, herm, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda, c->beta, c->C,
@@ -151,8 +151,8 @@ static int run_on_device(const lg_call_t *c, kern_ctx_t *x)
         return k->syr2k(x, herm, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
                         c->beta, c->C, c->ldc);
     case LG_GEMMT:
-        return k->gemmt(x, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B,
-                        c->ldb, c->beta, c->C, c->ldc);
+        return k->gemmt(x, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
+                        c->beta, c->C, c->ldc);
     case LG_TRSM:
         return k->trsm(x, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
                        c->C, c->ldc);
@@ -167,7 +167,7 @@ static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
     size_t es = rt_dtypes[c->t].size;
     for (int i = 0; i < n; i++)
         if (r[i].m > INT_MAX || r[i].n > INT_MAX || r[i].ld > INT_MAX || c->k > INT_MAX)
-            return TESS_ENOMEM;         /* beyond cuBLAS's 32-bit sizes */
+            return TESS_ENOMEM; /* beyond cuBLAS's 32-bit sizes */
     operand_t o[3] = { { 0 } };
     int err = 0;
     for (int i = 0; i < n && !err; i++)
@@ -220,12 +220,14 @@ bool lg_gpu_run(const lg_call_t *c)
         return false;
     int prev = -1;
     cudaGetDevice(&prev);
-    int err = dev < MAX_GPUS && cudaSetDevice(dev) == cudaSuccess ? run_on(dev, c, r, n)
-                                                                 : TESS_EDEVICE;
+    int err =
+        dev < MAX_GPUS && cudaSetDevice(dev) == cudaSuccess ? run_on(dev, c, r, n) : TESS_EDEVICE;
     if (prev >= 0)
         cudaSetDevice(prev);
     if (err)
-        fprintf(stderr, "tessera_blas: a BLAS-3 call on GPU %d failed (%s); its output is not "
-                "valid\n", dev, tess_strerror(err));
+        fprintf(stderr,
+                "tessera_blas: a BLAS-3 call on GPU %d failed (%s); its output is not "
+                "valid\n",
+                dev, tess_strerror(err));
     return true;
 }

@@ -19,7 +19,16 @@
 /* The BLAS-3 routines served through the runtime.  GEMMT stands for both of
  * its names (?gemmt, ?gemmtr). */
 typedef enum {
-    LG_GEMM, LG_SYMM, LG_HEMM, LG_SYRK, LG_HERK, LG_SYR2K, LG_HER2K, LG_GEMMT, LG_TRSM, LG_TRMM,
+    LG_GEMM,
+    LG_SYMM,
+    LG_HEMM,
+    LG_SYRK,
+    LG_HERK,
+    LG_SYR2K,
+    LG_HER2K,
+    LG_GEMMT,
+    LG_TRSM,
+    LG_TRMM,
     LG_NROUT
 } lg_rout_t;
 

@@ -14,10 +14,10 @@ rt_t rt;
  * the flag are sequentially consistent: either a call sees closing, or
  * finalize sees it counted. */
 static pthread_mutex_t life_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t life_cond = PTHREAD_COND_INITIALIZER;     /* the last call left */
+static pthread_cond_t life_cond = PTHREAD_COND_INITIALIZER; /* the last call left */
 static atomic_bool initialized, closing;
 static atomic_int calls;
-static _Thread_local bool finalizing;  /* this thread is in tess_finalize */
+static _Thread_local bool finalizing; /* this thread is in tess_finalize */
 
 int rt_check_ready(void)
 {
@@ -234,10 +234,12 @@ TESS_API int tess_finalize(void)
 TESS_API const char *tess_strerror(int err)
 {
     if (err < 0)
-        return "invalid argument (the negated value is its position, 1-based, as in reference BLAS)";
+        return "invalid argument (the negated value is its position, 1-based, as in reference "
+               "BLAS)";
     switch (err) {
     case TESS_SUCCESS: return "success";
-    case TESS_ENOTINIT: return "the runtime is not initialised (tess_init not called, or finalized)";
+    case TESS_ENOTINIT:
+        return "the runtime is not initialised (tess_init not called, or finalized)";
     case TESS_EINIT: return "the runtime is already initialised";
     case TESS_ENOMEM:
         return "out of memory that eviction cannot cure (a task's tiles exceed one device's "

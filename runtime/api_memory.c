@@ -74,8 +74,7 @@ static void invalidate_block(rt_block_t *b, bool inside, void *arg)
     block_remove(b);
 }
 
-TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t lda,
-                                    size_t elsize)
+TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t lda, size_t elsize)
 {
     int err = enter_region(1, m, n, A, lda, elsize);
     if (err)

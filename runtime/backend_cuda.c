@@ -17,11 +17,11 @@
 
 typedef struct {
     int ordinal;
-    int rank[TESS_MAX_DEVICES];         /* link_rank from each runtime device */
-    cudaStream_t stream[RT_NSTREAMS];      /* indexed by RT_S_* */
-    struct kern_ctx ctx[RT_COMPUTE_STREAMS];    /* compute streams and their handles */
-    cudaEvent_t origin;                 /* event times count from it ... */
-    int64_t origin_ns;                  /* ... which completed at this rt_now_ns() */
+    int rank[TESS_MAX_DEVICES];              /* link_rank from each runtime device */
+    cudaStream_t stream[RT_NSTREAMS];        /* indexed by RT_S_* */
+    struct kern_ctx ctx[RT_COMPUTE_STREAMS]; /* compute streams and their handles */
+    cudaEvent_t origin;                      /* event times count from it ... */
+    int64_t origin_ns;                       /* ... which completed at this rt_now_ns() */
 } cuda_dev_t;
 
 static int ok(cudaError_t e)
@@ -43,7 +43,7 @@ int cuda_device_count(void)
 {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) {
-        cudaGetLastError();             /* no driver or no GPU: not sticky */
+        cudaGetLastError(); /* no driver or no GPU: not sticky */
         return 0;
     }
     return n;
@@ -58,7 +58,8 @@ static int enable_peers(rt_device_t *d)
     for (int i = 0; i < d->id; i++) {
         int a = gpu(d)->ordinal, b = gpu(rt.dev[i])->ordinal, can_ab = 0, can_ba = 0;
         int rank_ab = 0, rank_ba = 0;
-        if (ok(cudaDeviceCanAccessPeer(&can_ab, a, b)) || ok(cudaDeviceCanAccessPeer(&can_ba, b, a)))
+        if (ok(cudaDeviceCanAccessPeer(&can_ab, a, b)) ||
+            ok(cudaDeviceCanAccessPeer(&can_ba, b, a)))
             return TESS_EDEVICE;
         gpu(d)->rank[i] = gpu(rt.dev[i])->rank[d->id] = INT_MAX;
         if (!can_ab || !can_ba)
@@ -103,7 +104,8 @@ static int cuda_open(rt_device_t *d)
             return TESS_ENOMEM;
         }
     }
-    if (ok(cudaEventCreate(&g->origin)) || ok(cudaEventRecord(g->origin, g->stream[RT_S_COMPUTE])) ||
+    if (ok(cudaEventCreate(&g->origin)) ||
+        ok(cudaEventRecord(g->origin, g->stream[RT_S_COMPUTE])) ||
         ok(cudaEventSynchronize(g->origin)))
         return TESS_EDEVICE;
     g->origin_ns = rt_now_ns();
@@ -194,7 +196,7 @@ static int64_t cuda_event_time(rt_event_t *ev)
     cuda_dev_t *g = gpu(ev->dev);
     float ms = 0;
     if (cudaEventElapsedTime(&ms, g->origin, ev->be) != cudaSuccess)
-        cudaGetLastError();             /* a time is a statistic: never an error */
+        cudaGetLastError(); /* a time is a statistic: never an error */
     return g->origin_ns + (int64_t)((double)ms * 1e6);
 }
 
@@ -217,8 +219,8 @@ static int cuda_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
     size_t row = (size_t)b->m * b->elsize;
     if (make_current(d))
         return TESS_EDEVICE;
-    int err = stage_wanted(b->ptr) ? stage_h2d(gpu(d)->ordinal, gpu(d)->stream[RT_S_H2D], dst, b)
-                                   : -1;
+    int err =
+        stage_wanted(b->ptr) ? stage_h2d(gpu(d)->ordinal, gpu(d)->stream[RT_S_H2D], dst, b) : -1;
     if (err >= 0)
         return err;
     return ok(cudaMemcpy2DAsync(dst, row, b->ptr, (size_t)b->ld * b->elsize, row, (size_t)b->n,
@@ -230,8 +232,8 @@ static int cuda_d2h(rt_device_t *d, const rt_block_t *b, const void *src)
     size_t row = (size_t)b->m * b->elsize;
     if (make_current(d))
         return TESS_EDEVICE;
-    int err = stage_wanted(b->ptr) ? stage_d2h(gpu(d)->ordinal, gpu(d)->stream[RT_S_D2H], b, src)
-                                   : -1;
+    int err =
+        stage_wanted(b->ptr) ? stage_d2h(gpu(d)->ordinal, gpu(d)->stream[RT_S_D2H], b, src) : -1;
     if (err >= 0)
         return err;
     return ok(cudaMemcpy2DAsync(b->ptr, (size_t)b->ld * b->elsize, src, row, row, (size_t)b->n,

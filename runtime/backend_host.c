@@ -16,7 +16,7 @@
 #include "rt.h"
 
 typedef struct {
-    hs_stream_t *copy[RT_S_COMPUTE];    /* indexed by RT_S_H2D, RT_S_D2H, RT_S_PEER */
+    hs_stream_t *copy[RT_S_COMPUTE]; /* indexed by RT_S_H2D, RT_S_D2H, RT_S_PEER */
 } host_dev_t;
 
 static hs_stream_t *copy_stream(const rt_device_t *d, int stream)
@@ -32,7 +32,7 @@ static int host_open(rt_device_t *d)
     if (!h)
         return TESS_ENOMEM;
     d->be_data = h;
-    double gbps = rt.cfg.host_link_gbps;        /* 1 GB/s is one byte per ns */
+    double gbps = rt.cfg.host_link_gbps; /* 1 GB/s is one byte per ns */
     for (int i = 0; i < RT_S_COMPUTE; i++) {
         int err = hs_stream_start(&h->copy[i], gbps > 0 ? 1 / gbps : 0);
         if (err)

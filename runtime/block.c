@@ -9,10 +9,10 @@
 
 static struct {
     rt_block_t **hash;
-    size_t nhash;                       /* power of two */
-    rt_block_t **sorted;                /* by ptr */
+    size_t nhash;        /* power of two */
+    rt_block_t **sorted; /* by ptr */
     size_t n, cap;
-    size_t max_span;                    /* largest byte span of any block */
+    size_t max_span; /* largest byte span of any block */
 } dir;
 
 size_t block_span_bytes(int64_t m, int64_t n, int64_t ld, size_t es)
@@ -67,7 +67,7 @@ static void rehash(void)
     size_t nh = dir.nhash * 2;
     rt_block_t **h = calloc(nh, sizeof *h);
     if (!h)
-        return;                         /* longer chains, still correct */
+        return; /* longer chains, still correct */
     for (size_t i = 0; i < dir.nhash; i++) {
         for (rt_block_t *b = dir.hash[i], *next; b; b = next) {
             next = b->hnext;
@@ -113,7 +113,7 @@ bool block_views_overlap(const char *p1, int64_t m1, int64_t n1, int64_t ld1, si
     int64_t col = (int64_t)ld1 * (int64_t)es;
     int64_t d = p2 - p1;
     int64_t c0 = d >= 0 ? d / col : -((-d + col - 1) / col);
-    int64_t r0 = d - c0 * col;          /* byte row offset of view 2 in view 1, in [0, col) */
+    int64_t r0 = d - c0 * col; /* byte row offset of view 2 in view 1, in [0, col) */
     int64_t rows1 = m1 * (int64_t)es, rows2 = m2 * (int64_t)es;
     /* view 2's columns sit at view-1 columns c0.. and rows [r0, r0 + rows2), which may
      * run past the column end into the next column, at rows [0, r0 + rows2 - col). */
@@ -167,8 +167,8 @@ static bool link_overlaps(rt_block_t *nb)
     size_t span = block_span_bytes(nb->m, nb->n, nb->ld, nb->elsize);
     for (size_t i = first_near(nb->ptr); i < dir.n && dir.sorted[i]->ptr < nb->ptr + span; i++) {
         rt_block_t *b = dir.sorted[i];
-        if (b == nb || !block_views_overlap(nb->ptr, nb->m, nb->n, nb->ld, nb->elsize, b->ptr,
-                                            b->m, b->n, b->ld, b->elsize))
+        if (b == nb || !block_views_overlap(nb->ptr, nb->m, nb->n, nb->ld, nb->elsize, b->ptr, b->m,
+                                            b->n, b->ld, b->elsize))
             continue;
         if (!add_overlap(nb, b))
             return false;
@@ -202,8 +202,9 @@ rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, in
     rt_block_t *b = calloc(1, sizeof *b + (size_t)rt.ndev * sizeof(rt_copy_t));
     if (!b)
         return NULL;
-    *b = (rt_block_t){ .ptr = ptr, .m = m, .n = n, .ld = ld, .elsize = es, .ti = ti, .tj = tj,
-                       .host_valid = true };
+    *b = (rt_block_t){
+        .ptr = ptr, .m = m, .n = n, .ld = ld, .elsize = es, .ti = ti, .tj = tj, .host_valid = true
+    };
     size_t span = block_span_bytes(m, n, ld, es);
     if (span > dir.max_span)
         dir.max_span = span;
@@ -223,15 +224,15 @@ rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, in
 
 /* Whether the part of the region [0,m) x [0,n) that view b covers meets the
  * requested triangle.  With another ld the rows are unknown: say yes. */
-static bool meets_part(tess_part_t part, const char *p, int64_t m, int64_t n, int64_t ld,
-                       size_t es, const rt_block_t *b)
+static bool meets_part(tess_part_t part, const char *p, int64_t m, int64_t n, int64_t ld, size_t es,
+                       const rt_block_t *b)
 {
     if (part == TessAll || b->ld != ld || b->elsize != es)
         return true;
     int64_t d = (b->ptr - p) / (int64_t)es;
     int64_t c0 = d >= 0 ? d / ld : -((-d + ld - 1) / ld), r0 = d - c0 * ld;
     if (r0 + b->m > ld)
-        return true;                    /* its columns wrap into the next region column */
+        return true; /* its columns wrap into the next region column */
     int64_t ra = r0 > 0 ? r0 : 0, rb = r0 + b->m < m ? r0 + b->m : m;
     int64_t ca = c0 > 0 ? c0 : 0, cb = c0 + b->n < n ? c0 + b->n : n;
     if (ra >= rb || ca >= cb)
@@ -239,8 +240,7 @@ static bool meets_part(tess_part_t part, const char *p, int64_t m, int64_t n, in
     return part == TessUpperPart ? ra <= cb - 1 : rb - 1 >= ca;
 }
 
-static bool inside(const char *p, int64_t m, int64_t n, int64_t ld, size_t es,
-                   const rt_block_t *b)
+static bool inside(const char *p, int64_t m, int64_t n, int64_t ld, size_t es, const rt_block_t *b)
 {
     if (b->ld != ld || b->elsize != es || b->ptr < p)
         return false;
@@ -249,8 +249,8 @@ static bool inside(const char *p, int64_t m, int64_t n, int64_t ld, size_t es,
     return r0 + b->m <= m && c0 + b->n <= n;
 }
 
-int block_foreach_in(tess_part_t part, const char *p, int64_t m, int64_t n, int64_t ld,
-                     size_t es, void (*fn)(rt_block_t *, bool inside, void *), void *arg)
+int block_foreach_in(tess_part_t part, const char *p, int64_t m, int64_t n, int64_t ld, size_t es,
+                     void (*fn)(rt_block_t *, bool inside, void *), void *arg)
 {
     if (m <= 0 || n <= 0)
         return 0;

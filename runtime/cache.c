@@ -15,7 +15,7 @@
 
 struct cache_dev {
     pool_t *pool;
-    rt_block_t **res;                   /* blocks with memory on this device */
+    rt_block_t **res; /* blocks with memory on this device */
     size_t nres, capres;
 };
 
@@ -60,7 +60,7 @@ static void free_copy(int dev, rt_block_t *b)
     struct cache_dev *cd = rt.dev[dev]->cache;
     rt_copy_t *c = &b->copies[dev];
     set_state(c, COPY_I);
-    c->arrival = NULL;                  /* the event is its fetcher's, given back at release */
+    c->arrival = NULL; /* the event is its fetcher's, given back at release */
     if (!c->ptr)
         return;
     pool_free(cd->pool, (size_t)((char *)c->ptr - rt.dev[dev]->pool_base), c->bytes);

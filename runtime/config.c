@@ -44,9 +44,12 @@ static int parse_bytes(const char *s, size_t *v)
     if (errno || end == s || s[0] == '-')
         return TESS_ECONFIG;
     int shift = 0;
-    if (*end == 'K' || *end == 'k') shift = 10;
-    else if (*end == 'M' || *end == 'm') shift = 20;
-    else if (*end == 'G' || *end == 'g') shift = 30;
+    if (*end == 'K' || *end == 'k')
+        shift = 10;
+    else if (*end == 'M' || *end == 'm')
+        shift = 20;
+    else if (*end == 'G' || *end == 'g')
+        shift = 30;
     if (shift)
         end++;
     /* a value whose shift would wrap is refused, not replaced by the wrapped one */
@@ -156,11 +159,11 @@ int config_local_gpus(int count, rt_config_t *c)
         return TESS_ENODEV;
     const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
     if (cvd && *cvd && l >= 0 && count < l)
-        r = 0, l = 1;                   /* the launcher chose this rank's GPUs */
+        r = 0, l = 1; /* the launcher chose this rank's GPUs */
     c->cuda = true;
     c->gpu_share = 1;
     c->ndev = 0;
-    if (l < 0) {                        /* ranks unknown: one GPU each, in turn */
+    if (l < 0) { /* ranks unknown: one GPU each, in turn */
         c->cuda_ids[c->ndev++] = (int)(r % count);
     } else if (count >= l) {
         for (int64_t g = r * count / l; g < (r + 1) * count / l && c->ndev < TESS_MAX_DEVICES; g++)
@@ -181,7 +184,7 @@ static int parse_devices(const char *s, rt_config_t *c)
 #ifdef TESS_CUDA_BACKEND
         c->cuda = true;
         c->host_fallback = true;
-        c->ndev = 0;                    /* all GPUs; none found means host:2 */
+        c->ndev = 0; /* all GPUs; none found means host:2 */
 #else
         c->ndev = 2;
 #endif
@@ -223,7 +226,7 @@ static int parse_devices(const char *s, rt_config_t *c)
 }
 
 const char *const rt_fault_names[RT_NFAULTS] = {
-    [RT_FAULT_H2D] = "h2d", [RT_FAULT_D2H] = "d2h", [RT_FAULT_D2D] = "d2d",
+    [RT_FAULT_H2D] = "h2d",       [RT_FAULT_D2H] = "d2h",     [RT_FAULT_D2D] = "d2d",
     [RT_FAULT_KERNEL] = "kernel", [RT_FAULT_ALLOC] = "alloc",
 };
 

@@ -15,10 +15,10 @@
 
 struct hs_event {
     pthread_mutex_t lock;
-    pthread_cond_t cond;                /* broadcast at each completion */
-    uint64_t recorded, completed;       /* generations */
-    int err;                            /* the completing stream's failure */
-    _Atomic int64_t ns;                 /* when completed; read unlocked, a statistic */
+    pthread_cond_t cond;          /* broadcast at each completion */
+    uint64_t recorded, completed; /* generations */
+    int err;                      /* the completing stream's failure */
+    _Atomic int64_t ns;           /* when completed; read unlocked, a statistic */
 };
 
 typedef struct hs_op {
@@ -34,12 +34,12 @@ typedef struct hs_op {
 struct hs_stream {
     pthread_t thread;
     pthread_mutex_t lock;
-    pthread_cond_t cond;                /* work queued, the queue drained, stop */
+    pthread_cond_t cond; /* work queued, the queue drained, stop */
     hs_op_t *head, *tail;
-    bool running;                       /* an op taken off the queue is not over */
+    bool running; /* an op taken off the queue is not over */
     bool stop;
     double ns_per_byte;
-    atomic_int err;                     /* the thread's first failure */
+    atomic_int err; /* the thread's first failure */
 };
 
 static int pt(int rc)
@@ -107,7 +107,7 @@ int hs_event_complete(hs_event_t *e)
     int err = pt(pthread_mutex_lock(&e->lock));
     if (err)
         return err;
-    if (e->completed < e->recorded)     /* see enqueue */
+    if (e->completed < e->recorded) /* see enqueue */
         return unlock(&e->lock, TESS_EINTERNAL);
     return unlock(&e->lock, complete_locked(e, ++e->recorded, 0));
 }
@@ -194,7 +194,7 @@ static void *stream_main(void *arg)
             break;
         s->running = false;
         if (!s->head)
-            err = pt(pthread_cond_broadcast(&s->cond));     /* for hs_stream_drain */
+            err = pt(pthread_cond_broadcast(&s->cond)); /* for hs_stream_drain */
     }
     if (!err)
         err = pt(pthread_mutex_unlock(&s->lock));
@@ -255,11 +255,16 @@ int hs_wait(hs_stream_t *s, hs_event_t *e)
     return enqueue(s, (hs_op_t){ .kind = OP_WAIT, .ev = e });
 }
 
-int hs_copy(hs_stream_t *s, void *dst, size_t dpitch, const void *src, size_t spitch,
-            size_t width, size_t height)
+int hs_copy(hs_stream_t *s, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+            size_t height)
 {
-    return enqueue(s, (hs_op_t){ .kind = OP_COPY, .dst = dst, .src = src, .dpitch = dpitch,
-                                 .spitch = spitch, .width = width, .height = height });
+    return enqueue(s, (hs_op_t){ .kind = OP_COPY,
+                                 .dst = dst,
+                                 .src = src,
+                                 .dpitch = dpitch,
+                                 .spitch = spitch,
+                                 .width = width,
+                                 .height = height });
 }
 
 /* ---- a stream's life --------------------------------------------------------- */

@@ -26,19 +26,19 @@ void hs_event_free(hs_event_t *e);
 /* Records e and completes it at once: a stream whose work runs as queued. */
 int hs_event_complete(hs_event_t *e);
 int hs_event_done(hs_event_t *e, bool *done);
-int hs_event_sync(hs_event_t *e);        /* blocks until its latest recording completes */
-int64_t hs_event_time(hs_event_t *e);    /* rt_now_ns() when that completed */
+int hs_event_sync(hs_event_t *e);     /* blocks until its latest recording completes */
+int64_t hs_event_time(hs_event_t *e); /* rt_now_ns() when that completed */
 
 /* ns_per_byte > 0: each copy lasts at least that long per byte, a slow link. */
 int hs_stream_start(hs_stream_t **s, double ns_per_byte);
-int hs_stream_drain(hs_stream_t *s);     /* blocks until everything queued has run */
+int hs_stream_drain(hs_stream_t *s); /* blocks until everything queued has run */
 /* Runs what is queued, ends the thread and frees s; returns the thread's
  * failure, if any (s is left alone when it cannot be stopped). */
 int hs_stream_stop(hs_stream_t *s);
 int hs_record(hs_stream_t *s, hs_event_t *e);
 int hs_wait(hs_stream_t *s, hs_event_t *e);
 /* height columns of width bytes, dpitch and spitch bytes apart */
-int hs_copy(hs_stream_t *s, void *dst, size_t dpitch, const void *src, size_t spitch,
-            size_t width, size_t height);
+int hs_copy(hs_stream_t *s, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+            size_t height);
 
 #endif

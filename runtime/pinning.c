@@ -16,9 +16,9 @@
 typedef struct reg {
     char *p;
     size_t bytes;
-    bool user;                          /* tess_memory_register_async, not first use */
-    bool done;                          /* the pinning thread has been at it */
-    bool mine;                          /* this runtime locked it */
+    bool user; /* tess_memory_register_async, not first use */
+    bool done; /* the pinning thread has been at it */
+    bool mine; /* this runtime locked it */
     struct reg *next;
 } reg_t;
 
@@ -184,7 +184,10 @@ int pin_unregister(void *p)
     return found ? 0 : TESS_ENOTREG;
 }
 
-typedef struct { const char *p; size_t bytes; } range_t;
+typedef struct {
+    const char *p;
+    size_t bytes;
+} range_t;
 
 static bool auto_inside(const reg_t *r, const void *arg)
 {

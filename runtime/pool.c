@@ -12,7 +12,7 @@ typedef struct extent {
 } extent_t;
 
 struct pool {
-    extent_t *free;                     /* sorted by offset */
+    extent_t *free; /* sorted by offset */
     size_t size, used;
 };
 

@@ -36,12 +36,12 @@ typedef struct {
     kern_type_t id;
     size_t size;
     bool is_complex;
-    kern_type_t real;                   /* the type of its real part */
+    kern_type_t real; /* the type of its real part */
 } rt_dtype_t;
 extern const rt_dtype_t rt_dtypes[KERN_NTYPES];
 bool rt_scalar_is_zero(kern_type_t t, const void *s);
 bool rt_scalar_is_one(kern_type_t t, const void *s);
-void rt_dtype_one(kern_type_t t, void *s);           /* writes 1 of type t */
+void rt_dtype_one(kern_type_t t, void *s); /* writes 1 of type t */
 /* out = the real scalar r (of t's real type) as a t */
 void rt_scalar_from_real(kern_type_t t, const void *r, void *out);
 void rt_scalar_conj(kern_type_t t, const void *s, void *out);
@@ -51,13 +51,13 @@ void rt_scalar_conj(kern_type_t t, const void *s, void *out);
 typedef enum { COPY_I, COPY_S, COPY_O, COPY_M } copy_state_t;
 
 typedef struct rt_copy {
-    void *ptr;                          /* packed, leading dimension = block m */
+    void *ptr; /* packed, leading dimension = block m */
     size_t bytes;
-    _Atomic uint8_t state;              /* copy_state_t; read unlocked by the stealer */
-    int pins;                           /* tasks using it: never evicted while > 0 */
-    uint64_t lru_tick;                  /* last use, for eviction order */
-    int slot;                           /* index in its device's resident set, when ptr */
-    struct rt_event *arrival;           /* while its transfer may still run: its end */
+    _Atomic uint8_t state;    /* copy_state_t; read unlocked by the stealer */
+    int pins;                 /* tasks using it: never evicted while > 0 */
+    uint64_t lru_tick;        /* last use, for eviction order */
+    int slot;                 /* index in its device's resident set, when ptr */
+    struct rt_event *arrival; /* while its transfer may still run: its end */
 } rt_copy_t;
 
 typedef struct rt_block {
@@ -65,14 +65,14 @@ typedef struct rt_block {
     char *ptr;
     int64_t m, n, ld;
     size_t elsize;
-    int64_t ti, tj;                     /* tile coordinates, for the block-cyclic map */
+    int64_t ti, tj; /* tile coordinates, for the block-cyclic map */
     /* submission side, under rt.submit_lock */
     struct rt_task *last_writer;
     struct rt_task **readers;
     size_t nreaders, capreaders;
-    bool ovl_touched, ovl_dirty;        /* since the last flush-invalidate */
-    bool coh_dirty;                     /* written since the last coherent request */
-    struct rt_block **overlaps;         /* other blocks sharing memory with this one */
+    bool ovl_touched, ovl_dirty; /* since the last flush-invalidate */
+    bool coh_dirty;              /* written since the last coherent request */
+    struct rt_block **overlaps;  /* other blocks sharing memory with this one */
     size_t noverlaps, capoverlaps;
     struct rt_block *hnext;
     /* cache side, under rt.cache_lock */
@@ -81,7 +81,7 @@ typedef struct rt_block {
      * copy may be stale although no write is pending (read unlocked when
      * submitting, to write it back again) */
     atomic_bool wb_failed;
-    rt_copy_t copies[];                 /* one per device */
+    rt_copy_t copies[]; /* one per device */
 } rt_block_t;
 
 rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t elsize, int64_t ti,
@@ -100,17 +100,17 @@ int block_foreach_in(tess_part_t part, const char *p, int64_t m, int64_t n, int6
                      size_t elsize, void (*fn)(rt_block_t *, bool inside, void *), void *arg);
 void block_remove(rt_block_t *b);
 int block_dir_init(void);
-void block_dir_clear(void);             /* every block removed, the table kept */
+void block_dir_clear(void); /* every block removed, the table kept */
 void block_dir_free(void);
 
 /* ---- tasks --------------------------------------------------------------- */
 typedef enum { TASK_KERNEL, TASK_WRITEBACK, TASK_FLUSH_INVALIDATE } rt_task_kind_t;
 
 typedef struct rt_exec {
-    const kern_table_t *kern;           /* the device's table for the task's type */
+    const kern_table_t *kern; /* the device's table for the task's type */
     kern_ctx_t *ctx;
     const void *args;
-    void *ptr[RT_MAX_ACCESS];           /* device copies, in access order */
+    void *ptr[RT_MAX_ACCESS]; /* device copies, in access order */
     int64_t ld[RT_MAX_ACCESS];
 } rt_exec_t;
 
@@ -122,33 +122,35 @@ typedef struct rt_task {
     const char *name;
     kern_type_t type;
     int naccess;
-    struct { rt_block_t *blk; rt_mode_t mode; } acc[RT_MAX_ACCESS];
+    struct {
+        rt_block_t *blk;
+        rt_mode_t mode;
+    } acc[RT_MAX_ACCESS];
     _Alignas(16) unsigned char args[RT_ARGS_BYTES];
     atomic_int ndeps;
     atomic_int refs;
     pthread_mutex_t lock;
-    atomic_bool done;                   /* set under lock; read unlocked to drop done tasks */
+    atomic_bool done; /* set under lock; read unlocked to drop done tasks */
     struct rt_task **succ;
     size_t nsucc, capsucc;
-    bool priority;                      /* goes to the front of its queue */
+    bool priority; /* goes to the front of its queue */
     /* placed where its first block (a BLAS-2 task's matrix tile) is, when a device holds
      * it, rather than by the block it writes */
     bool place_by_first;
     /* a flush-invalidate it waited for failed: the host may hold stale data
      * for it, so a kernel task fails with this error instead of running */
     atomic_int poison;
-    bool too_many_accesses;             /* a bug: task_submit refuses the task */
+    bool too_many_accesses; /* a bug: task_submit refuses the task */
     struct rt_task *qnext, *qprev;
 } rt_task_t;
 
 rt_task_t *task_new(rt_task_kind_t kind, const char *name);
-void task_set_kernel(rt_task_t *t, rt_task_fn fn, kern_type_t type, const void *args,
-                     size_t size);
+void task_set_kernel(rt_task_t *t, rt_task_fn fn, kern_type_t type, const void *args, size_t size);
 /* task_set_kernel with the argument struct a, checked to fit when compiled. */
-#define TASK_SET_ARGS(t, fn, type, a)                                                           \
-    do {                                                                                        \
-        _Static_assert(sizeof(a) <= RT_ARGS_BYTES, "task arguments exceed RT_ARGS_BYTES");     \
-        task_set_kernel(t, fn, type, &(a), sizeof(a));                                          \
+#define TASK_SET_ARGS(t, fn, type, a)                                                              \
+    do {                                                                                           \
+        _Static_assert(sizeof(a) <= RT_ARGS_BYTES, "task arguments exceed RT_ARGS_BYTES");         \
+        task_set_kernel(t, fn, type, &(a), sizeof(a));                                             \
     } while (0)
 /* Returns the access's slot in rt_exec_t: a block used twice is one slot.
  * Past RT_MAX_ACCESS blocks the task is marked and task_submit refuses it. */
@@ -180,22 +182,22 @@ enum { RT_S_H2D, RT_S_D2H, RT_S_PEER, RT_S_COMPUTE };
 #define RT_MAX_WINDOW 32
 
 typedef struct rt_event {
-    struct rt_device *dev;              /* recorded on its streams, back to its free list */
-    struct rt_event *next;              /* free list */
-    void *be;                           /* the backend's */
+    struct rt_device *dev; /* recorded on its streams, back to its free list */
+    struct rt_event *next; /* free list */
+    void *be;              /* the backend's */
 } rt_event_t;
 
 typedef struct {
     const char *name;
-    const kern_table_t *kern;           /* indexed by kern_type_t */
-    int (*open)(struct rt_device *d);   /* sets d->pool_base and d->pool_size */
+    const kern_table_t *kern;         /* indexed by kern_type_t */
+    int (*open)(struct rt_device *d); /* sets d->pool_base and d->pool_size */
     void (*close)(struct rt_device *d);
     kern_ctx_t *(*ctx)(struct rt_device *d, int compute_stream);
     int (*event_init)(struct rt_device *d, rt_event_t *ev);
     void (*event_fini)(rt_event_t *ev);
     int (*event_done)(rt_event_t *ev, bool *done);
     int (*event_sync)(rt_event_t *ev);
-    int64_t (*event_time)(rt_event_t *ev);      /* rt_now_ns() when it completed */
+    int64_t (*event_time)(rt_event_t *ev); /* rt_now_ns() when it completed */
     int (*record)(struct rt_device *d, int stream, rt_event_t *ev);
     int (*wait)(struct rt_device *d, int stream, rt_event_t *ev);
     /* host view (ld in elements of elsize) <-> packed device tile, queued on
@@ -208,7 +210,7 @@ typedef struct {
      * through the host */
     int (*link_rank)(const struct rt_device *dst, const struct rt_device *src);
     /* optional: */
-    int (*thread_init)(struct rt_device *d);    /* in the device's worker, first */
+    int (*thread_init)(struct rt_device *d); /* in the device's worker, first */
     int (*near_cpuset)(struct rt_device *d, hwloc_topology_t topo, hwloc_bitmap_t set);
     /* blocks until everything queued on d's streams has run; called on every
      * device before any device's events or memory are released, since a
@@ -226,7 +228,11 @@ extern const rt_backend_t rt_backend_cuda;
 int cuda_device_count(void);
 #endif
 
-typedef struct { int64_t ts_ns, dur_ns; const char *name; int track; } rt_trace_ev_t;
+typedef struct {
+    int64_t ts_ns, dur_ns;
+    const char *name;
+    int track;
+} rt_trace_ev_t;
 
 typedef struct rt_device {
     int id;
@@ -234,16 +240,16 @@ typedef struct rt_device {
     void *be_data;
     char *pool_base;
     size_t pool_size;
-    struct cache_dev *cache;            /* cache.c's pool and resident set */
+    struct cache_dev *cache; /* cache.c's pool and resident set */
     pthread_t worker;
-    struct rt_task *qhead, *qtail;      /* ready queue, under rt.sched_lock */
+    struct rt_task *qhead, *qtail; /* ready queue, under rt.sched_lock */
     int qlen;
-    pthread_mutex_t ev_lock;            /* the event free list */
+    pthread_mutex_t ev_lock; /* the event free list */
     rt_event_t *free_events;
     rt_event_t **all_events;
     size_t nevents, capevents;
     atomic_uint_fast64_t ntasks, nsteals, busy_ns;
-    rt_trace_ev_t *trace;               /* written by this device's worker only */
+    rt_trace_ev_t *trace; /* written by this device's worker only */
     size_t ntrace, captrace;
 } rt_device_t;
 
@@ -252,9 +258,9 @@ rt_event_t *event_get(rt_device_t *d);
 void event_put(rt_event_t *ev);
 void event_pool_free(rt_device_t *d);
 
-int sched_init(void);                   /* loads the topology */
+int sched_init(void); /* loads the topology */
 int sched_cores_per_device(void);
-int sched_start(void);                  /* one worker per device */
+int sched_start(void); /* one worker per device */
 void sched_push(rt_task_t *t);
 /* The next task for device d: its own queue's first.  An idle device (none
  * in flight) also steals, and sleeps until there is a task; it gets NULL when
@@ -262,18 +268,18 @@ void sched_push(rt_task_t *t);
 rt_task_t *sched_take(rt_device_t *d, bool idle);
 void sched_bind_worker(rt_device_t *d);
 void sched_fini(void);
-void *worker_main(void *arg);              /* worker.c */
+void *worker_main(void *arg); /* worker.c */
 
 /* ---- cache --------------------------------------------------------------- */
 /* One task's use of one block on one device, from cache_acquire to
  * cache_release (once the device work reading or writing it is over). */
 typedef struct {
     rt_block_t *blk;
-    void *ptr;                          /* the device copy */
-    rt_event_t *ready;                  /* the copy is there once this completes; NULL: now */
-    rt_event_t *fetched;                /* the copy this acquire queued, with ... */
-    rt_event_t *fetch_start;            /* ... its start when traced */
-    int src;                            /* device whose copy it read, pinned meanwhile; -1 */
+    void *ptr;               /* the device copy */
+    rt_event_t *ready;       /* the copy is there once this completes; NULL: now */
+    rt_event_t *fetched;     /* the copy this acquire queued, with ... */
+    rt_event_t *fetch_start; /* ... its start when traced */
+    int src;                 /* device whose copy it read, pinned meanwhile; -1 */
 } cache_use_t;
 
 int cache_pool_init(rt_device_t *d);
@@ -296,29 +302,29 @@ int cache_flush_invalidate(rt_device_t *d, rt_block_t *b, bool keep_dirty);
  * *others: copies remain, pinned by other tasks in flight (they let go when
  * those retire).  TESS_EINTERNAL for pins that no task in flight can hold. */
 int cache_make_room(rt_device_t *d, bool *others);
-void cache_drop(rt_block_t *b);                   /* frees every device copy, dirty or not */
-int cache_owner(const rt_block_t *b);            /* device with the newest copy, or -1 */
+void cache_drop(rt_block_t *b);       /* frees every device copy, dirty or not */
+int cache_owner(const rt_block_t *b); /* device with the newest copy, or -1 */
 int cache_resident(const rt_block_t *b, int dev);
 
 /* ---- configuration, statistics, tracing ---------------------------------- */
 typedef struct {
     int ndev;
     bool cuda;
-    bool host_fallback;                 /* auto: host devices when no GPU is found */
+    bool host_fallback; /* auto: host devices when no GPU is found */
     int cuda_ids[TESS_MAX_DEVICES];
-    int gpu_share;                      /* cuda:local: processes on each of its GPUs (0: one) */
+    int gpu_share; /* cuda:local: processes on each of its GPUs (0: one) */
     int64_t nb;
-    int window;                         /* tasks in flight per device */
+    int window; /* tasks in flight per device */
     double cache_fraction;
     size_t host_device_mem;
-    double host_link_gbps;              /* host devices' copy rate; 0: as fast as memcpy */
+    double host_link_gbps; /* host devices' copy rate; 0: as fast as memcpy */
     double threshold;
     char *trace;
     int verbose;
-    int fault_op;                       /* TESS_FAULT: rt_fault_t, RT_FAULT_NONE when unset */
-    int64_t fault_n;                    /* ... failing its fault_n-th operation (from 1) */
+    int fault_op;    /* TESS_FAULT: rt_fault_t, RT_FAULT_NONE when unset */
+    int64_t fault_n; /* ... failing its fault_n-th operation (from 1) */
 } rt_config_t;
-int config_resolve(const tess_config_t *user, rt_config_t *out);    /* nb 0: not set */
+int config_resolve(const tess_config_t *user, rt_config_t *out); /* nb 0: not set */
 void config_device_defaults(rt_config_t *c);
 /* TESS_DEVICES=cuda:local: this process's share of the count GPUs it sees,
  * from the launcher's local rank (config.c gives the rule). */
@@ -329,11 +335,11 @@ int config_local_gpus(int count, rt_config_t *c);
  * before it asks the backend, so every backend fails the same way. */
 typedef enum {
     RT_FAULT_NONE,
-    RT_FAULT_H2D,                       /* a fetch from the host: TESS_EDEVICE */
-    RT_FAULT_D2H,                       /* a write-back, eviction or flush: TESS_EDEVICE */
-    RT_FAULT_D2D,                       /* a fetch from another device: TESS_EDEVICE */
-    RT_FAULT_KERNEL,                    /* a task's kernel: TESS_EDEVICE */
-    RT_FAULT_ALLOC,                     /* a tile's device memory: TESS_ENOMEM, not retried */
+    RT_FAULT_H2D,    /* a fetch from the host: TESS_EDEVICE */
+    RT_FAULT_D2H,    /* a write-back, eviction or flush: TESS_EDEVICE */
+    RT_FAULT_D2D,    /* a fetch from another device: TESS_EDEVICE */
+    RT_FAULT_KERNEL, /* a task's kernel: TESS_EDEVICE */
+    RT_FAULT_ALLOC,  /* a tile's device memory: TESS_ENOMEM, not retried */
     RT_NFAULTS
 } rt_fault_t;
 extern const char *const rt_fault_names[RT_NFAULTS];
@@ -343,7 +349,7 @@ void trace_start(void);
 void trace_event(rt_device_t *d, int track, const char *name, int64_t t0);
 void trace_span(rt_device_t *d, int track, const char *name, int64_t t0, int64_t t1);
 int trace_write(const char *path);
-void rt_stats(tess_stats_t *s);         /* tess_get_stats, for callers inside the runtime */
+void rt_stats(tess_stats_t *s); /* tess_get_stats, for callers inside the runtime */
 void stats_print(void);
 
 /* ---- the runtime --------------------------------------------------------- */
@@ -351,23 +357,23 @@ typedef struct {
     rt_config_t cfg;
     int ndev;
     rt_device_t *dev[TESS_MAX_DEVICES];
-    int grid_p, grid_q;                 /* block-cyclic device grid, p * q = ndev */
+    int grid_p, grid_q; /* block-cyclic device grid, p * q = ndev */
     pthread_mutex_t submit_lock, room_lock, sched_lock, cache_lock, done_lock;
     pthread_cond_t sched_cond, done_cond;
     int nsleeping;
     bool stopping;
-    atomic_long pending;                /* submitted, not yet completed */
-    atomic_int inflight;                /* tasks taken by workers, not yet retired */
-    atomic_int error;                   /* first error inside a task since the last sync */
+    atomic_long pending; /* submitted, not yet completed */
+    atomic_int inflight; /* tasks taken by workers, not yet retired */
+    atomic_int error;    /* first error inside a task since the last sync */
     /* a task failed since the last sync: write-backs, flushes and evictions
      * of dirty tiles fail with this instead of copying, so that the host
      * keeps what it held when the task failed (the tiles stay on devices) */
     atomic_int held;
     atomic_uint_fast64_t bytes_h2d, bytes_d2h, bytes_d2d;
     atomic_uint_fast64_t hits, misses, evictions, writebacks;
-    uint64_t lru_clock;                 /* under cache_lock */
+    uint64_t lru_clock; /* under cache_lock */
     int blas_threads_saved;
-    atomic_int_fast64_t fault_count;    /* operations of the kind TESS_FAULT names */
+    atomic_int_fast64_t fault_count; /* operations of the kind TESS_FAULT names */
 } rt_t;
 extern rt_t rt;
 
@@ -375,8 +381,7 @@ extern rt_t rt;
  * compare when it is unset. */
 static inline bool rt_fault(rt_fault_t k)
 {
-    return rt.cfg.fault_op == (int)k &&
-           atomic_fetch_add(&rt.fault_count, 1) + 1 == rt.cfg.fault_n;
+    return rt.cfg.fault_op == (int)k && atomic_fetch_add(&rt.fault_count, 1) + 1 == rt.cfg.fault_n;
 }
 
 /* Makes room for one more element in a growing array (*arr, *cap elements
@@ -397,7 +402,7 @@ void rt_leave(void);
  * (the legacy library, whose calls give their operands back at once). */
 extern bool pin_first_use;
 int pin_init(void);
-int pin_request(void *p, size_t bytes, bool user);  /* user: tess_memory_register_async */
+int pin_request(void *p, size_t bytes, bool user); /* user: tess_memory_register_async */
 void pin_wait_idle(void);
 int pin_unregister(void *p);
 void pin_release_inside(const void *p, size_t bytes);

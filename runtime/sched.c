@@ -11,9 +11,9 @@
 #define STEAL_SCAN 8
 
 static hwloc_topology_t topo;
-static hwloc_bitmap_t allowed;          /* the process's binding when the runtime started */
-static int ncores;                      /* cores meeting it */
-static int nstarted;                    /* workers running */
+static hwloc_bitmap_t allowed; /* the process's binding when the runtime started */
+static int ncores;             /* cores meeting it */
+static int nstarted;           /* workers running */
 
 static int home_device(const rt_block_t *b)
 {

@@ -37,11 +37,11 @@ typedef struct {
 } helper_t;
 
 struct ring {
-    pthread_mutex_t lock;               /* one copy at a time */
-    char *buf;                          /* SLOTS x SLOT_BYTES, pinned */
-    cudaEvent_t done[SLOTS];            /* after the last DMA from or into the slot */
+    pthread_mutex_t lock;    /* one copy at a time */
+    char *buf;               /* SLOTS x SLOT_BYTES, pinned */
+    cudaEvent_t done[SLOTS]; /* after the last DMA from or into the slot */
     int next;
-    bool failed;                        /* no pinned memory: copy directly */
+    bool failed; /* no pinned memory: copy directly */
     pthread_mutex_t pool_lock;
     pthread_cond_t go, finished;
     unsigned round;
@@ -52,7 +52,7 @@ struct ring {
     helper_t helper[MAX_THREADS];
 };
 
-static ring_t rings[MAX_GPUS][2];       /* [GPU][0: to the device, 1: from it] */
+static ring_t rings[MAX_GPUS][2]; /* [GPU][0: to the device, 1: from it] */
 static pthread_once_t rings_once = PTHREAD_ONCE_INIT;
 
 static void rings_init(void)

@@ -46,8 +46,9 @@ int trace_write(const char *path)
         rt_device_t *d = rt.dev[i];
         for (int track = 0; track < RT_NSTREAMS; track++) {
             static const char *copy_names[RT_S_COMPUTE] = { "h2d", "d2h", "peer" };
-            fprintf(f, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
-                       "\"args\":{\"name\":\"%s%d %s",
+            fprintf(f,
+                    "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
+                    "\"args\":{\"name\":\"%s%d %s",
                     sep, RT_NSTREAMS * i + track, d->be->name, i,
                     track < RT_S_COMPUTE ? copy_names[track] : "compute ");
             if (track >= RT_S_COMPUTE)
@@ -57,8 +58,10 @@ int trace_write(const char *path)
         }
         for (size_t k = 0; k < d->ntrace; k++) {
             const rt_trace_ev_t *e = &d->trace[k];
-            fprintf(f, ",\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
-                    e->name, RT_NSTREAMS * i + e->track, e->ts_ns / 1e3, e->dur_ns / 1e3);
+            fprintf(
+                f,
+                ",\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
+                e->name, RT_NSTREAMS * i + e->track, e->ts_ns / 1e3, e->dur_ns / 1e3);
         }
     }
     fprintf(f, "\n]}\n");

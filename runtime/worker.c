@@ -10,23 +10,23 @@
 #include <time.h>
 #include "rt.h"
 
-#define POLL_NS 20000                   /* between looks at the events when idle */
+#define POLL_NS 20000 /* between looks at the events when idle */
 
 typedef struct {
     rt_task_t *t;
     int err;
-    int stream;                         /* compute stream of a kernel task */
+    int stream; /* compute stream of a kernel task */
     int nuse;
     cache_use_t use[RT_MAX_ACCESS];
-    int wb_src;                         /* write-back tasks: the device copied from */
-    rt_event_t *start, *done;           /* around the task's device work; done NULL: none */
+    int wb_src;               /* write-back tasks: the device copied from */
+    rt_event_t *start, *done; /* around the task's device work; done NULL: none */
 } flight_t;
 
 typedef struct {
-    flight_t f[RT_MAX_WINDOW];          /* in issue order */
+    flight_t f[RT_MAX_WINDOW]; /* in issue order */
     int n;
     int next_stream;
-    int64_t busy_until;                 /* end of the last kernel counted as busy time */
+    int64_t busy_until; /* end of the last kernel counted as busy time */
 } window_t;
 
 /* Gives back what an issue that failed had taken; the transfers it queued
@@ -48,7 +48,8 @@ static int issue_kernel(rt_device_t *d, flight_t *f)
 {
     rt_task_t *t = f->t;
     int s = RT_S_COMPUTE + f->stream, err = 0;
-    rt_exec_t x = { .kern = &d->be->kern[t->type], .ctx = d->be->ctx(d, f->stream),
+    rt_exec_t x = { .kern = &d->be->kern[t->type],
+                    .ctx = d->be->ctx(d, f->stream),
                     .args = t->args };
     while (!err && f->nuse < t->naccess) {
         cache_use_t *u = &f->use[f->nuse];
@@ -69,7 +70,7 @@ static int issue_kernel(rt_device_t *d, flight_t *f)
     if (!err) {
         /* kept for tess_sync; the flight goes on */
         f->err = rt_fault(RT_FAULT_KERNEL) ? TESS_EDEVICE : t->fn(&x);
-        rt_task_failed(f->err);         /* at once: copies to the host stop now */
+        rt_task_failed(f->err); /* at once: copies to the host stop now */
         err = d->be->record(d, s, f->done);
     }
     return err;
@@ -127,9 +128,10 @@ static int issue_kernel_task(rt_device_t *d, window_t *w, flight_t *f)
     if (err == RT_ENOMEM_FINAL)
         err = TESS_ENOMEM;
     if (err == TESS_ENOMEM && rt.cfg.verbose)
-        fprintf(stderr, "tessera: device %d: a %s task needs %zu bytes of tiles at once; the "
-                "device holds %zu: TESS_ENOMEM\n", d->id, f->t->name, task_bytes(f->t),
-                d->pool_size);
+        fprintf(stderr,
+                "tessera: device %d: a %s task needs %zu bytes of tiles at once; the "
+                "device holds %zu: TESS_ENOMEM\n",
+                d->id, f->t->name, task_bytes(f->t), d->pool_size);
     return err;
 }
 
@@ -150,11 +152,8 @@ static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
     case TASK_WRITEBACK:
         err = cache_writeback_start(t->acc[0].blk, &f.wb_src, &f.start, &f.done);
         break;
-    case TASK_FLUSH_INVALIDATE:
-        err = cache_flush_invalidate(d, t->acc[0].blk, true);
-        break;
-    default:
-        err = TESS_EINTERNAL;
+    case TASK_FLUSH_INVALIDATE: err = cache_flush_invalidate(d, t->acc[0].blk, true); break;
+    default: err = TESS_EINTERNAL;
     }
     if (err) {
         f.err = err;
@@ -272,7 +271,7 @@ void *worker_main(void *arg)
                 continue;
             }
             if (!w.n)
-                break;                  /* the runtime stops */
+                break; /* the runtime stops */
         }
         if (retired)
             continue;

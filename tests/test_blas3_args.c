@@ -39,16 +39,17 @@ static int teardown(void **state)
 
 /* Every entry point: the four precisions, and for complex types the
  * Hermitian routine beside the symmetric one. */
-#define EACH_ROUTINE(ti, herm)                                                                  \
-    for (int ti = 0; ti < 4; ti++)                                                              \
+#define EACH_ROUTINE(ti, herm)                                                                     \
+    for (int ti = 0; ti < 4; ti++)                                                                 \
         for (int herm = 0; herm <= (int)tu_types[ti].is_complex; herm++)
 
-static void every_symm_and_hemm_argument_error_returns_its_position_and_submits_nothing(
-    void **state)
+static void
+every_symm_and_hemm_argument_error_returns_its_position_and_submits_nothing(void **state)
 {
     (void)state;
     const tess_side_t Le = TessLeft, R = TessRight;
-    EACH_ROUTINE(ti, herm) {
+    EACH_ROUTINE(ti, herm)
+    {
         const tu_type_t *t = &tu_types[ti];
         assert_int_equal(tu_symm_async(t, herm, 0, U, 2, 2, 1, A, 2, B, 2, 0, C, 2), -1);
         assert_int_equal(tu_symm_async(t, herm, Le, 7, 2, 2, 1, A, 2, B, 2, 0, C, 2), -2);
@@ -72,11 +73,12 @@ static void every_symm_and_hemm_argument_error_returns_its_position_and_submits_
     assert_int_equal(tasks_run(), 0);
 }
 
-static void every_syrk_and_herk_argument_error_returns_its_position_and_submits_nothing(
-    void **state)
+static void
+every_syrk_and_herk_argument_error_returns_its_position_and_submits_nothing(void **state)
 {
     (void)state;
-    EACH_ROUTINE(ti, herm) {
+    EACH_ROUTINE(ti, herm)
+    {
         const tu_type_t *t = &tu_types[ti];
         tess_trans_t tr = herm ? H : T;
         assert_int_equal(tu_syrk_async(t, herm, 0, N, 2, 2, 1, A, 2, 0, C, 2), -1);
@@ -95,11 +97,12 @@ static void every_syrk_and_herk_argument_error_returns_its_position_and_submits_
     assert_int_equal(tasks_run(), 0);
 }
 
-static void every_syr2k_and_her2k_argument_error_returns_its_position_and_submits_nothing(
-    void **state)
+static void
+every_syr2k_and_her2k_argument_error_returns_its_position_and_submits_nothing(void **state)
 {
     (void)state;
-    EACH_ROUTINE(ti, herm) {
+    EACH_ROUTINE(ti, herm)
+    {
         const tu_type_t *t = &tu_types[ti];
         tess_trans_t tr = herm ? H : T;
         assert_int_equal(tu_syr2k_async(t, herm, 0, N, 2, 2, 1, A, 2, B, 2, 0, C, 2), -1);
@@ -129,11 +132,11 @@ static void syrk_and_syr2k_reject_the_transposes_their_precision_does_not_take(v
     assert_int_equal(tess_zsyrk_async(L, H, 2, 2, 1, A, 2, 0, C, 2), -2);
     assert_int_equal(tess_cherk_async(U, T, 2, 2, 1, (void *)A, 2, 0, (void *)C, 2), -2);
     assert_int_equal(tess_zherk_async(L, T, 2, 2, 1, A, 2, 0, C, 2), -2);
-    assert_int_equal(tess_csyr2k_async(U, H, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C,
-                                       2), -2);
+    assert_int_equal(tess_csyr2k_async(U, H, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C, 2),
+                     -2);
     assert_int_equal(tess_zsyr2k_async(L, H, 2, 2, 1, A, 2, B, 2, 0, C, 2), -2);
-    assert_int_equal(tess_cher2k_async(U, T, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C,
-                                       2), -2);
+    assert_int_equal(tess_cher2k_async(U, T, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C, 2),
+                     -2);
     assert_int_equal(tess_zher2k_async(L, T, 2, 2, 1, A, 2, B, 2, 0, C, 2), -2);
     /* the trans check comes before the sizes, as in reference BLAS */
     assert_int_equal(tess_zherk_async(L, T, -1, -1, 1, NULL, 0, 0, NULL, 0), -2);
@@ -142,13 +145,13 @@ static void syrk_and_syr2k_reject_the_transposes_their_precision_does_not_take(v
     assert_int_equal(tasks_run(), 0);
     /* and each takes its own: real ConjTrans means Trans */
     assert_int_equal(tess_ssyrk_async(U, H, 2, 2, 1, sA, 2, 0, sC, 2), 0);
-    assert_int_equal(tess_dsyr2k_async(L, H, 2, 2, 1, (double *)A, 2, (double *)B, 2, 0,
-                                       (double *)C, 2), 0);
+    assert_int_equal(
+        tess_dsyr2k_async(L, H, 2, 2, 1, (double *)A, 2, (double *)B, 2, 0, (double *)C, 2), 0);
     assert_int_equal(tess_zsyrk_async(L, T, 2, 2, 1, A, 2, 0, C, 2), 0);
     assert_int_equal(tess_cherk_async(U, H, 2, 2, 1, (void *)A, 2, 0, (void *)C, 2), 0);
     assert_int_equal(tess_zher2k_async(U, H, 2, 2, 1, A, 2, B, 2, 0, C, 2), 0);
-    assert_int_equal(tess_csyr2k_async(L, T, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C,
-                                       2), 0);
+    assert_int_equal(tess_csyr2k_async(L, T, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C, 2),
+                     0);
     assert_int_equal(tess_sync(), 0);
     assert_true(tasks_run() > 0);
 }
@@ -182,7 +185,8 @@ static void every_gemmt_argument_error_returns_its_position_and_submits_nothing(
 static void null_operands_that_are_never_touched_are_accepted(void **state)
 {
     (void)state;
-    EACH_ROUTINE(ti, herm) {
+    EACH_ROUTINE(ti, herm)
+    {
         const tu_type_t *t = &tu_types[ti];
         assert_int_equal(tu_symm_async(t, herm, TessLeft, U, 2, 2, 0, NULL, 2, NULL, 2, 1, C, 2),
                          0);
@@ -204,8 +208,7 @@ static void valid_calls_before_init_return_enotinit(void **state)
 {
     (void)state;
     double *dA = (double *)A, *dB = (double *)B, *dC = (double *)C;
-    assert_int_equal(tess_dsymm_async(TessLeft, U, 2, 2, 1, dA, 2, dB, 2, 0, dC, 2),
-                     TESS_ENOTINIT);
+    assert_int_equal(tess_dsymm_async(TessLeft, U, 2, 2, 1, dA, 2, dB, 2, 0, dC, 2), TESS_ENOTINIT);
     assert_int_equal(tess_zhemm_async(TessRight, L, 2, 2, 1, A, 2, B, 2, 0, C, 2), TESS_ENOTINIT);
     assert_int_equal(tess_dsyrk_async(U, T, 2, 2, 1, dA, 2, 0, dC, 2), TESS_ENOTINIT);
     assert_int_equal(tess_zherk_async(U, H, 2, 2, 1, A, 2, 0, C, 2), TESS_ENOTINIT);
@@ -221,8 +224,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         WITH_RUNTIME(every_symm_and_hemm_argument_error_returns_its_position_and_submits_nothing),
         WITH_RUNTIME(every_syrk_and_herk_argument_error_returns_its_position_and_submits_nothing),
-        WITH_RUNTIME(
-            every_syr2k_and_her2k_argument_error_returns_its_position_and_submits_nothing),
+        WITH_RUNTIME(every_syr2k_and_her2k_argument_error_returns_its_position_and_submits_nothing),
         WITH_RUNTIME(syrk_and_syr2k_reject_the_transposes_their_precision_does_not_take),
         WITH_RUNTIME(every_gemmt_argument_error_returns_its_position_and_submits_nothing),
         WITH_RUNTIME(null_operands_that_are_never_touched_are_accepted),

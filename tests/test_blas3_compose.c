@@ -18,8 +18,8 @@
 static const tess_trans_t N = TessNoTrans, T = TessTrans;
 
 /* One call's own error bound: max(1,k) eps (|alpha| nA nB + |beta| nC0). */
-static double call_bound(const tu_type_t *t, int64_t k, double _Complex alpha, double nA,
-                         double nB, double _Complex beta, double nC0)
+static double call_bound(const tu_type_t *t, int64_t k, double _Complex alpha, double nA, double nB,
+                         double _Complex beta, double nC0)
 {
     return (k > 1 ? (double)k : 1.0) * t->eps * (cabs(alpha) * nA * nB + cabs(beta) * nC0);
 }
@@ -39,8 +39,8 @@ static void *at(const tu_type_t *t, void *base, int64_t i, int64_t j, int64_t ld
  * and writes the lower triangle of C; GEMMT writes the upper triangle of G, C
  * moved by (5, 2), which covers parts of both triangles of C and reads P and
  * A; a last GEMM reads R, C moved by (1, 1), into E. */
-static void gemm_writes_a_panel_that_syrk_reads_then_gemmt_updates_a_triangle_that_gemm_reads(
-    void **state)
+static void
+gemm_writes_a_panel_that_syrk_reads_then_gemmt_updates_a_triangle_that_gemm_reads(void **state)
 {
     (void)state;
     const int64_t ld = 6 * NB + 5, n = 2 * NB + 3, k = NB + 5, k1 = NB - 3;
@@ -53,22 +53,26 @@ static void gemm_writes_a_panel_that_syrk_reads_then_gemmt_updates_a_triangle_th
         void *Y = tu_matrix(t, k1, k, 3), *Z = tu_matrix(t, n, n, 4), *E = tu_matrix(t, n, n, 5);
         void *Mr = tu_copy(t, M, ld, ld), *Er = tu_copy(t, E, n, n);
 
-        assert_int_equal(tu_gemm_async(t, N, N, n + 1, k, k1, a1, X, n + 1, Y, k1, b1,
-                                       at(t, M, 1, 1, ld), ld), 0);
-        assert_int_equal(tu_syrk_async(t, false, TessLower, N, n, k, a2, at(t, M, 2, 1, ld), ld,
-                                       b2, at(t, M, ci, cj, ld), ld), 0);
+        assert_int_equal(
+            tu_gemm_async(t, N, N, n + 1, k, k1, a1, X, n + 1, Y, k1, b1, at(t, M, 1, 1, ld), ld),
+            0);
+        assert_int_equal(tu_syrk_async(t, false, TessLower, N, n, k, a2, at(t, M, 2, 1, ld), ld, b2,
+                                       at(t, M, ci, cj, ld), ld),
+                         0);
         assert_int_equal(tu_gemmt_async(t, TessUpper, N, T, n, k, a3, at(t, M, 1, 1, ld), ld,
-                                        at(t, M, 2, 1, ld), ld, b3, at(t, M, gi, gj, ld), ld), 0);
-        assert_int_equal(tu_gemm_async(t, T, N, n, n, n, 1.0, at(t, M, ci + 1, cj + 1, ld), ld,
-                                       Z, n, 0.0, E, n), 0);
+                                        at(t, M, 2, 1, ld), ld, b3, at(t, M, gi, gj, ld), ld),
+                         0);
+        assert_int_equal(
+            tu_gemm_async(t, T, N, n, n, n, 1.0, at(t, M, ci + 1, cj + 1, ld), ld, Z, n, 0.0, E, n),
+            0);
         assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, M, ld, t->es), 0);
         assert_int_equal(tess_memory_coherent_async(TessAll, n, n, E, n, t->es), 0);
         assert_int_equal(tess_sync(), 0);
 
         void *P = at(t, Mr, 1, 1, ld), *A = at(t, Mr, 2, 1, ld);
         void *C = at(t, Mr, ci, cj, ld), *G = at(t, Mr, gi, gj, ld);
-        double e1 = call_bound(t, k1, a1, tu_norm(t, X, n + 1, k1, n + 1),
-                               tu_norm(t, Y, k1, k, k1), b1, tu_norm(t, P, n + 1, k, ld));
+        double e1 = call_bound(t, k1, a1, tu_norm(t, X, n + 1, k1, n + 1), tu_norm(t, Y, k1, k, k1),
+                               b1, tu_norm(t, P, n + 1, k, ld));
         tu_gemm_ref(t, N, N, n + 1, k, k1, a1, X, n + 1, Y, k1, b1, P, ld);
         double nA = tu_norm(t, A, n, k, ld), nP = tu_norm(t, P, n, k, ld);
         double e2 = call_bound(t, k, a2, nA, nA, b2, tu_sym_norm(t, TessLower, n, C, ld)) +
@@ -93,9 +97,13 @@ static void gemm_writes_a_panel_that_syrk_reads_then_gemmt_updates_a_triangle_th
                 if (!in_p && !in_c && !in_g)
                     assert_memory_equal(at(t, M, i, j, ld), at(t, Mr, i, j, ld), t->es);
             }
-        tu_release(t, M, ld, ld); tu_release(t, X, n + 1, k1); tu_release(t, Y, k1, k);
-        tu_release(t, Z, n, n); tu_release(t, E, n, n);
-        free(Mr); free(Er);
+        tu_release(t, M, ld, ld);
+        tu_release(t, X, n + 1, k1);
+        tu_release(t, Y, k1, k);
+        tu_release(t, Z, n, n);
+        tu_release(t, E, n, n);
+        free(Mr);
+        free(Er);
     }
 }
 
@@ -112,11 +120,12 @@ static void a_gemm_overwriting_what_symm_reads_waits_and_syrk_reads_its_result(v
         tu_fill_other_triangle(t, TessLower, n, A, n, NAN);
         void *Ar = tu_copy(t, A, n, n), *Cr = tu_copy(t, C, n, n), *Dr = tu_copy(t, D, n, n);
 
-        assert_int_equal(tu_symm_async(t, t->is_complex, TessLeft, TessLower, n, n, 1.0, A, n, B,
-                                       n, 0.0, C, n), 0);
+        assert_int_equal(
+            tu_symm_async(t, t->is_complex, TessLeft, TessLower, n, n, 1.0, A, n, B, n, 0.0, C, n),
+            0);
         assert_int_equal(tu_gemm_async(t, N, N, n, n, n, 1.0, X, n, Y, n, 0.0, A, n), 0);
-        assert_int_equal(tu_syrk_async(t, t->is_complex, TessUpper, N, n, n, 0.5, A, n, 0.0, D,
-                                       n), 0);
+        assert_int_equal(tu_syrk_async(t, t->is_complex, TessUpper, N, n, n, 0.5, A, n, 0.0, D, n),
+                         0);
         assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
         assert_int_equal(tess_memory_coherent_async(TessUpperPart, n, n, D, n, t->es), 0);
         assert_int_equal(tess_sync(), 0);
@@ -132,9 +141,15 @@ static void a_gemm_overwriting_what_symm_reads_waits_and_syrk_reads_its_result(v
 
         check_bound("symm", t, tu_diff(t, C, Cr, n, n, n), eC);
         check_bound("syrk", t, tu_tri_diff(t, TessUpper, n, D, Dr, n), eD);
-        tu_release(t, A, n, n); tu_release(t, B, n, n); tu_release(t, C, n, n);
-        tu_release(t, X, n, n); tu_release(t, Y, n, n); tu_release(t, D, n, n);
-        free(Ar); free(Cr); free(Dr);
+        tu_release(t, A, n, n);
+        tu_release(t, B, n, n);
+        tu_release(t, C, n, n);
+        tu_release(t, X, n, n);
+        tu_release(t, Y, n, n);
+        tu_release(t, D, n, n);
+        free(Ar);
+        free(Cr);
+        free(Dr);
     }
 }
 
@@ -160,8 +175,8 @@ static void updates_of_one_triangle_are_ordered_and_hemm_reads_the_result(void *
         assert_int_equal(tu_syr2k_async(t, herm, TessLower, N, n, k, a2, A, n, B, n, -1.0, C, n),
                          0);
         assert_int_equal(tu_gemmt_async(t, TessLower, N, h, n, k, 0.25, A, n, B, n, 1.0, C, n), 0);
-        assert_int_equal(tu_symm_async(t, herm, TessLeft, TessLower, n, n, 1.0, C, n, F, n, 0.0, E,
-                                       n), 0);
+        assert_int_equal(
+            tu_symm_async(t, herm, TessLeft, TessLower, n, n, 1.0, C, n, F, n, 0.0, E, n), 0);
         assert_int_equal(tess_memory_coherent_async(TessLowerPart, n, n, C, n, t->es), 0);
         assert_int_equal(tess_memory_coherent_async(TessAll, n, n, E, n, t->es), 0);
         assert_int_equal(tess_sync(), 0);
@@ -170,8 +185,7 @@ static void updates_of_one_triangle_are_ordered_and_hemm_reads_the_result(void *
         double nF = tu_norm(t, F, n, n, n);
         double e1 = call_bound(t, k, 0.5, nA, nA, 2.0, tu_sym_norm(t, TessLower, n, Cr, n));
         tu_syrk_ref(t, herm, TessLower, N, n, k, 0.5, A, n, 2.0, Cr, n);
-        double e2 = call_bound(t, k, 2 * a2, nA, nB, 1.0, tu_sym_norm(t, TessLower, n, Cr, n)) +
-                    e1;
+        double e2 = call_bound(t, k, 2 * a2, nA, nB, 1.0, tu_sym_norm(t, TessLower, n, Cr, n)) + e1;
         tu_syr2k_ref(t, herm, TessLower, N, n, k, a2, A, n, B, n, -1.0, Cr, n);
         double e3 = call_bound(t, k, 0.25, nA, nB, 1.0, tu_tri_norm(t, TessLower, n, Cr, n)) + e2;
         tu_gemmt_ref(t, TessLower, N, h, n, k, 0.25, A, n, B, n, 1.0, Cr, n);
@@ -183,9 +197,14 @@ static void updates_of_one_triangle_are_ordered_and_hemm_reads_the_result(void *
         check_bound("triangle", t, tu_tri_diff(t, TessLower, n, C, Cr, n), e3);
         check_bound("hemm", t, tu_diff(t, E, Er, n, n, n), eE);
         assert_true(tu_other_triangle_same(t, TessLower, n, C, C0, n));
-        tu_release(t, A, n, k); tu_release(t, B, n, k); tu_release(t, C, n, n);
-        tu_release(t, F, n, n); tu_release(t, E, n, n);
-        free(C0); free(Cr); free(Er);
+        tu_release(t, A, n, k);
+        tu_release(t, B, n, k);
+        tu_release(t, C, n, n);
+        tu_release(t, F, n, n);
+        tu_release(t, E, n, n);
+        free(C0);
+        free(Cr);
+        free(Er);
     }
 }
 
@@ -225,8 +244,8 @@ static void symmetric_routines_larger_than_device_memory_complete_out_of_core(vo
     void *Gr = tu_copy(t, G, n, n);
 
     assert_int_equal(tu_syrk_async(t, false, TessLower, N, n, k, 1.0, A, n, 1.0, C, n), 0);
-    assert_int_equal(tu_symm_async(t, false, TessLeft, TessLower, n, n, 1.0, C, n, S, n, 0.5,
-                                   E, n), 0);
+    assert_int_equal(tu_symm_async(t, false, TessLeft, TessLower, n, n, 1.0, C, n, S, n, 0.5, E, n),
+                     0);
     assert_int_equal(tu_syr2k_async(t, false, TessUpper, T, n, n, 1.0, S, n, E, n, 1.0, F, n), 0);
     assert_int_equal(tu_gemmt_async(t, TessLower, T, N, n, n, -1.0, E, n, S, n, 1.0, G, n), 0);
     assert_int_equal(tess_memory_coherent_async(TessLowerPart, n, n, C, n, t->es), 0);
@@ -239,14 +258,14 @@ static void symmetric_routines_larger_than_device_memory_complete_out_of_core(vo
     double eC = call_bound(t, k, 1.0, nA, nA, 1.0, tu_sym_norm(t, TessLower, n, Cr, n));
     tu_syrk_ref(t, false, TessLower, N, n, k, 1.0, A, n, 1.0, Cr, n);
     double eE = call_bound(t, n, 1.0, tu_sym_norm(t, TessLower, n, Cr, n), nS, 0.5,
-                           tu_norm(t, Er, n, n, n)) + sqrt(2.0) * eC * nS;
+                           tu_norm(t, Er, n, n, n)) +
+                sqrt(2.0) * eC * nS;
     tu_symm_ref(t, false, TessLeft, TessLower, n, n, 1.0, Cr, n, S, n, 0.5, Er, n);
     double nE = tu_norm(t, Er, n, n, n);
-    double eF = call_bound(t, n, 2.0, nS, nE, 1.0, tu_sym_norm(t, TessUpper, n, Fr, n)) +
-                2 * nS * eE;
+    double eF =
+        call_bound(t, n, 2.0, nS, nE, 1.0, tu_sym_norm(t, TessUpper, n, Fr, n)) + 2 * nS * eE;
     tu_syr2k_ref(t, false, TessUpper, T, n, n, 1.0, S, n, Er, n, 1.0, Fr, n);
-    double eG = call_bound(t, n, 1.0, nE, nS, 1.0, tu_tri_norm(t, TessLower, n, Gr, n)) +
-                nS * eE;
+    double eG = call_bound(t, n, 1.0, nE, nS, 1.0, tu_tri_norm(t, TessLower, n, Gr, n)) + nS * eE;
     tu_gemmt_ref(t, TessLower, T, N, n, n, -1.0, Er, n, S, n, 1.0, Gr, n);
 
     check_bound("syrk", t, tu_tri_diff(t, TessLower, n, C, Cr, n), eC);
@@ -257,10 +276,16 @@ static void symmetric_routines_larger_than_device_memory_complete_out_of_core(vo
     assert_int_equal(tess_get_stats(&s), 0);
     assert_true(s.evictions > 0);
     assert_true(s.writebacks > 0);
-    tu_release(t, A, n, k); tu_release(t, S, n, n);
-    tu_release(t, C, n, n); tu_release(t, E, n, n); tu_release(t, F, n, n);
+    tu_release(t, A, n, k);
+    tu_release(t, S, n, n);
+    tu_release(t, C, n, n);
+    tu_release(t, E, n, n);
+    tu_release(t, F, n, n);
     tu_release(t, G, n, n);
-    free(Cr); free(Er); free(Fr); free(Gr);
+    free(Cr);
+    free(Er);
+    free(Fr);
+    free(Gr);
 }
 
 static void a_symm_task_whose_tiles_exceed_device_memory_fails_at_sync_with_enomem(void **state)
@@ -270,17 +295,20 @@ static void a_symm_task_whose_tiles_exceed_device_memory_fails_at_sync_with_enom
     int64_t n = 2 * NB;
     void *A = tu_matrix(t, n, n, 40), *B = tu_matrix(t, n, n, 41), *C = tu_matrix(t, n, n, 42);
     void *C0 = tu_copy(t, C, n, n);
-    assert_int_equal(tu_symm_async(t, false, TessRight, TessUpper, n, n, 1.0, A, n, B, n, 1.0, C,
-                                   n), 0);
+    assert_int_equal(
+        tu_symm_async(t, false, TessRight, TessUpper, n, n, 1.0, A, n, B, n, 1.0, C, n), 0);
     assert_int_equal(tess_sync(), TESS_ENOMEM);
-    assert_int_equal(tess_sync(), 0);          /* reported once */
+    assert_int_equal(tess_sync(), 0); /* reported once */
     /* the host copy of C was never overwritten by a failed task */
     assert_memory_equal(C, C0, (size_t)(n * n) * t->es);
-    free(A); free(B); free(C); free(C0);
+    free(A);
+    free(B);
+    free(C);
+    free(C0);
 }
 
-#define WITH_MEMORY(test, setup, type)                                                         \
-    cmocka_unit_test_prestate_setup_teardown(test, setup, finalize_teardown,                    \
+#define WITH_MEMORY(test, setup, type)                                                             \
+    cmocka_unit_test_prestate_setup_teardown(test, setup, finalize_teardown,                       \
                                              (void *)&tu_types[type])
 
 int main(void)

@@ -32,14 +32,19 @@ static void a_call_reads_what_the_previous_call_wrote_without_a_sync(void **stat
     double *A = tu_matrix(D, n, n, 1), *B = tu_matrix(D, n, n, 2);
     double *C = tu_matrix(D, n, n, 3), *E = tu_matrix(D, n, n, 4);
     double *Cr = tu_copy(D, C, n, n), *Er = tu_copy(D, E, n, n);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n),
+                     0);
     assert_int_equal(tess_dgemm_async(TessNoTrans, TessTrans, n, n, n, 1, C, n, B, n, 0, E, n), 0);
     coherent_sync(E, n, n, n);
     tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, Cr, n);
     tu_gemm_ref(D, TessNoTrans, TessTrans, n, n, n, 1, Cr, n, B, n, 0, Er, n);
     check_product(E, Er, n, n, n, tu_norm(D, Cr, n, n, n), tu_norm(D, B, n, n, n));
-    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n); tu_release(D, E, n, n);
-    free(Cr); free(Er);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, C, n, n);
+    tu_release(D, E, n, n);
+    free(Cr);
+    free(Er);
 }
 
 static void a_call_that_overwrites_an_input_waits_for_the_call_reading_it(void **state)
@@ -49,17 +54,23 @@ static void a_call_that_overwrites_an_input_waits_for_the_call_reading_it(void *
     double *A = tu_matrix(D, n, n, 5), *B = tu_matrix(D, n, n, 6), *C = tu_matrix(D, n, n, 7);
     double *X = tu_matrix(D, n, n, 8), *Y = tu_matrix(D, n, n, 9);
     double *Ar = tu_copy(D, A, n, n), *Cr = tu_copy(D, C, n, n);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n), 0);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, X, n, Y, n, 0, A, n), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n),
+                     0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, X, n, Y, n, 0, A, n),
+                     0);
     coherent_sync(C, n, n, n);
     coherent_sync(A, n, n, n);
     tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, Ar, n, B, n, 0, Cr, n);
     check_product(C, Cr, n, n, n, tu_norm(D, Ar, n, n, n), tu_norm(D, B, n, n, n));
     tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, X, n, Y, n, 0, Ar, n);
     check_product(A, Ar, n, n, n, tu_norm(D, X, n, n, n), tu_norm(D, Y, n, n, n));
-    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n);
-    tu_release(D, X, n, n); tu_release(D, Y, n, n);
-    free(Ar); free(Cr);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, C, n, n);
+    tu_release(D, X, n, n);
+    tu_release(D, Y, n, n);
+    free(Ar);
+    free(Cr);
 }
 
 static void a_chain_of_calls_feeding_each_other_needs_one_sync(void **state)
@@ -73,14 +84,15 @@ static void a_chain_of_calls_feeding_each_other_needs_one_sync(void **state)
     }
     for (int i = 0; i < 4; i++)
         assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 0.25, X[i], n, B, n,
-                                          0.5, X[i + 1], n), 0);
+                                          0.5, X[i + 1], n),
+                         0);
     coherent_sync(X[4], n, n, n);
     for (int i = 0; i < 4; i++)
         tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 0.25, Xr[i], n, B, n, 0.5, Xr[i + 1], n);
     /* four products deep: the bound holds for the chain's scale */
     double r = tu_diff(D, X[4], Xr[4], n, n, n) /
-               (4 * n * D->eps * (tu_norm(D, Xr[4], n, n, n) + tu_norm(D, Xr[3], n, n, n) *
-                                  tu_norm(D, B, n, n, n)));
+               (4 * n * D->eps *
+                (tu_norm(D, Xr[4], n, n, n) + tu_norm(D, Xr[3], n, n, n) * tu_norm(D, B, n, n, n)));
     assert_true(r < TU_GEMM_BOUND);
     tu_release(D, B, n, n);
     for (int i = 0; i < 5; i++) {
@@ -96,12 +108,13 @@ static void coherent_on_one_triangle_writes_back_only_tiles_meeting_it(void **st
     (void)state;
     int64_t n = 4 * NB;
     for (int lower = 0; lower < 2; lower++) {
-        double *A = tu_matrix(D, n, n, 20), *B = tu_matrix(D, n, n, 21), *C = tu_matrix(D, n, n, 22);
+        double *A = tu_matrix(D, n, n, 20), *B = tu_matrix(D, n, n, 21),
+               *C = tu_matrix(D, n, n, 22);
         double *C0 = tu_copy(D, C, n, n), *Cr = tu_copy(D, C, n, n);
-        assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C,
-                                          n), 0);
-        assert_int_equal(tess_memory_coherent_async(lower ? TessLowerPart : TessUpperPart, n, n,
-                                                    C, n, 8), 0);
+        assert_int_equal(
+            tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n), 0);
+        assert_int_equal(
+            tess_memory_coherent_async(lower ? TessLowerPart : TessUpperPart, n, n, C, n, 8), 0);
         assert_int_equal(tess_sync(), 0);
         tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, Cr, n);
         double scale = n * D->eps * tu_norm(D, A, n, n, n) * tu_norm(D, B, n, n, n);
@@ -114,8 +127,11 @@ static void coherent_on_one_triangle_writes_back_only_tiles_meeting_it(void **st
                 else if (tile_off_part)
                     assert_true(C[i + j * n] == C0[i + j * n]);
             }
-        tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n);
-        free(C0); free(Cr);
+        tu_release(D, A, n, n);
+        tu_release(D, B, n, n);
+        tu_release(D, C, n, n);
+        free(C0);
+        free(Cr);
     }
 }
 
@@ -127,18 +143,24 @@ static void results_stay_on_the_devices_and_are_reused_without_host_transfers(vo
     int64_t n = 3 * NB;
     double *A = tu_matrix(D, n, n, 30), *B = tu_matrix(D, n, n, 31);
     double *C = tu_matrix(D, n, n, 32), *E = tu_matrix(D, n, n, 33);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n), 0);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, B, n, A, n, 0, E, n), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n),
+                     0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, B, n, A, n, 0, E, n),
+                     0);
     assert_int_equal(tess_sync(), 0);
     tess_stats_t s0, s1;
     assert_int_equal(tess_get_stats(&s0), 0);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, C, n, E, n, 0, A, n), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, C, n, E, n, 0, A, n),
+                     0);
     assert_int_equal(tess_sync(), 0);
     assert_int_equal(tess_get_stats(&s1), 0);
     assert_int_equal(s1.bytes_h2d - s0.bytes_h2d, 0);
     assert_int_equal(s1.bytes_d2h - s0.bytes_d2h, 0);
     assert_true(s1.cache_hits > s0.cache_hits);
-    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n); tu_release(D, E, n, n);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, C, n, n);
+    tu_release(D, E, n, n);
 }
 
 /* A is invalidated alone, or with everything else (all). */
@@ -146,17 +168,21 @@ static void host_write_after_invalidation_is_seen(bool all)
 {
     int64_t n = 2 * NB + 1;
     double *A = tu_matrix(D, n, n, 40), *B = tu_matrix(D, n, n, 41), *C = tu_matrix(D, n, n, 42);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n),
+                     0);
     assert_int_equal(tess_sync(), 0);
     assert_int_equal(all ? tess_memory_invalidate_all() : tess_memory_invalidate(n, n, A, n, 8), 0);
     for (int64_t i = 0; i < n * n; i++)
         A[i] = -2.0 * A[i] + 1.0;
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n),
+                     0);
     coherent_sync(C, n, n, n);
     double *Cr = tu_copy(D, C, n, n);
     tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, Cr, n);
     check_product(C, Cr, n, n, n, tu_norm(D, A, n, n, n), tu_norm(D, B, n, n, n));
-    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, C, n, n);
     free(Cr);
 }
 
@@ -183,10 +209,13 @@ static void overlapping_views_off_the_tile_grid_are_ordered(void **state)
     double *Mr = tu_copy(D, M, n, n), *V1r = tu_copy(D, V1, w, w), *Er = tu_copy(D, E, n, n);
     double *V = M + off + off * n, *Vr = Mr + off + off * n;
 
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0.5, M, n), 0);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, w, w, w, 1, V, n, B, n, 0, V1, w), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0.5, M, n),
+                     0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, w, w, w, 1, V, n, B, n, 0, V1, w),
+                     0);
     assert_int_equal(tess_dgemm_async(TessTrans, TessNoTrans, w, w, w, 1, A, n, B, n, -1, V, n), 0);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, M, n, A, n, 0, E, n), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, M, n, A, n, 0, E, n),
+                     0);
     assert_int_equal(tess_memory_coherent_async(TessAll, w, w, V1, w, 8), 0);
     assert_int_equal(tess_memory_coherent_async(TessAll, n, n, E, n, 8), 0);
     assert_int_equal(tess_memory_coherent_async(TessAll, n, n, M, n, 8), 0);
@@ -200,9 +229,14 @@ static void overlapping_views_off_the_tile_grid_are_ordered(void **state)
     assert_true(tu_diff(D, V1, V1r, w, w, w) / (2 * n * D->eps * nM * nB) < TU_GEMM_BOUND);
     assert_true(tu_diff(D, M, Mr, n, n, n) / (2 * n * D->eps * (nA * nB + nM)) < TU_GEMM_BOUND);
     assert_true(tu_diff(D, E, Er, n, n, n) / (2 * n * D->eps * nM * nA) < TU_GEMM_BOUND);
-    tu_release(D, M, n, n); tu_release(D, A, n, n); tu_release(D, B, n, n);
-    tu_release(D, V1, w, w); tu_release(D, E, n, n);
-    free(Mr); free(V1r); free(Er);
+    tu_release(D, M, n, n);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, V1, w, w);
+    tu_release(D, E, n, n);
+    free(Mr);
+    free(V1r);
+    free(Er);
 }
 
 /* A is M one row down, B is M itself: the task reading both must see the
@@ -215,16 +249,22 @@ static void one_call_reading_two_overlapping_views_of_a_matrix_sees_its_last_wri
     double *C = tu_matrix(D, w, w, 61), *Cr = tu_copy(D, C, w, w);
     for (int64_t i = 0; i < n; i++)
         I2[i + i * n] = 2.0;
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, I2, n, Mc, n, 0, M, n), 0);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, w, w, w, 1, M + 1, n, M, n, 0, C, w), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, I2, n, Mc, n, 0, M, n),
+                     0);
+    assert_int_equal(
+        tess_dgemm_async(TessNoTrans, TessNoTrans, w, w, w, 1, M + 1, n, M, n, 0, C, w), 0);
     coherent_sync(C, w, w, w);
     double *M2 = tu_copy(D, Mc, n, n);
     for (int64_t i = 0; i < n * n; i++)
         M2[i] *= 2;
     tu_gemm_ref(D, TessNoTrans, TessNoTrans, w, w, w, 1, M2 + 1, n, M2, n, 0, Cr, w);
     check_product(C, Cr, w, w, w, tu_norm(D, M2, n, n, n), tu_norm(D, M2, n, n, n));
-    tu_release(D, M, n, n); tu_release(D, C, w, w); tu_release(D, I2, n, n);
-    free(Mc); free(Cr); free(M2);
+    tu_release(D, M, n, n);
+    tu_release(D, C, w, w);
+    tu_release(D, I2, n, n);
+    free(Mc);
+    free(Cr);
+    free(M2);
 }
 
 /* The written block runs past the end of the region's columns (its rows
@@ -234,11 +274,12 @@ static void coherent_on_a_triangle_includes_blocks_that_wrap_past_the_region_col
 {
     (void)state;
     double *M = calloc(8 * 4, sizeof *M), A[4] = { 1, 2, 3, 4 }, B[2] = { 1, 10 };
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, 4, 2, 1, 1, A, 4, B, 1, 0, M + 9, 8), 0);
+    assert_int_equal(
+        tess_dgemm_async(TessNoTrans, TessNoTrans, 4, 2, 1, 1, A, 4, B, 1, 0, M + 9, 8), 0);
     assert_int_equal(tess_memory_coherent_async(TessUpperPart, 6, 3, M + 4, 8, 8), 0);
     assert_int_equal(tess_sync(), 0);
-    assert_true(M[12] == 4.0);                /* region (0,1) = C(3,0) */
-    assert_true(M[20] == 40.0);               /* region (0,2) = C(3,1) */
+    assert_true(M[12] == 4.0);  /* region (0,1) = C(3,0) */
+    assert_true(M[20] == 40.0); /* region (0,2) = C(3,1) */
     assert_int_equal(tess_memory_invalidate(8, 4, M, 8, 8), 0);
     free(M);
 }

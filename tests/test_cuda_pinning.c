@@ -14,7 +14,6 @@ static bool is_pinned(void *p)
     return pinned;
 }
 
-
 static void memory_registered_through_tessera_is_unpinned_at_finalize(void **state)
 {
     (void)state;
@@ -55,10 +54,11 @@ static void operands_are_pinned_on_first_use_and_unpinned_when_invalidated(void 
 {
     (void)state;
     tess_config_t cfg = { .devices = "cuda:0", .cache_fraction = 0.05 };
-    int64_t n = 1024;                   /* 8 MiB operands: above the first-use threshold */
+    int64_t n = 1024; /* 8 MiB operands: above the first-use threshold */
     double *A = tu_matrix(&tu_types[1], n, n, 1), *C = tu_matrix(&tu_types[1], n, n, 2);
     assert_int_equal(tess_init(&cfg), 0);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, A, n, 0, C, n), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, A, n, 0, C, n),
+                     0);
     assert_int_equal(tess_sync(), 0);
     assert_true(is_pinned(A));
     assert_true(is_pinned(C));

@@ -35,12 +35,12 @@ static void every_gemm_argument_error_returns_its_position_and_submits_nothing(v
     assert_int_equal(tess_dgemm_async(N, T, 2, 3, 2, 1, A, 2, B, 2, 0, C, 2), -10);
     assert_int_equal(tess_dgemm_async(N, N, 2, 2, 2, 1, A, 2, B, 2, 0, NULL, 2), -12);
     assert_int_equal(tess_dgemm_async(N, N, 3, 2, 2, 1, A, 3, B, 2, 0, C, 2), -13);
-    assert_int_equal(tess_sgemm_async(N, N, 2, 2, 2, 1, (float *)A, 1, (float *)B, 2, 0,
-                                      (float *)C, 2), -8);
-    assert_int_equal(tess_zgemm_async(N, 9, 2, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C,
-                                      2), -2);
-    assert_int_equal(tess_cgemm_async(N, N, 2, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C,
-                                      1), -13);
+    assert_int_equal(
+        tess_sgemm_async(N, N, 2, 2, 2, 1, (float *)A, 1, (float *)B, 2, 0, (float *)C, 2), -8);
+    assert_int_equal(
+        tess_zgemm_async(N, 9, 2, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C, 2), -2);
+    assert_int_equal(
+        tess_cgemm_async(N, N, 2, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C, 1), -13);
     assert_int_equal(tess_sync(), 0);
     assert_int_equal(tasks_run(), 0);
     assert_int_equal(tess_finalize(), 0);
@@ -75,7 +75,7 @@ static void registering_then_unregistering_succeeds_and_unknown_memory_is_enotre
     assert_int_equal(tess_memory_unregister(A), TESS_ENOTREG);
     assert_int_equal(tess_memory_unregister(B), TESS_ENOTREG);
     assert_int_equal(tess_memory_register_async(C, sizeof C), 0);
-    assert_int_equal(tess_finalize(), 0);   /* frees what is still registered */
+    assert_int_equal(tess_finalize(), 0); /* frees what is still registered */
 }
 
 static void a_range_registered_inside_another_is_unregistered_on_its_own(void **state)
@@ -101,8 +101,9 @@ static void calls_before_init_and_after_finalize_return_enotinit(void **state)
         tess_stats_t s;
         assert_int_equal(tess_sync(), TESS_ENOTINIT);
         assert_int_equal(tess_finalize(), TESS_ENOTINIT);
-        assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, 2, 2, 2, 1, A, 2, B, 2, 0, C, 2),
-                         TESS_ENOTINIT);
+        assert_int_equal(
+            tess_dgemm_async(TessNoTrans, TessNoTrans, 2, 2, 2, 1, A, 2, B, 2, 0, C, 2),
+            TESS_ENOTINIT);
         assert_int_equal(tess_memory_coherent_async(TessAll, 2, 2, A, 2, 8), TESS_ENOTINIT);
         assert_int_equal(tess_memory_invalidate(2, 2, A, 2, 8), TESS_ENOTINIT);
         assert_int_equal(tess_memory_invalidate_all(), TESS_ENOTINIT);

@@ -14,7 +14,8 @@ static void gemm_chain_out_of_core(void)
     int64_t n = 6 * NB;
     double *A = tu_matrix(D, n, n, 1), *B = tu_matrix(D, n, n, 2), *C = tu_matrix(D, n, n, 3);
     double *E = tu_matrix(D, n, n, 4), *Cr = tu_copy(D, C, n, n), *Er = tu_copy(D, E, n, n);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 1, C, n), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 1, C, n),
+                     0);
     assert_int_equal(tess_dgemm_async(TessTrans, TessNoTrans, n, n, n, 1, C, n, A, n, 0, E, n), 0);
     assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, 8), 0);
     assert_int_equal(tess_memory_coherent_async(TessAll, n, n, E, n, 8), 0);
@@ -29,8 +30,12 @@ static void gemm_chain_out_of_core(void)
     assert_true(s.evictions > 0);
     /* C tiles are evicted dirty between its k-steps and E's reads */
     assert_true(s.writebacks > (uint64_t)(n / NB) * (n / NB));
-    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n); tu_release(D, E, n, n);
-    free(Cr); free(Er);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, C, n, n);
+    tu_release(D, E, n, n);
+    free(Cr);
+    free(Er);
 }
 
 static void gemm_chain_larger_than_all_device_memory_completes_out_of_core(void **state)
@@ -63,13 +68,17 @@ static void a_task_whose_tiles_exceed_device_memory_fails_at_sync_with_enomem(vo
     int64_t n = 2 * NB;
     double *A = tu_matrix(D, n, n, 5), *B = tu_matrix(D, n, n, 6), *C = tu_matrix(D, n, n, 7);
     double *C0 = tu_copy(D, C, n, n);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 1, C, n), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 1, C, n),
+                     0);
     assert_int_equal(tess_sync(), TESS_ENOMEM);
-    assert_int_equal(tess_sync(), 0);          /* reported once */
+    assert_int_equal(tess_sync(), 0); /* reported once */
     /* the host copy of C was never overwritten by a failed task */
     assert_memory_equal(C, C0, (size_t)(n * n) * sizeof(double));
     assert_int_equal(tess_finalize(), 0);
-    free(A); free(B); free(C); free(C0);
+    free(A);
+    free(B);
+    free(C);
+    free(C0);
 }
 
 int main(void)

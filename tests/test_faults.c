@@ -52,7 +52,9 @@ static void takes_new_work(void)
     tu_gemm_ref(D, TessNoTrans, TessTrans, n, n, n, 1, A, n, B, n, 0, Cr, n);
     assert_true(tu_gemm_residual(D, n, n, n, 1, tu_norm(D, A, n, n, n), tu_norm(D, B, n, n, n), 0,
                                  0, C, Cr, n) < TU_GEMM_BOUND);
-    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, C, n, n);
     free(Cr);
 }
 
@@ -88,7 +90,7 @@ static void fault_in_second_product(const char *spec, int expect, int max_wrong)
                      0);
     assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, 8), 0);
     assert_int_equal(tess_sync(), expect);
-    assert_int_equal(tess_sync(), 0);                   /* reported once */
+    assert_int_equal(tess_sync(), 0); /* reported once */
     /* nothing reached the host after the fault: C is as it was */
     assert_memory_equal(C, C0, (size_t)(n * n) * sizeof(double));
     assert_memory_equal(A, A0, (size_t)(n * n) * sizeof(double));
@@ -112,9 +114,16 @@ static void fault_in_second_product(const char *spec, int expect, int max_wrong)
     assert_int_equal(tess_sync(), 0);
     assert_int_equal(wrong_tiles(C, Cr, n, n, scale), 0);
     takes_new_work();
-    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, C, n, n);
     tu_release(D, E, n, n);
-    free(A0); free(B0); free(C0); free(Er); free(Cr); free(E1);
+    free(A0);
+    free(B0);
+    free(C0);
+    free(Er);
+    free(Cr);
+    free(E1);
     assert_int_equal(tess_finalize(), 0);
 }
 
@@ -154,10 +163,10 @@ static void a_failed_peer_copy_is_returned_by_sync(void **state)
     bool hit = false;
     for (int attempt = 0; attempt < 20 && !hit; attempt++) {
         init_with_fault("d2d:1", 2, 0);
-        assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C,
-                                          n), 0);
-        assert_int_equal(tess_dgemm_async(TessTrans, TessNoTrans, n, n, n, 1, C, n, A, n, 1, B,
-                                          n), 0);
+        assert_int_equal(
+            tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n), 0);
+        assert_int_equal(tess_dgemm_async(TessTrans, TessNoTrans, n, n, n, 1, C, n, A, n, 1, B, n),
+                         0);
         int err = tess_sync();
         tess_stats_t s;
         assert_int_equal(tess_get_stats(&s), 0);
@@ -173,7 +182,11 @@ static void a_failed_peer_copy_is_returned_by_sync(void **state)
         assert_int_equal(tess_finalize(), 0);
     }
     assert_true(hit);
-    free(A); free(B); free(C); free(A0); free(B0);
+    free(A);
+    free(B);
+    free(C);
+    free(A0);
+    free(B0);
 }
 
 /* One device holding three tiles: every task evicts, and the first copy to
@@ -209,8 +222,13 @@ static void a_failed_eviction_write_back_loses_nothing(void **state)
     assert_int_equal(tess_sync(), 0);
     assert_int_equal(wrong_tiles(C, Cr, n, n, scale), 0);
     takes_new_work();
-    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n);
-    free(A0); free(B0); free(Cr); free(C0);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, C, n, n);
+    free(A0);
+    free(B0);
+    free(Cr);
+    free(C0);
     assert_int_equal(tess_finalize(), 0);
 }
 
@@ -229,24 +247,27 @@ static void a_failed_flush_invalidate_loses_nothing(void **state)
     double scale = tu_norm(D, A, n, n, n) * tu_norm(D, B, n, n, n);
     assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, X, n),
                      0);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n - 1, n, n, 1, X + 1, n, B, n, 0,
-                                      Y, n), 0);
+    assert_int_equal(
+        tess_dgemm_async(TessNoTrans, TessNoTrans, n - 1, n, n, 1, X + 1, n, B, n, 0, Y, n), 0);
     assert_int_equal(tess_sync(), TESS_EDEVICE);
     double *Yr = tu_copy(D, Y, n, n);
     tu_gemm_ref(D, TessNoTrans, TessNoTrans, n - 1, n, n, 1, Xr + 1, n, B, n, 0, Yr, n);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n - 1, n, n, 1, X + 1, n, B, n, 0,
-                                      Y, n), 0);
+    assert_int_equal(
+        tess_dgemm_async(TessNoTrans, TessNoTrans, n - 1, n, n, 1, X + 1, n, B, n, 0, Y, n), 0);
     assert_int_equal(tess_memory_coherent_async(TessAll, n - 1, n, Y, n, 8), 0);
     assert_int_equal(tess_sync(), 0);
-    assert_true(tu_gemm_residual(D, n - 1, n, n, 1, tu_norm(D, Xr, n, n, n),
-                                 tu_norm(D, B, n, n, n), 0, 0, Y, Yr, n) < TU_GEMM_BOUND);
+    assert_true(tu_gemm_residual(D, n - 1, n, n, 1, tu_norm(D, Xr, n, n, n), tu_norm(D, B, n, n, n),
+                                 0, 0, Y, Yr, n) < TU_GEMM_BOUND);
     assert_int_equal(tess_memory_coherent_async(TessAll, n, n, X, n, 8), 0);
     assert_int_equal(tess_sync(), 0);
     assert_int_equal(wrong_tiles(X, Xr, n, n, scale), 0);
     takes_new_work();
-    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, X, n, n);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, X, n, n);
     tu_release(D, Y, n, n);
-    free(Xr); free(Yr);
+    free(Xr);
+    free(Yr);
     assert_int_equal(tess_finalize(), 0);
 }
 

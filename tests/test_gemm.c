@@ -14,8 +14,8 @@ static const int64_t sizes[] = { 1, NB - 1, NB + 1, 7 * NB / 2 };
 
 /* Runs C = alpha op(A) op(B) + beta C with lds larger than the rows, checks
  * the residual, and returns it. */
-static double run_case(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t m,
-                       int64_t n, int64_t k, double _Complex alpha, double _Complex beta)
+static double run_case(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,
+                       int64_t k, double _Complex alpha, double _Complex beta)
 {
     int64_t ar = ta == TessNoTrans ? m : k, ac = ta == TessNoTrans ? k : m;
     int64_t br = tb == TessNoTrans ? k : n, bc = tb == TessNoTrans ? n : k;
@@ -52,9 +52,9 @@ static void gemm_matches_openblas_for_every_transpose_size_and_precision(void **
                     double r = run_case(t, transposes[a], transposes[b], m, n, k, 0.7 - 0.2 * I,
                                         -1.3 + 0.4 * I);
                     if (!(r < TU_GEMM_BOUND))
-                        fail_msg("%sgemm ta=%d tb=%d m=%lld n=%lld k=%lld: residual %g",
-                                 t->name, transposes[a], transposes[b], (long long)m,
-                                 (long long)n, (long long)k, r);
+                        fail_msg("%sgemm ta=%d tb=%d m=%lld n=%lld k=%lld: residual %g", t->name,
+                                 transposes[a], transposes[b], (long long)m, (long long)n,
+                                 (long long)k, r);
                 }
 }
 
@@ -70,8 +70,8 @@ static void gemm_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
     char *C = (char *)P + (size_t)(2 * NB + 5 + (NB + 2) * ld) * t->es;
     char *Cr = (char *)Pref + (C - (char *)P);
     double nA = tu_norm(t, A, m, k, ld), nB = tu_norm(t, B, k, n, ld), nC = tu_norm(t, C, m, n, ld);
-    assert_int_equal(tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, k, 2.0, A, ld, B, ld, 0.5, C,
-                                   ld), 0);
+    assert_int_equal(
+        tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, k, 2.0, A, ld, B, ld, 0.5, C, ld), 0);
     assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, t->es), 0);
     assert_int_equal(tess_sync(), 0);
     tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, n, k, 2.0, (char *)Pref + (A - (char *)P), ld,
@@ -93,10 +93,10 @@ static void gemm_with_m_or_n_zero_returns_at_once_and_touches_nothing(void **sta
     (void)state;
     const tu_type_t *t = &tu_types[1];
     double C[4] = { NAN, 1, 2, 3 };
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, 0, 2, 2, 1.0, NULL, 1, NULL, 2,
-                                      0.0, C, 1), 0);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, 2, 0, 2, 1.0, NULL, 2, NULL, 2,
-                                      0.0, C, 2), 0);
+    assert_int_equal(
+        tess_dgemm_async(TessNoTrans, TessNoTrans, 0, 2, 2, 1.0, NULL, 1, NULL, 2, 0.0, C, 1), 0);
+    assert_int_equal(
+        tess_dgemm_async(TessNoTrans, TessNoTrans, 2, 0, 2, 1.0, NULL, 2, NULL, 2, 0.0, C, 2), 0);
     assert_int_equal(tess_sync(), 0);
     assert_true(isnan(C[0]) && C[1] == 1 && C[3] == 3);
     (void)t;
@@ -115,7 +115,8 @@ static void gemm_with_k_zero_or_alpha_zero_scales_c_by_beta(void **state)
             int64_t k = variant ? 0 : NB;
             double _Complex alpha = variant ? 1.0 : 0.0;
             assert_int_equal(tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, k, alpha, A, ld, B,
-                                           NB, 0.5 + 0.5 * I, C, ld), 0);
+                                           NB, 0.5 + 0.5 * I, C, ld),
+                             0);
             assert_int_equal(tess_memory_coherent_async(TessAll, m, n, C, ld, t->es), 0);
             assert_int_equal(tess_sync(), 0);
             tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, n, 0, 0.0, A, ld, B, NB, 0.5 + 0.5 * I,
@@ -141,7 +142,8 @@ static void gemm_with_beta_zero_ignores_nan_in_c(void **state)
             tu_fill(t, C, m, n, m, NAN);
             assert_int_equal(tess_memory_invalidate(m, n, C, m, t->es), 0);
             assert_int_equal(tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, k,
-                                           alpha_zero ? 0.0 : 1.0, A, m, B, k, 0.0, C, m), 0);
+                                           alpha_zero ? 0.0 : 1.0, A, m, B, k, 0.0, C, m),
+                             0);
             assert_int_equal(tess_memory_coherent_async(TessAll, m, n, C, m, t->es), 0);
             assert_int_equal(tess_sync(), 0);
             assert_true(tu_all_finite(t, C, m, n, m));
@@ -162,8 +164,8 @@ static void gemm_with_alpha_zero_and_beta_one_leaves_c_bitwise_unchanged(void **
     void *C = tu_matrix(t, m, n, 3);
     tu_set(t, C, 2, 2, m, NAN);
     void *Cref = tu_copy(t, C, m, n);
-    assert_int_equal(tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, m, 0.0, C, m, C, m, 1.0, C,
-                                   m), 0);
+    assert_int_equal(
+        tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, m, 0.0, C, m, C, m, 1.0, C, m), 0);
     assert_int_equal(tess_memory_coherent_async(TessAll, m, n, C, m, t->es), 0);
     assert_int_equal(tess_sync(), 0);
     assert_memory_equal(C, Cref, (size_t)(m * n) * t->es);

@@ -39,8 +39,7 @@ static double run_case(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, te
     double nA = tu_norm(t, A, ar, ac, lda), nB = tu_norm(t, B, br, bc, ldb);
     double nC = tu_tri_norm(t, uplo, n, C, ldc);
 
-    assert_int_equal(tu_gemmt_async(t, uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc),
-                     0);
+    assert_int_equal(tu_gemmt_async(t, uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc), 0);
     assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, ldc, t->es), 0);
     assert_int_equal(tess_sync(), 0);
     tu_gemmt_ref(t, uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, Cref, ldc);
@@ -71,8 +70,8 @@ static void check_all_cases(double _Complex alpha, double _Complex beta)
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < 3; b++)
                     for (int s = 0; s < NSIZES; s++)
-                        check_case(&tu_types[ti], uplos[u], transposes[a], transposes[b],
-                                   sizes[s], sizes[(s + 1) % NSIZES], alpha, beta);
+                        check_case(&tu_types[ti], uplos[u], transposes[a], transposes[b], sizes[s],
+                                   sizes[(s + 1) % NSIZES], alpha, beta);
 }
 
 static void gemmt_matches_openblas_for_every_uplo_transpose_size_and_precision(void **state)
@@ -109,14 +108,14 @@ static void gemmt_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(
             double _Complex alpha = 2.0 - 0.5 * I, beta = 0.5;
             double nA = tu_norm(t, A, ar, ac, ld), nB = tu_norm(t, B, br, bc, ld);
             double nC = tu_tri_norm(t, uplos[u], n, C, ld);
-            assert_int_equal(tu_gemmt_async(t, uplos[u], ta, tb, n, k, alpha, A, ld, B, ld, beta,
-                                            C, ld), 0);
+            assert_int_equal(
+                tu_gemmt_async(t, uplos[u], ta, tb, n, k, alpha, A, ld, B, ld, beta, C, ld), 0);
             assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, t->es), 0);
             assert_int_equal(tess_sync(), 0);
             tu_gemmt_ref(t, uplos[u], ta, tb, n, k, alpha, (char *)Pref + (A - (char *)P), ld,
                          (char *)Pref + (B - (char *)P), ld, beta, Cr, ld);
-            double r = tu_residual(t, tu_tri_diff(t, uplos[u], n, C, Cr, ld), k, alpha, nA, nB,
-                                   beta, nC);
+            double r =
+                tu_residual(t, tu_tri_diff(t, uplos[u], n, C, Cr, ld), k, alpha, nA, nB, beta, nC);
             assert_true(r < TU_GEMM_BOUND);
             assert_true(tu_same_outside(t, P, Pref, ld, ld, ld, ci, cj, n, n));
             assert_true(tu_other_triangle_same(t, uplos[u], n, C, Cr, ld));
@@ -127,8 +126,7 @@ static void gemmt_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(
 
 /* alpha == 0 (A and B all NaN) and k == 0 (A and B NULL) both reduce to
  * C = beta C on the triangle. */
-static void gemmt_with_alpha_zero_or_k_zero_never_reads_a_or_b_and_scales_the_triangle(
-    void **state)
+static void gemmt_with_alpha_zero_or_k_zero_never_reads_a_or_b_and_scales_the_triangle(void **state)
 {
     (void)state;
     for (int ti = 0; ti < 4; ti++)
@@ -145,12 +143,13 @@ static void gemmt_with_alpha_zero_or_k_zero_never_reads_a_or_b_and_scales_the_tr
             void *C0 = tu_copy(t, C, n, n), *Cref = tu_copy(t, C, n, n);
             double nC = tu_tri_norm(t, uplo, n, C, n);
             assert_int_equal(tu_gemmt_async(t, uplo, TessNoTrans, TessNoTrans, n, k, alpha,
-                                            variant ? NULL : A, n, variant ? NULL : B, NB + 1,
-                                            beta, C, n), 0);
+                                            variant ? NULL : A, n, variant ? NULL : B, NB + 1, beta,
+                                            C, n),
+                             0);
             assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
             assert_int_equal(tess_sync(), 0);
-            tu_gemmt_ref(t, uplo, TessNoTrans, TessNoTrans, n, 0, 0.0, NULL, n, NULL, 1, beta,
-                         Cref, n);
+            tu_gemmt_ref(t, uplo, TessNoTrans, TessNoTrans, n, 0, 0.0, NULL, n, NULL, 1, beta, Cref,
+                         n);
             assert_true(tu_residual(t, tu_tri_diff(t, uplo, n, C, Cref, n), 0, 0.0, 0, 0, beta,
                                     nC) < TU_GEMM_BOUND);
             assert_true(tu_other_triangle_same(t, uplo, n, C, C0, n));
@@ -176,7 +175,8 @@ static void gemmt_with_beta_zero_ignores_nan_in_c(void **state)
             tu_fill(t, C, n, n, n, NAN);
             void *C0 = tu_copy(t, C, n, n);
             assert_int_equal(tu_gemmt_async(t, uplo, TessTrans, TessConjTrans, n, k,
-                                            alpha_zero ? 0.0 : 1.0 + I, A, k, B, n, 0.0, C, n), 0);
+                                            alpha_zero ? 0.0 : 1.0 + I, A, k, B, n, 0.0, C, n),
+                             0);
             assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
             assert_int_equal(tess_sync(), 0);
             assert_true(tu_tri_finite(t, uplo, n, C, n));
@@ -202,7 +202,8 @@ static void gemmt_with_alpha_zero_and_beta_one_leaves_c_bitwise_unchanged(void *
             void *Cref = tu_copy(t, C, n, n);
             assert_int_equal(tu_gemmt_async(t, TessLower, TessNoTrans, TessNoTrans, n,
                                             k_zero ? 0 : n, k_zero ? 1.0 : 0.0, NULL, n, NULL, n,
-                                            1.0, C, n), 0);
+                                            1.0, C, n),
+                             0);
             assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
             assert_int_equal(tess_sync(), 0);
             assert_memory_equal(C, Cref, (size_t)(n * n) * t->es);
@@ -216,10 +217,12 @@ static void gemmt_with_n_zero_returns_at_once_and_touches_nothing(void **state)
     (void)state;
     double A[2] = { NAN, NAN };
     float _Complex Z[2] = { NAN, 1 };
-    assert_int_equal(tess_dgemmt_async(TessUpper, TessNoTrans, TessNoTrans, 0, 2, 1.0, A, 1, A, 2,
-                                       0.0, NULL, 1), 0);
-    assert_int_equal(tess_cgemmt_async(TessLower, TessTrans, TessConjTrans, 0, 1, 1.0, Z, 1, Z, 1,
-                                       0.0, Z, 1), 0);
+    assert_int_equal(
+        tess_dgemmt_async(TessUpper, TessNoTrans, TessNoTrans, 0, 2, 1.0, A, 1, A, 2, 0.0, NULL, 1),
+        0);
+    assert_int_equal(
+        tess_cgemmt_async(TessLower, TessTrans, TessConjTrans, 0, 1, 1.0, Z, 1, Z, 1, 0.0, Z, 1),
+        0);
     assert_int_equal(tess_sync(), 0);
     assert_true(isnan(crealf(Z[0])) && Z[1] == 1);
 }
@@ -281,6 +284,5 @@ int main(void)
     };
     int failed = cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
     failed += cmocka_run_group_tests(big_tile_tests, big_tile_setup, tu_group_teardown);
-    return failed + cmocka_run_group_tests(levels_tile_tests, levels_tile_setup,
-                                           tu_group_teardown);
+    return failed + cmocka_run_group_tests(levels_tile_tests, levels_tile_setup, tu_group_teardown);
 }

@@ -62,8 +62,7 @@ static double vec_norm(const tu_type_t *t, const void *x, int64_t len, int64_t i
     return sqrt(s);
 }
 
-static double vec_diff(const tu_type_t *t, const void *x, const void *y, int64_t len,
-                       int64_t inc)
+static double vec_diff(const tu_type_t *t, const void *x, const void *y, int64_t len, int64_t inc)
 {
     double s = 0;
     for (int64_t e = 0; e < len; e++) {
@@ -107,14 +106,13 @@ static int gemv_async(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t
     case 2:
         return tess_cgemv_async(trans, m, n, (float _Complex)alpha, A, lda, x, incx,
                                 (float _Complex)beta, y, incy);
-    default:
-        return tess_zgemv_async(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+    default: return tess_zgemv_async(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
     }
 }
 
 static void gemv_ref(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n,
-                     double _Complex alpha, const void *A, int64_t lda, const void *x,
-                     int64_t incx, double _Complex beta, void *y, int64_t incy)
+                     double _Complex alpha, const void *A, int64_t lda, const void *x, int64_t incx,
+                     double _Complex beta, void *y, int64_t incy)
 {
     _Alignas(16) unsigned char a[16], b[16];
     tu_scalar(t, alpha, a);
@@ -141,8 +139,8 @@ static void gemv_ref(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t 
 }
 
 /* Runs the product with lda larger than m, checks y's gaps and A, and returns the residual. */
-static double run_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n,
-                       int64_t incx, int64_t incy, double _Complex alpha, double _Complex beta)
+static double run_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t incx,
+                       int64_t incy, double _Complex alpha, double _Complex beta)
 {
     int64_t lda = m + 3, lx = trans == TessNoTrans ? n : m, ly = trans == TessNoTrans ? m : n;
     void *A = tu_matrix(t, lda, n, 1), *A0 = tu_copy(t, A, lda, n);
@@ -174,8 +172,8 @@ static void check_all_cases(double _Complex alpha, double _Complex beta)
                 for (int s = 0; s < NSIZES; s++) {
                     const tu_type_t *t = &tu_types[ti];
                     int64_t m = sizes[s], n = sizes[(s + 2) % NSIZES];
-                    double r = run_case(t, transposes[tr], m, n, incs[v][0], incs[v][1], alpha,
-                                        beta);
+                    double r =
+                        run_case(t, transposes[tr], m, n, incs[v][0], incs[v][1], alpha, beta);
                     if (!(r < TU_GEMM_BOUND))
                         fail_msg("%sgemv trans=%d m=%lld n=%lld incx=%lld incy=%lld: residual %g",
                                  t->name, transposes[tr], (long long)m, (long long)n,
@@ -219,8 +217,8 @@ static void gemv_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
             assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, es), 0);
             assert_int_equal(tess_sync(), 0);
             char *yr = (char *)Pref + yo * es;
-            gemv_ref(t, trans, m, n, alpha, (char *)Pref + ao * es, ld, (char *)Pref + xo * es,
-                     ld, beta, yr, 1);
+            gemv_ref(t, trans, m, n, alpha, (char *)Pref + ao * es, ld, (char *)Pref + xo * es, ld,
+                     beta, yr, 1);
             double r = tu_residual(t, vec_diff(t, y, yr, ly, 1), lx, alpha, nA, nx, beta, ny);
             if (!(r < TU_GEMM_BOUND))
                 fail_msg("%sgemv trans=%d: residual %g", t->name, trans, r);
@@ -276,7 +274,8 @@ static void gemv_with_alpha_zero_never_reads_a_or_x_and_scales_y(void **state)
             double _Complex beta = 0.5 - 0.5 * I;
             double ny = vec_norm(t, y, m, incy);
             assert_int_equal(gemv_async(t, TessNoTrans, m, n, 0.0, null_ops ? NULL : A, m,
-                                        null_ops ? NULL : x, 1, beta, y, incy), 0);
+                                        null_ops ? NULL : x, 1, beta, y, incy),
+                             0);
             assert_int_equal(coherent_vec(t, y, m, incy), 0);
             assert_int_equal(tess_sync(), 0);
             void *Af = tu_matrix(t, m, n, 11), *xf = vec(t, n, 1, 12, 0);
@@ -305,8 +304,9 @@ static void gemv_quick_returns_leave_y_bitwise_unchanged(void **state)
             void *y = vec(t, NB + 2, 1, 13, 0);
             tu_set(t, y, 1, 0, NB + 2, NAN);
             void *y0 = tu_copy(t, y, NB + 2, 1);
-            assert_int_equal(gemv_async(t, TessTrans, m, n, c == 0 ? 0.0 : 1.0, NULL, NB + 1,
-                                        NULL, 1, c == 0 ? 1.0 : 0.0, y, 1), 0);
+            assert_int_equal(gemv_async(t, TessTrans, m, n, c == 0 ? 0.0 : 1.0, NULL, NB + 1, NULL,
+                                        1, c == 0 ? 1.0 : 0.0, y, 1),
+                             0);
             assert_int_equal(coherent_vec(t, y, NB + 2, 1), 0);
             assert_int_equal(tess_sync(), 0);
             assert_memory_equal(y, y0, (size_t)(NB + 2) * t->es);
@@ -393,12 +393,12 @@ static void gemv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
         void *y2ref = tu_copy(t, y2, span(n, 2), 1);
         double ny20 = vec_norm(t, y2, n, 2);
         /* A = B C; y = A x; y2 = A^T y; A = 2 B C */
-        assert_int_equal(tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, k, 1.0, B, m, C, k,
-                                       0.0, A, m), 0);
+        assert_int_equal(
+            tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, k, 1.0, B, m, C, k, 0.0, A, m), 0);
         assert_int_equal(gemv_async(t, TessNoTrans, m, n, 1.0, A, m, x, 1, 0.0, y, -1), 0);
         assert_int_equal(gemv_async(t, TessTrans, m, n, 1.0, A, m, y, -1, 0.5, y2, 2), 0);
-        assert_int_equal(tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, k, 2.0, B, m, C, k,
-                                       0.0, A, m), 0);
+        assert_int_equal(
+            tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, k, 2.0, B, m, C, k, 0.0, A, m), 0);
         assert_int_equal(coherent_vec(t, y, m, -1), 0);
         assert_int_equal(coherent_vec(t, y2, n, 2), 0);
         assert_int_equal(tess_memory_coherent_async(TessAll, m, n, A, m, t->es), 0);
@@ -410,8 +410,8 @@ static void gemv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
          * ||A|| and the inner dimensions that the errors add up over */
         double nBC = tu_norm(t, B, m, k, m) * tu_norm(t, C, k, n, k), nx = vec_norm(t, x, n, 1);
         double ry = tu_residual(t, vec_diff(t, y, yref, m, -1), n + k, 1.0, nBC, nx, 0.0, 0);
-        double ry2 = tu_residual(t, vec_diff(t, y2, y2ref, n, 2), m + n + 2 * k, 1.0, nBC,
-                                 nBC * nx, 0.5, ny20);
+        double ry2 = tu_residual(t, vec_diff(t, y2, y2ref, n, 2), m + n + 2 * k, 1.0, nBC, nBC * nx,
+                                 0.5, ny20);
         if (!(ry < TU_GEMM_BOUND && ry2 < TU_GEMM_BOUND))
             fail_msg("%s: residuals %g (A x), %g (A^T y)", t->name, ry, ry2);
         tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, n, k, 2.0, B, m, C, k, 0.0, Aref, m);
@@ -478,8 +478,8 @@ static void gemv_with_tiny_device_memory_evicts_and_stays_correct(void **state)
             for (int rep = 0; rep < 2; rep++) {
                 tess_stats_t s0, s1;
                 assert_int_equal(tess_get_stats(&s0), 0);
-                double r = run_case(&tu_types[ti], transposes[tr + ti / 2], m, n, -1, 2,
-                                    0.5 + I, rep ? 0.0 : 2.0);
+                double r = run_case(&tu_types[ti], transposes[tr + ti / 2], m, n, -1, 2, 0.5 + I,
+                                    rep ? 0.0 : 2.0);
                 assert_int_equal(tess_get_stats(&s1), 0);
                 if (!(r < TU_GEMM_BOUND))
                     fail_msg("%sgemv: residual %g", tu_types[ti].name, r);
@@ -522,6 +522,5 @@ int main(void)
     };
     int failed = cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
     failed += cmocka_run_group_tests(three_device_tests, three_devices_setup, tu_group_teardown);
-    return failed + cmocka_run_group_tests(tiny_memory_tests, tiny_memory_setup,
-                                           tu_group_teardown);
+    return failed + cmocka_run_group_tests(tiny_memory_tests, tiny_memory_setup, tu_group_teardown);
 }

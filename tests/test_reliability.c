@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-size_t __sanitizer_get_current_allocated_bytes(void);  /* the sanitizers' runtime */
+size_t __sanitizer_get_current_allocated_bytes(void); /* the sanitizers' runtime */
 #else
 #include <malloc.h>
 #endif
@@ -62,7 +62,9 @@ static void multiplying_the_same_operands_in_a_loop_keeps_memory_bounded(void **
     tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, Cr, n);
     assert_true(tu_gemm_residual(D, n, n, n, 1, tu_norm(D, A, n, n, n), tu_norm(D, B, n, n, n), 0,
                                  0, C, Cr, n) < TU_GEMM_BOUND);
-    tu_release(D, A, n, n); tu_release(D, B, n, n); tu_release(D, C, n, n);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, C, n, n);
     free(Cr);
     assert_int_equal(tess_finalize(), 0);
 }
@@ -85,7 +87,10 @@ static void gemm_in_tight_memory(int ndev, int tiles_per_dev, int64_t n, unsigne
     tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 1, Cr, n);
     assert_true(tu_gemm_residual(D, n, n, n, 1, nA, nB, 1, nC, C, Cr, n) < TU_GEMM_BOUND);
     assert_int_equal(tess_finalize(), 0);
-    free(A); free(B); free(C); free(Cr);
+    free(A);
+    free(B);
+    free(C);
+    free(Cr);
 }
 
 /* Edge tiles of other sizes fragment a pool that holds exactly one task's
@@ -113,8 +118,9 @@ static void a_task_that_cannot_fit_is_enomem_with_its_reason(void **state)
     fflush(stderr);
     int saved = dup(STDERR_FILENO);
     assert_true(saved >= 0 && dup2(fileno(log), STDERR_FILENO) >= 0);
-    tess_config_t cfg = { .devices = "host:2", .nb = NB, .host_device_mem = 2 * TILE_BYTES,
-                          .verbose = 1 };
+    tess_config_t cfg = {
+        .devices = "host:2", .nb = NB, .host_device_mem = 2 * TILE_BYTES, .verbose = 1
+    };
     int64_t n = 2 * NB;
     double *A = tu_matrix(D, n, n, 5), *B = tu_matrix(D, n, n, 6), *C = tu_matrix(D, n, n, 7);
     int init = tess_init(&cfg), call = -1, sync = -1, fin = -1;
@@ -136,7 +142,9 @@ static void a_task_that_cannot_fit_is_enomem_with_its_reason(void **state)
     fclose(log);
     assert_non_null(strstr(text, "needs 6144 bytes of tiles at once; the device holds 4096"));
     assert_non_null(strstr(tess_strerror(TESS_ENOMEM), "exceed one device's memory"));
-    free(A); free(B); free(C);
+    free(A);
+    free(B);
+    free(C);
 }
 
 /* A tile size whose tile counts overflow, and sizes whose tiling or extent
@@ -172,12 +180,12 @@ static void sizes_that_overflow_are_refused_before_anything_is_touched(void **st
     memcpy(C0, C, sizeof C);
     /* 2^32 x 2^32 tiles: their count times the pointer size wraps to 0 */
     int64_t big = (int64_t)1 << 36;
-    assert_int_not_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, big, big, 4, 0, C, big, C, 4,
-                                          0, C, big), 0);
+    assert_int_not_equal(
+        tess_dgemm_async(TessNoTrans, TessNoTrans, big, big, 4, 0, C, big, C, 4, 0, C, big), 0);
     /* an extent past the end of the address space */
     int64_t wide = INT64_MAX / 4;
-    assert_int_not_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, 1, 4, 4, 0, C, 1, C, 4, 0, C,
-                                          wide), 0);
+    assert_int_not_equal(
+        tess_dgemm_async(TessNoTrans, TessNoTrans, 1, 4, 4, 0, C, 1, C, 4, 0, C, wide), 0);
     assert_int_not_equal(tess_memory_coherent_async(TessAll, big, big, C, big, 8), 0);
     assert_int_not_equal(tess_memory_invalidate(big, big, C, big, 8), 0);
     assert_int_not_equal(tess_memory_register_async(C, SIZE_MAX - 8), 0);
@@ -193,7 +201,7 @@ static void sizes_that_overflow_are_refused_before_anything_is_touched(void **st
  * over and over get 0 or TESS_ENOTINIT, never a runtime half torn down. */
 typedef struct {
     atomic_bool stop;
-    atomic_int bad;                     /* a return value other than 0 or TESS_ENOTINIT */
+    atomic_int bad; /* a return value other than 0 or TESS_ENOTINIT */
     unsigned seed;
 } racer_t;
 
@@ -255,8 +263,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(multiplying_the_same_operands_in_a_loop_keeps_memory_bounded,
                                   finish),
-        cmocka_unit_test_teardown(tasks_whose_tiles_fit_one_device_succeed_in_tight_memory,
-                                  finish),
+        cmocka_unit_test_teardown(tasks_whose_tiles_fit_one_device_succeed_in_tight_memory, finish),
         cmocka_unit_test_teardown(a_task_that_cannot_fit_is_enomem_with_its_reason, finish),
         cmocka_unit_test_teardown(sizes_that_overflow_are_refused_before_anything_is_touched,
                                   finish),

@@ -10,8 +10,13 @@ static void a_short_soak_stays_right_and_keeps_memory_flat(void **state)
 {
     (void)state;
     assert_int_equal(tu_init_host(2, 16, 96 * 1024), 0);
-    soak_opts_t o = { .minutes = 0.25, .n = 72, .threads = 2, .seed = 3, .interval_s = 1,
-                      .warm_s = 7, .quiet = true };
+    soak_opts_t o = { .minutes = 0.25,
+                      .n = 72,
+                      .threads = 2,
+                      .seed = 3,
+                      .interval_s = 1,
+                      .warm_s = 7,
+                      .quiet = true };
     soak_result_t r;
     int bad = soak_run(&o, &r);
     assert_int_equal(tess_finalize(), 0);

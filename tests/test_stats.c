@@ -16,22 +16,25 @@ static void transfer_volumes_are_each_input_once_and_each_output_once(void **sta
     assert_int_equal(tu_init_host(1, NB, 0), 0);
     int64_t m = 3 * NB + 1, n = 2 * NB + 5, k = 2 * NB;
     double *A = tu_matrix(D, m, k, 1), *B = tu_matrix(D, k, n, 2), *C = tu_matrix(D, m, n, 3);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, m, n, k, 1, A, m, B, k, 0, C, m), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, m, n, k, 1, A, m, B, k, 0, C, m),
+                     0);
     assert_int_equal(tess_memory_coherent_async(TessAll, m, n, C, m, 8), 0);
     assert_int_equal(tess_sync(), 0);
     tess_stats_t s;
     assert_int_equal(tess_get_stats(&s), 0);
     if (s.ndevices != 1) {
         tess_finalize();
-        skip();                         /* TESS_TEST_DEVICES named several GPUs */
+        skip(); /* TESS_TEST_DEVICES named several GPUs */
     }
     assert_int_equal(s.bytes_h2d, (uint64_t)(m * k + k * n) * 8);
     assert_int_equal(s.bytes_d2h, (uint64_t)(m * n) * 8);
     assert_int_equal(s.bytes_d2d, 0);
-    uint64_t tiles = (uint64_t)(4 * 3 * 2);     /* C tiles x k tiles */
+    uint64_t tiles = (uint64_t)(4 * 3 * 2);      /* C tiles x k tiles */
     assert_int_equal(s.tasks[0], tiles + 4 * 3); /* gemm tasks + one writeback per C tile */
     assert_int_equal(s.cache_misses, 4 * 2 + 2 * 3);
-    tu_release(D, A, m, k); tu_release(D, B, k, n); tu_release(D, C, m, n);
+    tu_release(D, A, m, k);
+    tu_release(D, B, k, n);
+    tu_release(D, C, m, n);
     assert_int_equal(tess_finalize(), 0);
 }
 
@@ -49,10 +52,12 @@ static void trace_file_has_a_track_per_stream_of_each_device_with_slices(void **
     assert_int_equal(tess_get_stats(&s), 0);
     int64_t n = 2 * NB;
     double *A = tu_matrix(D, n, n, 4), *C = tu_matrix(D, n, n, 5);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, A, n, 0, C, n), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, A, n, 0, C, n),
+                     0);
     assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, 8), 0);
     assert_int_equal(tess_sync(), 0);
-    tu_release(D, A, n, n); tu_release(D, C, n, n);
+    tu_release(D, A, n, n);
+    tu_release(D, C, n, n);
     assert_int_equal(tess_finalize(), 0);
 
     FILE *f = fopen(path, "r");
@@ -87,17 +92,20 @@ static void an_idle_device_steals_from_the_busy_one(void **state)
     assert_int_equal(tu_init_host(2, nb, 0), 0);
     int64_t m = 32 * nb, n = nb, k = 16 * nb;
     double *A = tu_matrix(D, m, k, 6), *B = tu_matrix(D, k, n, 7), *C = tu_matrix(D, m, n, 8);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, m, n, k, 1, A, m, B, k, 0, C, m), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, m, n, k, 1, A, m, B, k, 0, C, m),
+                     0);
     assert_int_equal(tess_sync(), 0);
     tess_stats_t s;
     assert_int_equal(tess_get_stats(&s), 0);
     if (s.ndevices < 2) {
         tess_finalize();
-        skip();                         /* TESS_TEST_DEVICES named a single GPU */
+        skip(); /* TESS_TEST_DEVICES named a single GPU */
     }
     assert_true(s.steals[1] > 0);
     assert_int_equal(s.tasks[0] + s.tasks[1], 32 * 16);
-    tu_release(D, A, m, k); tu_release(D, B, k, n); tu_release(D, C, m, n);
+    tu_release(D, A, m, k);
+    tu_release(D, B, k, n);
+    tu_release(D, C, m, n);
     assert_int_equal(tess_finalize(), 0);
 }
 

@@ -33,8 +33,8 @@ static void *symmetric_operand(const tu_type_t *t, tess_uplo_t uplo, int64_t ka,
 /* Runs C = alpha A B + beta C (or alpha B A + beta C) with lds larger than
  * the rows, checks that the rows between m and ldc are unchanged, and
  * returns the residual. */
-static double run_case(const tu_type_t *t, bool herm, tess_side_t side, tess_uplo_t uplo,
-                       int64_t m, int64_t n, double _Complex alpha, double _Complex beta)
+static double run_case(const tu_type_t *t, bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m,
+                       int64_t n, double _Complex alpha, double _Complex beta)
 {
     int64_t ka = side == TessLeft ? m : n, lda = ka + 3, ldb = m + 5, ldc = m + 2;
     void *A = symmetric_operand(t, uplo, ka, lda, 1);
@@ -43,8 +43,8 @@ static double run_case(const tu_type_t *t, bool herm, tess_side_t side, tess_upl
     double nA = tu_sym_norm(t, uplo, ka, A, lda), nB = tu_norm(t, B, m, n, ldb);
     double nC = tu_norm(t, C, m, n, ldc);
 
-    assert_int_equal(tu_symm_async(t, herm, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C,
-                                   ldc), 0);
+    assert_int_equal(tu_symm_async(t, herm, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc),
+                     0);
     assert_int_equal(tess_memory_coherent_async(TessAll, m, n, C, ldc, t->es), 0);
     assert_int_equal(tess_sync(), 0);
     tu_symm_ref(t, herm, side, uplo, m, n, alpha, A, lda, B, ldb, beta, Cref, ldc);
@@ -112,8 +112,8 @@ static void symm_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
                 char *Cr = (char *)Pref + (C - (char *)P);
                 double nA = tu_sym_norm(t, uplo, ka, A, ld), nB = tu_norm(t, B, m, n, ld);
                 double nC = tu_norm(t, C, m, n, ld);
-                assert_int_equal(tu_symm_async(t, herm, side, uplo, m, n, 2.0 - I, A, ld, B, ld,
-                                               0.5, C, ld), 0);
+                assert_int_equal(
+                    tu_symm_async(t, herm, side, uplo, m, n, 2.0 - I, A, ld, B, ld, 0.5, C, ld), 0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
                 tu_symm_ref(t, herm, side, uplo, m, n, 2.0 - I, (char *)Pref + (A - (char *)P), ld,
@@ -140,11 +140,12 @@ static void symm_with_alpha_zero_never_reads_a_or_b_and_scales_c_by_beta(void **
             tu_fill(t, B, m, n, m, NAN);
             double nC = tu_norm(t, C, m, n, m);
             assert_int_equal(tu_symm_async(t, herm, TessLeft, TessLower, m, n, 0.0, A, m, B, m,
-                                           0.5 + 0.5 * I, C, m), 0);
+                                           0.5 + 0.5 * I, C, m),
+                             0);
             assert_int_equal(tess_memory_coherent_async(TessAll, m, n, C, m, t->es), 0);
             assert_int_equal(tess_sync(), 0);
-            tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, n, 0, 0.0, NULL, m, NULL, 1,
-                        0.5 + 0.5 * I, Cref, m);
+            tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, n, 0, 0.0, NULL, m, NULL, 1, 0.5 + 0.5 * I,
+                        Cref, m);
             assert_true(tu_all_finite(t, C, m, n, m));
             assert_true(tu_residual(t, tu_diff(t, C, Cref, m, n, m), 0, 0.0, 0, 0, 0.5 + 0.5 * I,
                                     nC) < TU_GEMM_BOUND);
@@ -167,7 +168,8 @@ static void symm_with_beta_zero_ignores_nan_in_c(void **state)
                 void *C = tu_matrix(t, m, n, 1);
                 tu_fill(t, C, m, n, m, NAN);
                 assert_int_equal(tu_symm_async(t, herm, TessRight, TessUpper, m, n,
-                                               alpha_zero ? 0.0 : 1.0, A, n, B, m, 0.0, C, m), 0);
+                                               alpha_zero ? 0.0 : 1.0, A, n, B, m, 0.0, C, m),
+                                 0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, m, n, C, m, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
                 assert_true(tu_all_finite(t, C, m, n, m));
@@ -189,7 +191,8 @@ static void symm_with_alpha_zero_and_beta_one_leaves_c_bitwise_unchanged(void **
         tu_set(t, C, 2, 2, m, NAN);
         void *Cref = tu_copy(t, C, m, n);
         assert_int_equal(tu_symm_async(t, t->is_complex, TessLeft, TessUpper, m, n, 0.0, NULL, m,
-                                       NULL, m, 1.0, C, m), 0);
+                                       NULL, m, 1.0, C, m),
+                         0);
         assert_int_equal(tess_memory_coherent_async(TessAll, m, n, C, m, t->es), 0);
         assert_int_equal(tess_sync(), 0);
         assert_memory_equal(C, Cref, (size_t)(m * n) * t->es);

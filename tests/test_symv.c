@@ -65,8 +65,7 @@ static double vec_norm(const tu_type_t *t, const void *x, int64_t len, int64_t i
     return sqrt(s);
 }
 
-static double vec_diff(const tu_type_t *t, const void *x, const void *y, int64_t len,
-                       int64_t inc)
+static double vec_diff(const tu_type_t *t, const void *x, const void *y, int64_t len, int64_t inc)
 {
     double s = 0;
     for (int64_t e = 0; e < len; e++) {
@@ -103,28 +102,26 @@ static const char *routine(const tu_type_t *t)
 }
 
 static int symv_async(const tu_type_t *t, tess_uplo_t uplo, int64_t n, double _Complex alpha,
-                      const void *A, int64_t lda, const void *x, int64_t incx,
-                      double _Complex beta, void *y, int64_t incy)
+                      const void *A, int64_t lda, const void *x, int64_t incx, double _Complex beta,
+                      void *y, int64_t incy)
 {
     switch (t - tu_types) {
     case 0:
         return tess_ssymv_async(uplo, n, (float)creal(alpha), A, lda, x, incx, (float)creal(beta),
                                 y, incy);
-    case 1:
-        return tess_dsymv_async(uplo, n, creal(alpha), A, lda, x, incx, creal(beta), y, incy);
+    case 1: return tess_dsymv_async(uplo, n, creal(alpha), A, lda, x, incx, creal(beta), y, incy);
     case 2:
         return tess_chemv_async(uplo, n, (float _Complex)alpha, A, lda, x, incx,
                                 (float _Complex)beta, y, incy);
-    default:
-        return tess_zhemv_async(uplo, n, alpha, A, lda, x, incx, beta, y, incy);
+    default: return tess_zhemv_async(uplo, n, alpha, A, lda, x, incx, beta, y, incy);
     }
 }
 
 /* OpenBLAS on a copy of A whose other triangle and diagonal imaginary parts
  * are zero: its HEMV passes NaN there through, which is not the question. */
 static void symv_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, double _Complex alpha,
-                     const void *A, int64_t lda, const void *x, int64_t incx,
-                     double _Complex beta, void *y, int64_t incy)
+                     const void *A, int64_t lda, const void *x, int64_t incx, double _Complex beta,
+                     void *y, int64_t incy)
 {
     void *Ac = tu_copy(t, A, lda, n);
     tu_fill_other_triangle(t, uplo, n, Ac, lda, 0.0);
@@ -136,8 +133,8 @@ static void symv_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, double _Co
     CBLAS_UPLO cu = (CBLAS_UPLO)uplo;
     switch (t - tu_types) {
     case 0:
-        cblas_ssymv(CblasColMajor, cu, (int)n, *(float *)a, Ac, (int)lda, x, (int)incx,
-                    *(float *)b, y, (int)incy);
+        cblas_ssymv(CblasColMajor, cu, (int)n, *(float *)a, Ac, (int)lda, x, (int)incx, *(float *)b,
+                    y, (int)incy);
         break;
     case 1:
         cblas_dsymv(CblasColMajor, cu, (int)n, *(double *)a, Ac, (int)lda, x, (int)incx,
@@ -155,8 +152,7 @@ static void symv_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, double _Co
 
 /* A random n x n matrix (leading dimension ld) with NaN in the triangle
  * opposite to uplo and, complex, DIAG_IM in its diagonal's imaginary parts. */
-static void *sym_matrix(const tu_type_t *t, tess_uplo_t uplo, int64_t ld, int64_t n,
-                        unsigned seed)
+static void *sym_matrix(const tu_type_t *t, tess_uplo_t uplo, int64_t ld, int64_t n, unsigned seed)
 {
     void *A = tu_matrix(t, ld, n, seed);
     tu_fill_other_triangle(t, uplo, n, A, ld, NAN);
@@ -166,8 +162,7 @@ static void *sym_matrix(const tu_type_t *t, tess_uplo_t uplo, int64_t ld, int64_
 }
 
 /* ||A||_F of the symmetric (Hermitian) matrix, its diagonal's real parts. */
-static double sym_norm(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A,
-                       int64_t ld)
+static double sym_norm(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, int64_t ld)
 {
     double s = 0;
     for (int64_t j = 0; j < n; j++)
@@ -181,8 +176,8 @@ static double sym_norm(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const vo
 }
 
 /* Runs the product with lda larger than n, checks y's gaps and A, and returns the residual. */
-static double run_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t incx,
-                       int64_t incy, double _Complex alpha, double _Complex beta)
+static double run_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t incx, int64_t incy,
+                       double _Complex alpha, double _Complex beta)
 {
     int64_t lda = n + 3;
     void *A = sym_matrix(t, uplo, lda, n, 1), *A0 = tu_copy(t, A, lda, n);
@@ -213,12 +208,11 @@ static void check_all_cases(double _Complex alpha, double _Complex beta)
             for (int v = 0; v < NINCS; v++)
                 for (int s = 0; s < NSIZES; s++) {
                     const tu_type_t *t = &tu_types[ti];
-                    double r = run_case(t, uplos[u], sizes[s], incs[v][0], incs[v][1], alpha,
-                                        beta);
+                    double r = run_case(t, uplos[u], sizes[s], incs[v][0], incs[v][1], alpha, beta);
                     if (!(r < TU_GEMM_BOUND))
                         fail_msg("%s%s uplo=%d n=%lld incx=%lld incy=%lld: residual %g", t->name,
-                                 routine(t), uplos[u], (long long)sizes[s],
-                                 (long long)incs[v][0], (long long)incs[v][1], r);
+                                 routine(t), uplos[u], (long long)sizes[s], (long long)incs[v][0],
+                                 (long long)incs[v][1], r);
                 }
 }
 
@@ -257,8 +251,8 @@ static void symv_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
             assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, es), 0);
             assert_int_equal(tess_sync(), 0);
             char *yr = (char *)Pref + yo * es;
-            symv_ref(t, uplos[u], n, alpha, (char *)Pref + ao * es, ld, (char *)Pref + xo * es,
-                     ld, beta, yr, 1);
+            symv_ref(t, uplos[u], n, alpha, (char *)Pref + ao * es, ld, (char *)Pref + xo * es, ld,
+                     beta, yr, 1);
             double r = tu_residual(t, vec_diff(t, y, yr, n, 1), n, alpha, nA, nx, beta, ny);
             if (!(r < TU_GEMM_BOUND))
                 fail_msg("%s%s uplo=%d: residual %g", t->name, routine(t), uplos[u], r);
@@ -312,7 +306,8 @@ static void symv_with_alpha_zero_never_reads_a_or_x_and_scales_y(void **state)
             double _Complex beta = 0.5 - 0.5 * I;
             double ny = vec_norm(t, y, n, incy);
             assert_int_equal(symv_async(t, TessLower, n, 0.0, null_ops ? NULL : A, n,
-                                        null_ops ? NULL : x, 1, beta, y, incy), 0);
+                                        null_ops ? NULL : x, 1, beta, y, incy),
+                             0);
             assert_int_equal(coherent_vec(t, y, n, incy), 0);
             assert_int_equal(tess_sync(), 0);
             void *Af = tu_matrix(t, n, n, 11), *xf = vec(t, n, 1, 12, 0);
@@ -341,7 +336,8 @@ static void symv_quick_returns_leave_y_bitwise_unchanged(void **state)
             tu_set(t, y, 1, 0, n, NAN);
             void *y0 = tu_copy(t, y, n, 1);
             assert_int_equal(symv_async(t, TessUpper, c ? 0 : n, c ? 1.0 : 0.0, NULL, n, NULL, 1,
-                                        c ? 0.0 : 1.0, c ? NULL : y, 1), 0);
+                                        c ? 0.0 : 1.0, c ? NULL : y, 1),
+                             0);
             assert_int_equal(coherent_vec(t, y, n, 1), 0);
             assert_int_equal(tess_sync(), 0);
             assert_memory_equal(y, y0, (size_t)n * t->es);
@@ -422,11 +418,9 @@ static void symv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
         void *x = vec(t, n, 1, 33, 0), *y = vec(t, n, -1, 34, 0);
         void *Aref = tu_copy(t, A, n, n), *yref = tu_copy(t, y, n, 1);
         double ny0 = vec_norm(t, y, n, -1);
-        assert_int_equal(tu_gemm_async(t, TessNoTrans, bt, n, n, k, 1.0, B, n, B, n, 0.0, A, n),
-                         0);
+        assert_int_equal(tu_gemm_async(t, TessNoTrans, bt, n, n, k, 1.0, B, n, B, n, 0.0, A, n), 0);
         assert_int_equal(symv_async(t, TessLower, n, 1.0, A, n, x, 1, 0.5, y, -1), 0);
-        assert_int_equal(tu_gemm_async(t, TessNoTrans, bt, n, n, k, 2.0, B, n, B, n, 0.0, A, n),
-                         0);
+        assert_int_equal(tu_gemm_async(t, TessNoTrans, bt, n, n, k, 2.0, B, n, B, n, 0.0, A, n), 0);
         assert_int_equal(coherent_vec(t, y, n, -1), 0);
         assert_int_equal(tess_memory_coherent_async(TessAll, n, n, A, n, t->es), 0);
         assert_int_equal(tess_sync(), 0);
@@ -439,8 +433,7 @@ static void symv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
         if (!(r < TU_GEMM_BOUND))
             fail_msg("%s%s: residual %g", t->name, routine(t), r);
         tu_gemm_ref(t, TessNoTrans, bt, n, n, k, 2.0, B, n, B, n, 0.0, Aref, n);
-        assert_true(tu_gemm_residual(t, n, n, k, 2.0, nB, nB, 0.0, 0, A, Aref, n) <
-                    TU_GEMM_BOUND);
+        assert_true(tu_gemm_residual(t, n, n, k, 2.0, nB, nB, 0.0, 0, A, Aref, n) < TU_GEMM_BOUND);
         tu_release(t, A, n, n);
         tu_release(t, B, n, k);
         release_vec(t, x, n, 1);
@@ -452,8 +445,7 @@ static void symv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
 
 /* The first product fetches the stored triangle's tiles alone, once each;
  * later ones, each with a new x written on the host, move only the vectors. */
-static void symv_on_a_cached_matrix_reads_its_stored_tiles_once_and_then_moves_vectors(
-    void **state)
+static void symv_on_a_cached_matrix_reads_its_stored_tiles_once_and_then_moves_vectors(void **state)
 {
     (void)state;
     const tu_type_t *t = &tu_types[1];
@@ -475,9 +467,9 @@ static void symv_on_a_cached_matrix_reads_its_stored_tiles_once_and_then_moves_v
             uint64_t vecs = (uint64_t)(n * s1.ndevices + n * nt) * t->es;
             if (c == 0 && (h2d < tiles || h2d > tiles + vecs || d2d > vecs))
                 fail_msg("uplo %d, first call: h2d %llu, d2d %llu bytes; stored tiles %llu, "
-                         "vectors at most %llu", uplos[u], (unsigned long long)h2d,
-                         (unsigned long long)d2d, (unsigned long long)tiles,
-                         (unsigned long long)vecs);
+                         "vectors at most %llu",
+                         uplos[u], (unsigned long long)h2d, (unsigned long long)d2d,
+                         (unsigned long long)tiles, (unsigned long long)vecs);
             if (c > 0 && (h2d > vecs || d2d > vecs))
                 fail_msg("uplo %d, call %d: h2d %llu, d2d %llu bytes; vectors at most %llu",
                          uplos[u], c, (unsigned long long)h2d, (unsigned long long)d2d,
@@ -500,8 +492,7 @@ static void symv_with_tiny_device_memory_evicts_and_stays_correct(void **state)
         for (int u = 0; u < 2; u++) {
             tess_stats_t s0, s1;
             assert_int_equal(tess_get_stats(&s0), 0);
-            double r = run_case(&tu_types[ti], uplos[u], 9 * NB + 3, -1, 2, 0.5 + I,
-                                u ? 0.0 : 2.0);
+            double r = run_case(&tu_types[ti], uplos[u], 9 * NB + 3, -1, 2, 0.5 + I, u ? 0.0 : 2.0);
             assert_int_equal(tess_get_stats(&s1), 0);
             if (!(r < TU_GEMM_BOUND))
                 fail_msg("%s%s: residual %g", tu_types[ti].name, routine(&tu_types[ti]), r);
@@ -545,6 +536,5 @@ int main(void)
     };
     int failed = cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
     failed += cmocka_run_group_tests(three_device_tests, three_devices_setup, tu_group_teardown);
-    return failed + cmocka_run_group_tests(tiny_memory_tests, tiny_memory_setup,
-                                           tu_group_teardown);
+    return failed + cmocka_run_group_tests(tiny_memory_tests, tiny_memory_setup, tu_group_teardown);
 }

@@ -55,8 +55,8 @@ static double run_case(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_tra
     double nA = tu_norm(t, A, ar, ac, lda), nB = tu_norm(t, B, ar, ac, ldb);
     double nC = tu_sym_norm(t, uplo, n, C, ldc);
 
-    assert_int_equal(tu_syr2k_async(t, herm, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C,
-                                    ldc), 0);
+    assert_int_equal(
+        tu_syr2k_async(t, herm, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), 0);
     assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, ldc, t->es), 0);
     assert_int_equal(tess_sync(), 0);
     tu_syr2k_ref(t, herm, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, Cref, ldc);
@@ -130,13 +130,13 @@ static void syr2k_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(
                 double _Complex alpha = 2.0 - 0.5 * I, beta = 0.5;
                 double nA = tu_norm(t, A, ar, ac, ld), nB = tu_norm(t, B, ar, ac, ld);
                 double nC = tu_sym_norm(t, uplos[u], n, C, ld);
-                assert_int_equal(tu_syr2k_async(t, herm, uplos[u], trans, n, k, alpha, A, ld, B,
-                                                ld, beta, C, ld), 0);
+                assert_int_equal(tu_syr2k_async(t, herm, uplos[u], trans, n, k, alpha, A, ld, B, ld,
+                                                beta, C, ld),
+                                 0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
-                tu_syr2k_ref(t, herm, uplos[u], trans, n, k, alpha,
-                             (char *)Pref + (A - (char *)P), ld, (char *)Pref + (B - (char *)P),
-                             ld, beta, Cr, ld);
+                tu_syr2k_ref(t, herm, uplos[u], trans, n, k, alpha, (char *)Pref + (A - (char *)P),
+                             ld, (char *)Pref + (B - (char *)P), ld, beta, Cr, ld);
                 double r = residual2(t, tu_tri_diff(t, uplos[u], n, C, Cr, ld), k, alpha, nA, nB,
                                      beta, nC);
                 assert_true(r < TU_GEMM_BOUND);
@@ -149,8 +149,7 @@ static void syr2k_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(
 
 /* alpha == 0 (A and B all NaN) and k == 0 (A and B NULL) both reduce to
  * C = beta C on the triangle; HER2K also zeroes the diagonal's imaginary parts. */
-static void syr2k_with_alpha_zero_or_k_zero_never_reads_a_or_b_and_scales_the_triangle(
-    void **state)
+static void syr2k_with_alpha_zero_or_k_zero_never_reads_a_or_b_and_scales_the_triangle(void **state)
 {
     (void)state;
     for (int ti = 0; ti < 4; ti++)
@@ -169,8 +168,9 @@ static void syr2k_with_alpha_zero_or_k_zero_never_reads_a_or_b_and_scales_the_tr
                 void *C0 = tu_copy(t, C, n, n), *Cref = tu_copy(t, C, n, n);
                 double nC = tu_sym_norm(t, uplo, n, C, n);
                 assert_int_equal(tu_syr2k_async(t, herm, uplo, TessNoTrans, n, k, alpha,
-                                                variant ? NULL : A, n, variant ? NULL : B, n,
-                                                beta, C, n), 0);
+                                                variant ? NULL : A, n, variant ? NULL : B, n, beta,
+                                                C, n),
+                                 0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
                 /* the reference gets finite A and B: its result does not depend on them */
@@ -207,8 +207,8 @@ static void syr2k_with_beta_zero_ignores_nan_in_c(void **state)
                 void *C0 = tu_copy(t, C, n, n);
                 tess_trans_t trans = herm ? TessConjTrans : TessTrans;
                 assert_int_equal(tu_syr2k_async(t, herm, uplo, trans, n, k,
-                                                alpha_zero ? 0.0 : 1.0 + I, A, k, B, k, 0.0, C,
-                                                n), 0);
+                                                alpha_zero ? 0.0 : 1.0 + I, A, k, B, k, 0.0, C, n),
+                                 0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
                 assert_true(tu_tri_finite(t, uplo, n, C, n));
@@ -235,9 +235,9 @@ static void syr2k_and_her2k_with_alpha_zero_and_beta_one_leave_c_bitwise_unchang
                 void *C = tu_matrix(t, n, n, 3);
                 tu_set(t, C, 2, 2, n, NAN);
                 void *Cref = tu_copy(t, C, n, n);
-                assert_int_equal(tu_syr2k_async(t, herm, TessUpper, TessNoTrans, n,
-                                                k_zero ? 0 : n, k_zero ? 1.0 : 0.0, NULL, n, NULL,
-                                                n, 1.0, C, n), 0);
+                assert_int_equal(tu_syr2k_async(t, herm, TessUpper, TessNoTrans, n, k_zero ? 0 : n,
+                                                k_zero ? 1.0 : 0.0, NULL, n, NULL, n, 1.0, C, n),
+                                 0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
                 assert_memory_equal(C, Cref, (size_t)(n * n) * t->es);
@@ -262,7 +262,8 @@ static void her2k_sets_the_imaginary_parts_of_the_diagonal_to_exactly_zero(void 
                 void *C = tu_matrix(t, n, n, 10);
                 assert_false(tu_real_diagonal(t, n, C, n));
                 assert_int_equal(tu_syr2k_async(t, true, uplos[u], TessConjTrans, n, k, alphas[c],
-                                                A, k, B, k, betas[c], C, n), 0);
+                                                A, k, B, k, betas[c], C, n),
+                                 0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
                 assert_true(tu_real_diagonal(t, n, C, n));
@@ -277,10 +278,10 @@ static void syr2k_with_n_zero_returns_at_once_and_touches_nothing(void **state)
     (void)state;
     double A[2] = { NAN, NAN };
     double _Complex Z[2] = { NAN, 1 };
-    assert_int_equal(tess_dsyr2k_async(TessUpper, TessNoTrans, 0, 2, 1.0, A, 1, A, 1, 0.0, NULL,
-                                       1), 0);
-    assert_int_equal(tess_zher2k_async(TessLower, TessConjTrans, 0, 2, 1.0, NULL, 2, NULL, 2, 0.0,
-                                       NULL, 1), 0);
+    assert_int_equal(tess_dsyr2k_async(TessUpper, TessNoTrans, 0, 2, 1.0, A, 1, A, 1, 0.0, NULL, 1),
+                     0);
+    assert_int_equal(
+        tess_zher2k_async(TessLower, TessConjTrans, 0, 2, 1.0, NULL, 2, NULL, 2, 0.0, NULL, 1), 0);
     assert_int_equal(tess_zsyr2k_async(TessLower, TessTrans, 0, 1, 1.0, Z, 1, Z, 1, 0.0, Z, 1), 0);
     assert_int_equal(tess_sync(), 0);
     assert_true(isnan(creal(Z[0])) && Z[1] == 1);
@@ -302,8 +303,7 @@ static void syr2k_and_her2k_on_tiles_a_gpu_computes_by_levels_match_openblas(voi
                     double r = run_case(t, herm, uplos[u], tr[x], 2 * LEVELS_NB + 76, 37,
                                         herm ? 0.7 : 0.7 - 0.2 * I, -1.3);
                     if (!(r < TU_GEMM_BOUND))
-                        fail_msg("%s uplo=%d trans=%d: residual %g", t->name, uplos[u],
-                                 tr[x], r);
+                        fail_msg("%s uplo=%d trans=%d: residual %g", t->name, uplos[u], tr[x], r);
                 }
         }
 }
@@ -331,6 +331,5 @@ int main(void)
         cmocka_unit_test(syr2k_and_her2k_on_tiles_a_gpu_computes_by_levels_match_openblas),
     };
     int failed = cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
-    return failed + cmocka_run_group_tests(levels_tile_tests, levels_tile_setup,
-                                           tu_group_teardown);
+    return failed + cmocka_run_group_tests(levels_tile_tests, levels_tile_setup, tu_group_teardown);
 }

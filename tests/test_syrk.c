@@ -82,8 +82,7 @@ static void check_all_cases(double _Complex alpha, double _Complex beta)
                         double r = run_case(t, herm, uplos[u], tr[x], n, k, a, b);
                         if (!(r < TU_GEMM_BOUND))
                             fail_msg("%s%s uplo=%d trans=%d n=%lld k=%lld: residual %g", t->name,
-                                     routine(herm), uplos[u], tr[x], (long long)n, (long long)k,
-                                     r);
+                                     routine(herm), uplos[u], tr[x], (long long)n, (long long)k, r);
                     }
         }
 }
@@ -119,14 +118,14 @@ static void syrk_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
                 char *Cr = (char *)Pref + (C - (char *)P);
                 double alpha = 2.0, beta = 0.5;
                 double nA = tu_norm(t, A, ar, ac, ld), nC = tu_sym_norm(t, uplos[u], n, C, ld);
-                assert_int_equal(tu_syrk_async(t, herm, uplos[u], trans, n, k, alpha, A, ld, beta,
-                                               C, ld), 0);
+                assert_int_equal(
+                    tu_syrk_async(t, herm, uplos[u], trans, n, k, alpha, A, ld, beta, C, ld), 0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
                 tu_syrk_ref(t, herm, uplos[u], trans, n, k, alpha, (char *)Pref + (A - (char *)P),
                             ld, beta, Cr, ld);
-                double r = tu_residual(t, tu_tri_diff(t, uplos[u], n, C, Cr, ld), k, alpha, nA,
-                                       nA, beta, nC);
+                double r = tu_residual(t, tu_tri_diff(t, uplos[u], n, C, Cr, ld), k, alpha, nA, nA,
+                                       beta, nC);
                 assert_true(r < TU_GEMM_BOUND);
                 assert_true(tu_other_triangle_same(t, uplos[u], n, C, Cr, ld));
                 assert_true(tu_same_outside(t, P, Pref, ld, ld, ld, ci, cj, n, n));
@@ -154,7 +153,8 @@ static void syrk_with_alpha_zero_or_k_zero_never_reads_a_and_scales_the_triangle
                 void *C0 = tu_copy(t, C, n, n), *Cref = tu_copy(t, C, n, n);
                 double nC = tu_sym_norm(t, uplo, n, C, n);
                 assert_int_equal(tu_syrk_async(t, herm, uplo, TessNoTrans, n, k, alpha,
-                                               variant ? NULL : A, n, beta, C, n), 0);
+                                               variant ? NULL : A, n, beta, C, n),
+                                 0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
                 /* the reference gets a finite A: its result does not depend on it */
@@ -188,7 +188,8 @@ static void syrk_with_beta_zero_ignores_nan_in_c(void **state)
                 void *C0 = tu_copy(t, C, n, n);
                 tess_trans_t trans = herm ? TessConjTrans : TessTrans;
                 assert_int_equal(tu_syrk_async(t, herm, uplo, trans, n, k, alpha_zero ? 0.0 : 1.0,
-                                               A, k, 0.0, C, n), 0);
+                                               A, k, 0.0, C, n),
+                                 0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
                 assert_true(tu_tri_finite(t, uplo, n, C, n));
@@ -215,7 +216,8 @@ static void syrk_and_herk_with_alpha_zero_and_beta_one_leave_c_bitwise_unchanged
                 tu_set(t, C, 2, 2, n, NAN);
                 void *Cref = tu_copy(t, C, n, n);
                 assert_int_equal(tu_syrk_async(t, herm, TessLower, TessNoTrans, n, k_zero ? 0 : n,
-                                               k_zero ? 1.0 : 0.0, NULL, n, 1.0, C, n), 0);
+                                               k_zero ? 1.0 : 0.0, NULL, n, 1.0, C, n),
+                                 0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
                 assert_memory_equal(C, Cref, (size_t)(n * n) * t->es);
@@ -238,7 +240,8 @@ static void herk_sets_the_imaginary_parts_of_the_diagonal_to_exactly_zero(void *
                 void *A = tu_matrix(t, n, k, 9), *C = tu_matrix(t, n, n, 10);
                 assert_false(tu_real_diagonal(t, n, C, n));
                 assert_int_equal(tu_syrk_async(t, true, uplos[u], TessNoTrans, n, k, alphas[c], A,
-                                               n, betas[c], C, n), 0);
+                                               n, betas[c], C, n),
+                                 0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
                 assert_true(tu_real_diagonal(t, n, C, n));
@@ -276,8 +279,7 @@ static void syrk_and_herk_on_tiles_a_gpu_computes_by_levels_match_openblas(void 
                     double r = run_case(t, herm, uplos[u], tr[x], 2 * LEVELS_NB + 76, 37,
                                         herm ? 0.7 : 0.7 - 0.2 * I, -1.3);
                     if (!(r < TU_GEMM_BOUND))
-                        fail_msg("%s uplo=%d trans=%d: residual %g", t->name, uplos[u],
-                                 tr[x], r);
+                        fail_msg("%s uplo=%d trans=%d: residual %g", t->name, uplos[u], tr[x], r);
                 }
         }
 }
@@ -304,6 +306,5 @@ int main(void)
         cmocka_unit_test(syrk_and_herk_on_tiles_a_gpu_computes_by_levels_match_openblas),
     };
     int failed = cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
-    return failed + cmocka_run_group_tests(levels_tile_tests, levels_tile_setup,
-                                           tu_group_teardown);
+    return failed + cmocka_run_group_tests(levels_tile_tests, levels_tile_setup, tu_group_teardown);
 }

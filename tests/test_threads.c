@@ -20,7 +20,8 @@ static void *run_chain(void *arg)
     chain_t *c = arg;
     int64_t n = 2 * NB + 5;
     double *B = tu_matrix(D, n, n, c->seed), *X = tu_matrix(D, n, n, c->seed + 1);
-    double *Y = tu_matrix(D, n, n, c->seed + 2), *Xr = tu_copy(D, X, n, n), *Yr = tu_copy(D, Y, n, n);
+    double *Y = tu_matrix(D, n, n, c->seed + 2), *Xr = tu_copy(D, X, n, n),
+           *Yr = tu_copy(D, Y, n, n);
     for (int s = 0; s < STEPS && !c->err; s++) {
         c->err |= tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 0.5, X, n, B, n, 0, Y, n);
         c->err |= tess_dgemm_async(TessNoTrans, TessTrans, n, n, n, 0.5, Y, n, B, n, 0, X, n);
@@ -29,11 +30,15 @@ static void *run_chain(void *arg)
     }
     c->err |= tess_memory_coherent_async(TessAll, n, n, X, n, 8);
     c->err |= tess_sync();
-    c->residual = tu_diff(D, X, Xr, n, n, n) /
-                  (2 * STEPS * n * D->eps * tu_norm(D, Xr, n, n, n) + 1e-300);
+    c->residual =
+        tu_diff(D, X, Xr, n, n, n) / (2 * STEPS * n * D->eps * tu_norm(D, Xr, n, n, n) + 1e-300);
     c->err |= tess_memory_invalidate(n, n, X, n, 8) | tess_memory_invalidate(n, n, Y, n, 8) |
               tess_memory_invalidate(n, n, B, n, 8);
-    free(B); free(X); free(Y); free(Xr); free(Yr);
+    free(B);
+    free(X);
+    free(Y);
+    free(Xr);
+    free(Yr);
     return NULL;
 }
 

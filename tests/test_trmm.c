@@ -31,20 +31,17 @@ static int kind(const tu_type_t *t)
 }
 
 static int trmm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
-                      tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha,
-                      const void *A, int64_t lda, void *B, int64_t ldb)
+                      tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
+                      int64_t lda, void *B, int64_t ldb)
 {
     switch (kind(t)) {
     case 0:
-        return tess_strmm_async(side, uplo, trans, diag, m, n, (float)creal(alpha), A, lda, B,
-                                ldb);
-    case 1:
-        return tess_dtrmm_async(side, uplo, trans, diag, m, n, creal(alpha), A, lda, B, ldb);
+        return tess_strmm_async(side, uplo, trans, diag, m, n, (float)creal(alpha), A, lda, B, ldb);
+    case 1: return tess_dtrmm_async(side, uplo, trans, diag, m, n, creal(alpha), A, lda, B, ldb);
     case 2:
         return tess_ctrmm_async(side, uplo, trans, diag, m, n, (float _Complex)alpha, A, lda, B,
                                 ldb);
-    default:
-        return tess_ztrmm_async(side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
+    default: return tess_ztrmm_async(side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
     }
 }
 
@@ -55,8 +52,8 @@ static bool in_tri(tess_uplo_t uplo, int64_t i, int64_t j)
 
 /* The triangle the call defines, dense in k x k: zeros outside, ones on the
  * diagonal when diag is unit. */
-static void *tri_dense(const tu_type_t *t, const void *A, int64_t k, int64_t lda,
-                       tess_uplo_t uplo, tess_diag_t diag)
+static void *tri_dense(const tu_type_t *t, const void *A, int64_t k, int64_t lda, tess_uplo_t uplo,
+                       tess_diag_t diag)
 {
     void *T = tu_matrix(t, k, k, 0);
     for (int64_t j = 0; j < k; j++)
@@ -106,8 +103,8 @@ static double run_case(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, t
     assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, ldb, t->es), 0);
     assert_int_equal(tess_sync(), 0);
     double r = trmm_residual(t, side, uplo, trans, diag, m, n, alpha, A, lda, B0, B, ldb);
-    assert_true(tu_diff(t, (char *)B + (size_t)m * t->es, (char *)B0 + (size_t)m * t->es, 5, n,
-                        ldb) == 0);
+    assert_true(
+        tu_diff(t, (char *)B + (size_t)m * t->es, (char *)B0 + (size_t)m * t->es, 5, n, ldb) == 0);
     tu_release(t, A, lda, k);
     tu_release(t, B, ldb, n);
     free(B0);
@@ -126,13 +123,14 @@ static void check_every_case(const tu_type_t *t, int64_t k, int64_t other, bool 
                                         0.7 - 0.2 * I, nan);
                     if (!(r < BOUND))
                         fail_msg("%strmm side=%d uplo=%d trans=%d diag=%d m=%lld n=%lld: "
-                                 "residual %g", t->name, sides[s], uplos[u], transes[tr],
-                                 diags[d], (long long)m, (long long)n, r);
+                                 "residual %g",
+                                 t->name, sides[s], uplos[u], transes[tr], diags[d], (long long)m,
+                                 (long long)n, r);
                 }
 }
 
-static void trmm_matches_openblas_for_every_side_uplo_trans_diag_and_precision_on_and_off_the_grid(
-    void **state)
+static void
+trmm_matches_openblas_for_every_side_uplo_trans_diag_and_precision_on_and_off_the_grid(void **state)
 {
     (void)state;
     for (int ti = 0; ti < 4; ti++)
@@ -162,8 +160,9 @@ static void trmm_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
         int64_t bi = 3 * NB + 9, bj = NB + 5;
         char *B = (char *)P + (size_t)(bi + bj * ld) * t->es;
         char *B0 = (char *)Pref + (B - (char *)P);
-        assert_int_equal(trmm_async(t, side, TessUpper, TessTrans, TessUnit, m, n, -1.5 + 0.5 * I,
-                                    A, ld, B, ld), 0);
+        assert_int_equal(
+            trmm_async(t, side, TessUpper, TessTrans, TessUnit, m, n, -1.5 + 0.5 * I, A, ld, B, ld),
+            0);
         assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, t->es), 0);
         assert_int_equal(tess_sync(), 0);
         double r = trmm_residual(t, side, TessUpper, TessTrans, TessUnit, m, n, -1.5 + 0.5 * I, A,
@@ -202,7 +201,8 @@ static void trmm_with_alpha_zero_sets_b_to_zero_without_reading_a_or_b(void **st
             tu_fill(t, B, m, n, m, NAN);
             uint64_t h2d = h2d_bytes();
             assert_int_equal(trmm_async(t, sides[s], TessLower, TessTrans, TessUnit, m, n, 0.0,
-                                        s ? NULL : A, k, B, m), 0);
+                                        s ? NULL : A, k, B, m),
+                             0);
             assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, m, t->es), 0);
             assert_int_equal(tess_sync(), 0);
             assert_true(h2d_bytes() == h2d);
@@ -218,11 +218,12 @@ static void trmm_with_m_or_n_zero_returns_at_once_and_touches_nothing(void **sta
     (void)state;
     double A[4] = { NAN, NAN, NAN, NAN }, B[4] = { NAN, 1, 2, 3 };
     assert_int_equal(tess_dtrmm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, 0, 2, 1.0,
-                                      NULL, 1, NULL, 1), 0);
-    assert_int_equal(tess_dtrmm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, 2, 0, 1.0, A,
-                                      2, B, 2), 0);
-    assert_int_equal(tess_dtrmm_async(TessRight, TessUpper, TessTrans, TessUnit, 2, 0, 0.0, A, 1,
-                                      B, 2), 0);
+                                      NULL, 1, NULL, 1),
+                     0);
+    assert_int_equal(
+        tess_dtrmm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, 2, 0, 1.0, A, 2, B, 2), 0);
+    assert_int_equal(
+        tess_dtrmm_async(TessRight, TessUpper, TessTrans, TessUnit, 2, 0, 0.0, A, 1, B, 2), 0);
     assert_int_equal(tess_sync(), 0);
     assert_true(isnan(B[0]) && B[1] == 1 && B[2] == 2 && B[3] == 3);
 }
@@ -279,8 +280,8 @@ static void trmm_runs_one_task_per_tile_of_b_and_referenced_tile_of_a(void **sta
     void *A = tu_matrix(t, n, n, 3), *B = tu_matrix(t, m, n, 4);
     tess_stats_t s0, s1;
     assert_int_equal(tess_get_stats(&s0), 0);
-    assert_int_equal(trmm_async(t, TessRight, TessLower, TessTrans, TessNonUnit, m, n, 1.0, A, n,
-                                B, m), 0);
+    assert_int_equal(
+        trmm_async(t, TessRight, TessLower, TessTrans, TessNonUnit, m, n, 1.0, A, n, B, m), 0);
     assert_int_equal(tess_sync(), 0);
     assert_int_equal(tess_get_stats(&s1), 0);
     uint64_t total = 0;
@@ -298,8 +299,8 @@ static void trmm_runs_one_task_per_tile_of_b_and_referenced_tile_of_a(void **sta
  * lower triangle that the SYRK wrote; last, a solve with that same triangle
  * through the first view.  Bound: ||M - Mref||_F / (5 n eps ||Mref||_F) < 10,
  * Mref the same sequence run by OpenBLAS. */
-static void trmm_gemm_syrk_and_trsm_chained_on_overlapping_views_need_no_sync_in_between(
-    void **state)
+static void
+trmm_gemm_syrk_and_trsm_chained_on_overlapping_views_need_no_sync_in_between(void **state)
 {
     (void)state;
     const tu_type_t *t = &tu_types[1];
@@ -312,28 +313,31 @@ static void trmm_gemm_syrk_and_trsm_chained_on_overlapping_views_need_no_sync_in
         double *X = ref ? Mr : M;
         double *U = X, *B1 = X + k * n, *M21 = X + k, *S = X + k + k * n, *B1lo = X + 2 + k * n;
         if (!ref) {
-            assert_int_equal(tess_dtrmm_async(TessLeft, TessUpper, TessNoTrans, TessUnit, k, r,
-                                              0.5, U, n, B1, n), 0);
-            assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, r, r, k, -1, M21, n, B1,
-                                              n, 1, S, n), 0);
+            assert_int_equal(tess_dtrmm_async(TessLeft, TessUpper, TessNoTrans, TessUnit, k, r, 0.5,
+                                              U, n, B1, n),
+                             0);
+            assert_int_equal(
+                tess_dgemm_async(TessNoTrans, TessNoTrans, r, r, k, -1, M21, n, B1, n, 1, S, n), 0);
             assert_int_equal(tess_dsyrk_async(TessLower, TessTrans, r, k, 1, B1, n, 1, S, n), 0);
             assert_int_equal(tess_dtrmm_async(TessRight, TessLower, TessTrans, TessNonUnit, k - 2,
-                                              r, 1, S, n, B1lo, n), 0);
-            assert_int_equal(tess_dtrsm_async(TessRight, TessLower, TessNoTrans, TessNonUnit, k,
-                                              r, 2, S, n, B1, n), 0);
+                                              r, 1, S, n, B1lo, n),
+                             0);
+            assert_int_equal(tess_dtrsm_async(TessRight, TessLower, TessNoTrans, TessNonUnit, k, r,
+                                              2, S, n, B1, n),
+                             0);
             assert_int_equal(tess_memory_coherent_async(TessAll, n, n, M, n, t->es), 0);
             assert_int_equal(tess_sync(), 0);
         } else {
             cblas_dtrmm(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasUnit, (int)k,
                         (int)r, 0.5, U, (int)n, B1, (int)n);
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)r, (int)r, (int)k, -1,
-                        M21, (int)n, B1, (int)n, 1, S, (int)n);
-            cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, (int)r, (int)k, 1, B1, (int)n, 1,
-                        S, (int)n);
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)r, (int)r, (int)k, -1, M21,
+                        (int)n, B1, (int)n, 1, S, (int)n);
+            cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, (int)r, (int)k, 1, B1, (int)n, 1, S,
+                        (int)n);
             cblas_dtrmm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit,
                         (int)(k - 2), (int)r, 1, S, (int)n, B1lo, (int)n);
-            cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
-                        (int)k, (int)r, 2, S, (int)n, B1, (int)n);
+            cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit, (int)k,
+                        (int)r, 2, S, (int)n, B1, (int)n);
         }
     }
     double res = tu_diff(t, M, Mr, n, n, n) / (5 * n * t->eps * tu_norm(t, Mr, n, n, n));
@@ -353,8 +357,8 @@ static void trmm_with_device_memory_of_a_few_tiles_completes_out_of_core(void **
     assert_int_equal(tu_init_host(2, NB, 8 * TILE_BYTES), 0);
     const tu_type_t *t = &tu_types[1];
     for (int s = 0; s < 2; s++) {
-        double r = run_case(t, sides[s], s ? TessLower : TessUpper, TessTrans, TessNonUnit,
-                            6 * NB, 6 * NB, 1.5, false);
+        double r = run_case(t, sides[s], s ? TessLower : TessUpper, TessTrans, TessNonUnit, 6 * NB,
+                            6 * NB, 1.5, false);
         if (!(r < BOUND))
             fail_msg("side %d: residual %g", sides[s], r);
     }
@@ -395,8 +399,9 @@ static void trmm_on_one_device_moves_b_and_the_referenced_tiles_of_a_once(void *
         void *A = tu_matrix(t, lda, m, 5), *B = tu_matrix(t, m, n, 6);
         tess_stats_t s0, s1;
         assert_int_equal(tess_get_stats(&s0), 0);
-        assert_int_equal(trmm_async(t, TessLeft, uplos[u], TessConjTrans, TessNonUnit, m, n, 2.0,
-                                    A, lda, B, m), 0);
+        assert_int_equal(
+            trmm_async(t, TessLeft, uplos[u], TessConjTrans, TessNonUnit, m, n, 2.0, A, lda, B, m),
+            0);
         assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, m, t->es), 0);
         assert_int_equal(tess_sync(), 0);
         assert_int_equal(tess_get_stats(&s1), 0);

@@ -31,20 +31,17 @@ static int kind(const tu_type_t *t)
 }
 
 static int trsm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
-                      tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha,
-                      const void *A, int64_t lda, void *B, int64_t ldb)
+                      tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
+                      int64_t lda, void *B, int64_t ldb)
 {
     switch (kind(t)) {
     case 0:
-        return tess_strsm_async(side, uplo, trans, diag, m, n, (float)creal(alpha), A, lda, B,
-                                ldb);
-    case 1:
-        return tess_dtrsm_async(side, uplo, trans, diag, m, n, creal(alpha), A, lda, B, ldb);
+        return tess_strsm_async(side, uplo, trans, diag, m, n, (float)creal(alpha), A, lda, B, ldb);
+    case 1: return tess_dtrsm_async(side, uplo, trans, diag, m, n, creal(alpha), A, lda, B, ldb);
     case 2:
         return tess_ctrsm_async(side, uplo, trans, diag, m, n, (float _Complex)alpha, A, lda, B,
                                 ldb);
-    default:
-        return tess_ztrsm_async(side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
+    default: return tess_ztrsm_async(side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
     }
 }
 
@@ -56,8 +53,7 @@ static bool in_tri(tess_uplo_t uplo, int64_t i, int64_t j)
 /* k x k in lda: random everywhere, then the uplo triangle made diagonally
  * dominant (off-diagonal entries below 1/(2k), a diagonal near 2), so that it
  * is well conditioned with or without its diagonal. */
-static void *tri_matrix(const tu_type_t *t, int64_t k, int64_t lda, tess_uplo_t uplo,
-                        unsigned seed)
+static void *tri_matrix(const tu_type_t *t, int64_t k, int64_t lda, tess_uplo_t uplo, unsigned seed)
 {
     void *A = tu_matrix(t, lda, k, seed);
     for (int64_t j = 0; j < k; j++)
@@ -73,8 +69,8 @@ static void *tri_matrix(const tu_type_t *t, int64_t k, int64_t lda, tess_uplo_t 
 
 /* The triangle the call defines, dense in k x k: zeros outside, ones on the
  * diagonal when diag is unit. */
-static void *tri_dense(const tu_type_t *t, const void *A, int64_t k, int64_t lda,
-                       tess_uplo_t uplo, tess_diag_t diag)
+static void *tri_dense(const tu_type_t *t, const void *A, int64_t k, int64_t lda, tess_uplo_t uplo,
+                       tess_diag_t diag)
 {
     void *T = tu_matrix(t, k, k, 0);
     for (int64_t j = 0; j < k; j++)
@@ -98,8 +94,8 @@ static double trsm_residual(const tu_type_t *t, tess_side_t side, tess_uplo_t up
         tu_gemm_ref(t, trans, TessNoTrans, m, n, k, 1.0, T, k, X, ldb, -alpha, R, ldb);
     else
         tu_gemm_ref(t, TessNoTrans, trans, m, n, k, 1.0, X, ldb, T, k, -alpha, R, ldb);
-    double scale = tu_norm(t, T, k, k, k) * tu_norm(t, X, m, n, ldb) * (double)(m > n ? m : n) *
-                   t->eps;
+    double scale =
+        tu_norm(t, T, k, k, k) * tu_norm(t, X, m, n, ldb) * (double)(m > n ? m : n) * t->eps;
     double r = tu_norm(t, R, m, n, ldb);
     free(T);
     free(R);
@@ -126,8 +122,8 @@ static double run_case(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, t
     double r = trsm_residual(t, side, uplo, trans, diag, m, n, alpha, A, lda, B0, B, ldb);
     if (!tu_all_finite(t, B, m, n, ldb))
         r = INFINITY;
-    assert_true(tu_diff(t, (char *)B + (size_t)m * t->es, (char *)B0 + (size_t)m * t->es, 5, n,
-                        ldb) == 0);
+    assert_true(
+        tu_diff(t, (char *)B + (size_t)m * t->es, (char *)B0 + (size_t)m * t->es, 5, n, ldb) == 0);
     tu_release(t, A, lda, k);
     tu_release(t, B, ldb, n);
     free(B0);
@@ -146,13 +142,14 @@ static void check_every_case(const tu_type_t *t, int64_t k, int64_t other, bool 
                                         0.7 - 0.2 * I, nan);
                     if (!(r < BOUND))
                         fail_msg("%strsm side=%d uplo=%d trans=%d diag=%d m=%lld n=%lld: "
-                                 "residual %g", t->name, sides[s], uplos[u], transes[tr],
-                                 diags[d], (long long)m, (long long)n, r);
+                                 "residual %g",
+                                 t->name, sides[s], uplos[u], transes[tr], diags[d], (long long)m,
+                                 (long long)n, r);
                 }
 }
 
-static void trsm_solves_every_side_uplo_trans_and_diag_in_every_precision_on_and_off_the_grid(
-    void **state)
+static void
+trsm_solves_every_side_uplo_trans_and_diag_in_every_precision_on_and_off_the_grid(void **state)
 {
     (void)state;
     for (int ti = 0; ti < 4; ti++)
@@ -191,7 +188,8 @@ static void trsm_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
         char *B = (char *)P + (size_t)(bi + bj * ld) * t->es;
         char *B0 = (char *)Pref + (B - (char *)P);
         assert_int_equal(trsm_async(t, side, TessLower, TessConjTrans, TessNonUnit, m, n,
-                                    -1.5 + 0.5 * I, A, ld, B, ld), 0);
+                                    -1.5 + 0.5 * I, A, ld, B, ld),
+                         0);
         assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, t->es), 0);
         assert_int_equal(tess_sync(), 0);
         double r = trsm_residual(t, side, TessLower, TessConjTrans, TessNonUnit, m, n,
@@ -229,8 +227,9 @@ static void trsm_with_alpha_zero_sets_b_to_zero_without_reading_a_or_b(void **st
             tu_fill(t, A, k, k, k, NAN);
             tu_fill(t, B, m, n, m, NAN);
             uint64_t h2d = h2d_bytes();
-            assert_int_equal(trsm_async(t, sides[s], TessUpper, TessNoTrans, TessNonUnit, m, n,
-                                        0.0, s ? NULL : A, k, B, m), 0);
+            assert_int_equal(trsm_async(t, sides[s], TessUpper, TessNoTrans, TessNonUnit, m, n, 0.0,
+                                        s ? NULL : A, k, B, m),
+                             0);
             assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, m, t->es), 0);
             assert_int_equal(tess_sync(), 0);
             assert_true(h2d_bytes() == h2d);
@@ -246,11 +245,12 @@ static void trsm_with_m_or_n_zero_returns_at_once_and_touches_nothing(void **sta
     (void)state;
     double A[4] = { NAN, NAN, NAN, NAN }, B[4] = { NAN, 1, 2, 3 };
     assert_int_equal(tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, 0, 2, 1.0,
-                                      NULL, 1, NULL, 1), 0);
-    assert_int_equal(tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, 2, 0, 1.0, A,
-                                      2, B, 2), 0);
-    assert_int_equal(tess_dtrsm_async(TessRight, TessUpper, TessTrans, TessUnit, 2, 0, 0.0, A, 1,
-                                      B, 2), 0);
+                                      NULL, 1, NULL, 1),
+                     0);
+    assert_int_equal(
+        tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, 2, 0, 1.0, A, 2, B, 2), 0);
+    assert_int_equal(
+        tess_dtrsm_async(TessRight, TessUpper, TessTrans, TessUnit, 2, 0, 0.0, A, 1, B, 2), 0);
     assert_int_equal(tess_sync(), 0);
     assert_true(isnan(B[0]) && B[1] == 1 && B[2] == 2 && B[3] == 3);
 }
@@ -307,8 +307,8 @@ static void trsm_runs_one_task_per_tile_of_b_and_referenced_tile_of_a(void **sta
     void *A = tri_matrix(t, m, m, TessUpper, 3), *B = tu_matrix(t, m, n, 4);
     tess_stats_t s0, s1;
     assert_int_equal(tess_get_stats(&s0), 0);
-    assert_int_equal(trsm_async(t, TessLeft, TessUpper, TessNoTrans, TessNonUnit, m, n, 1.0, A, m,
-                                B, m), 0);
+    assert_int_equal(
+        trsm_async(t, TessLeft, TessUpper, TessNoTrans, TessNonUnit, m, n, 1.0, A, m, B, m), 0);
     assert_int_equal(tess_sync(), 0);
     assert_int_equal(tess_get_stats(&s1), 0);
     uint64_t total = 0;
@@ -326,8 +326,7 @@ static void trsm_runs_one_task_per_tile_of_b_and_referenced_tile_of_a(void **sta
  * block by SYRK, and the off-diagonal block then solved against that block's
  * lower triangle.  Bound: ||M - Mref||_F / (4 n eps ||Mref||_F) < 10, Mref the
  * same sequence run by OpenBLAS. */
-static void trsm_gemm_and_syrk_chained_on_overlapping_views_need_no_sync_in_between(
-    void **state)
+static void trsm_gemm_and_syrk_chained_on_overlapping_views_need_no_sync_in_between(void **state)
 {
     (void)state;
     const tu_type_t *t = &tu_types[1];
@@ -347,8 +346,7 @@ static void trsm_gemm_and_syrk_chained_on_overlapping_views_need_no_sync_in_betw
             assert_int_equal(tess_dtrsm_async(R, Lo, T, TessNonUnit, n - k, k, 1, L, n, P, n), 0);
             assert_int_equal(tess_dgemm_async(N, T, q, r, k, -1, P2, n, P, n, 1, S21, n), 0);
             assert_int_equal(tess_dsyrk_async(Lo, N, r, k, -1, P, n, 1, S11, n), 0);
-            assert_int_equal(tess_dtrsm_async(R, Lo, T, TessNonUnit, q, r, 1, S11, n, S21, n),
-                             0);
+            assert_int_equal(tess_dtrsm_async(R, Lo, T, TessNonUnit, q, r, 1, S11, n, S21, n), 0);
             assert_int_equal(tess_memory_coherent_async(TessAll, n, n, M, n, t->es), 0);
             assert_int_equal(tess_sync(), 0);
         } else {
@@ -356,8 +354,8 @@ static void trsm_gemm_and_syrk_chained_on_overlapping_views_need_no_sync_in_betw
                         (int)(n - k), (int)k, 1, L, (int)n, P, (int)n);
             cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)q, (int)r, (int)k, -1, P2,
                         (int)n, P, (int)n, 1, S21, (int)n);
-            cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, (int)r, (int)k, -1, P, (int)n,
-                        1, S11, (int)n);
+            cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, (int)r, (int)k, -1, P, (int)n, 1,
+                        S11, (int)n);
             cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)q,
                         (int)r, 1, S11, (int)n, S21, (int)n);
         }
@@ -421,8 +419,8 @@ static void trsm_on_one_device_moves_b_and_the_referenced_tiles_of_a_once(void *
         void *A = tri_matrix(t, n, lda, uplos[u], 5), *B = tu_matrix(t, m, n, 6);
         tess_stats_t s0, s1;
         assert_int_equal(tess_get_stats(&s0), 0);
-        assert_int_equal(trsm_async(t, TessRight, uplos[u], TessTrans, TessUnit, m, n, 2.0, A,
-                                    lda, B, m), 0);
+        assert_int_equal(
+            trsm_async(t, TessRight, uplos[u], TessTrans, TessUnit, m, n, 2.0, A, lda, B, m), 0);
         assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, m, t->es), 0);
         assert_int_equal(tess_sync(), 0);
         assert_int_equal(tess_get_stats(&s1), 0);
@@ -446,8 +444,7 @@ int main(void)
         cmocka_unit_test(trsm_with_m_or_n_zero_returns_at_once_and_touches_nothing),
         cmocka_unit_test(trsm_rejects_invalid_arguments_with_their_reference_numbers),
         cmocka_unit_test(trsm_runs_one_task_per_tile_of_b_and_referenced_tile_of_a),
-        cmocka_unit_test(
-            trsm_gemm_and_syrk_chained_on_overlapping_views_need_no_sync_in_between),
+        cmocka_unit_test(trsm_gemm_and_syrk_chained_on_overlapping_views_need_no_sync_in_between),
     };
     /* these initialise a runtime of their own */
     const struct CMUnitTest on_their_own[] = {

@@ -121,13 +121,11 @@ int tu_gemm_async(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t 
         return tess_sgemm_async(ta, tb, m, n, k, (float)creal(alpha), A, lda, B, ldb,
                                 (float)creal(beta), C, ldc);
     case 1:
-        return tess_dgemm_async(ta, tb, m, n, k, creal(alpha), A, lda, B, ldb, creal(beta), C,
-                                ldc);
+        return tess_dgemm_async(ta, tb, m, n, k, creal(alpha), A, lda, B, ldb, creal(beta), C, ldc);
     case 2:
         return tess_cgemm_async(ta, tb, m, n, k, (float _Complex)alpha, A, lda, B, ldb,
                                 (float _Complex)beta, C, ldc);
-    default:
-        return tess_zgemm_async(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    default: return tess_zgemm_async(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     }
 }
 
@@ -149,20 +147,19 @@ void tu_gemm_ref(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t m
                     (int)ldb, *(double *)b, C, (int)ldc);
         break;
     case 2:
-        cblas_cgemm(CblasColMajor, cta, ctb, (int)m, (int)n, (int)k, a, A, (int)lda, B, (int)ldb,
-                    b, C, (int)ldc);
+        cblas_cgemm(CblasColMajor, cta, ctb, (int)m, (int)n, (int)k, a, A, (int)lda, B, (int)ldb, b,
+                    C, (int)ldc);
         break;
     default:
-        cblas_zgemm(CblasColMajor, cta, ctb, (int)m, (int)n, (int)k, a, A, (int)lda, B, (int)ldb,
-                    b, C, (int)ldc);
+        cblas_zgemm(CblasColMajor, cta, ctb, (int)m, (int)n, (int)k, a, A, (int)lda, B, (int)ldb, b,
+                    C, (int)ldc);
         break;
     }
 }
 
-double tu_gemm_residual(const tu_type_t *t, int64_t m, int64_t n, int64_t k,
-                        double _Complex alpha, double normA, double normB,
-                        double _Complex beta, double normC0, const void *C, const void *Cref,
-                        int64_t ldc)
+double tu_gemm_residual(const tu_type_t *t, int64_t m, int64_t n, int64_t k, double _Complex alpha,
+                        double normA, double normB, double _Complex beta, double normC0,
+                        const void *C, const void *Cref, int64_t ldc)
 {
     double scale = cabs(alpha) * normA * normB + cabs(beta) * normC0;
     double diff = tu_diff(t, C, Cref, m, n, ldc);
@@ -191,8 +188,8 @@ int tu_symm_async(const tu_type_t *t, bool herm, tess_side_t side, tess_uplo_t u
         return (herm ? tess_chemm_async : tess_csymm_async)(side, uplo, m, n, ca, A, lda, B, ldb,
                                                             cb, C, ldc);
     default:
-        return (herm ? tess_zhemm_async : tess_zsymm_async)(side, uplo, m, n, alpha, A, lda, B,
-                                                            ldb, beta, C, ldc);
+        return (herm ? tess_zhemm_async : tess_zsymm_async)(side, uplo, m, n, alpha, A, lda, B, ldb,
+                                                            beta, C, ldc);
     }
 }
 
@@ -213,12 +210,12 @@ void tu_symm_ref(const tu_type_t *t, bool herm, tess_side_t side, tess_uplo_t up
                     (int)lda, B, (int)ldb, *(double *)b, C, (int)ldc);
         break;
     case 2:
-        (herm ? cblas_chemm : cblas_csymm)(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m,
-                                           (int)n, a, A, (int)lda, B, (int)ldb, b, C, (int)ldc);
+        (herm ? cblas_chemm : cblas_csymm)(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m, (int)n,
+                                           a, A, (int)lda, B, (int)ldb, b, C, (int)ldc);
         break;
     default:
-        (herm ? cblas_zhemm : cblas_zsymm)(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m,
-                                           (int)n, a, A, (int)lda, B, (int)ldb, b, C, (int)ldc);
+        (herm ? cblas_zhemm : cblas_zsymm)(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m, (int)n,
+                                           a, A, (int)lda, B, (int)ldb, b, C, (int)ldc);
         break;
     }
 }
@@ -229,10 +226,9 @@ int tu_syrk_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t 
 {
     switch (kind(t)) {
     case 0:
-        return tess_ssyrk_async(uplo, trans, n, k, (float)creal(alpha), A, lda,
-                                (float)creal(beta), C, ldc);
-    case 1:
-        return tess_dsyrk_async(uplo, trans, n, k, creal(alpha), A, lda, creal(beta), C, ldc);
+        return tess_ssyrk_async(uplo, trans, n, k, (float)creal(alpha), A, lda, (float)creal(beta),
+                                C, ldc);
+    case 1: return tess_dsyrk_async(uplo, trans, n, k, creal(alpha), A, lda, creal(beta), C, ldc);
     case 2:
         if (herm)
             return tess_cherk_async(uplo, trans, n, k, (float)creal(alpha), A, lda,
@@ -253,8 +249,8 @@ static CBLAS_TRANSPOSE ref_trans(const tu_type_t *t, tess_trans_t trans)
 }
 
 void tu_syrk_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
-                 int64_t k, double _Complex alpha, const void *A, int64_t lda,
-                 double _Complex beta, void *C, int64_t ldc)
+                 int64_t k, double _Complex alpha, const void *A, int64_t lda, double _Complex beta,
+                 void *C, int64_t ldc)
 {
     _Alignas(16) unsigned char a[16], b[16];
     tu_scalar(t, alpha, a);
@@ -279,8 +275,8 @@ void tu_syrk_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t t
         break;
     default:
         if (herm)
-            cblas_zherk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, creal(alpha), A,
-                        (int)lda, creal(beta), C, (int)ldc);
+            cblas_zherk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, creal(alpha), A, (int)lda,
+                        creal(beta), C, (int)ldc);
         else
             cblas_zsyrk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, b, C,
                         (int)ldc);
@@ -288,9 +284,9 @@ void tu_syrk_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t t
     }
 }
 
-int tu_syr2k_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans,
-                   int64_t n, int64_t k, double _Complex alpha, const void *A, int64_t lda,
-                   const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+int tu_syr2k_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                   int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                   int64_t ldb, double _Complex beta, void *C, int64_t ldc)
 {
     switch (kind(t)) {
     case 0:
@@ -307,8 +303,7 @@ int tu_syr2k_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t
                                  (float _Complex)beta, C, ldc);
     default:
         if (herm)
-            return tess_zher2k_async(uplo, trans, n, k, alpha, A, lda, B, ldb, creal(beta), C,
-                                     ldc);
+            return tess_zher2k_async(uplo, trans, n, k, alpha, A, lda, B, ldb, creal(beta), C, ldc);
         return tess_zsyr2k_async(uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     }
 }
@@ -327,8 +322,8 @@ void tu_syr2k_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t 
                      (int)ldb, *(float *)b, C, (int)ldc);
         break;
     case 1:
-        cblas_dsyr2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, *(double *)a, A, (int)lda,
-                     B, (int)ldb, *(double *)b, C, (int)ldc);
+        cblas_dsyr2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, *(double *)a, A, (int)lda, B,
+                     (int)ldb, *(double *)b, C, (int)ldc);
         break;
     case 2:
         if (herm)
@@ -363,14 +358,13 @@ int tu_gemmt_async(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_t
     case 2:
         return tess_cgemmt_async(uplo, ta, tb, n, k, (float _Complex)alpha, A, lda, B, ldb,
                                  (float _Complex)beta, C, ldc);
-    default:
-        return tess_zgemmt_async(uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    default: return tess_zgemmt_async(uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     }
 }
 
-void tu_gemmt_ref(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,
-                  int64_t n, int64_t k, double _Complex alpha, const void *A, int64_t lda,
-                  const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+void tu_gemmt_ref(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n,
+                  int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                  int64_t ldb, double _Complex beta, void *C, int64_t ldc)
 {
     if (n == 0)
         return;
@@ -387,8 +381,8 @@ void tu_gemmt_ref(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_tr
     free(full);
 }
 
-double tu_residual(const tu_type_t *t, double diff, int64_t k, double _Complex alpha,
-                   double normA, double normB, double _Complex beta, double normC0)
+double tu_residual(const tu_type_t *t, double diff, int64_t k, double _Complex alpha, double normA,
+                   double normB, double _Complex beta, double normC0)
 {
     double scale = cabs(alpha) * normA * normB + cabs(beta) * normC0;
     if (scale == 0)

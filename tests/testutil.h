@@ -19,12 +19,12 @@ typedef struct {
     double eps;
 } tu_type_t;
 
-extern const tu_type_t tu_types[4];    /* s, d, c, z */
+extern const tu_type_t tu_types[4]; /* s, d, c, z */
 
 /* Scalars travel as double complex and are narrowed to the type. */
 void tu_scalar(const tu_type_t *t, double _Complex v, void *out);
 
-void *tu_matrix(const tu_type_t *t, int64_t ld, int64_t n, unsigned seed);  /* random, ld x n */
+void *tu_matrix(const tu_type_t *t, int64_t ld, int64_t n, unsigned seed); /* random, ld x n */
 void *tu_copy(const tu_type_t *t, const void *A, int64_t ld, int64_t n);
 void tu_fill(const tu_type_t *t, void *A, int64_t m, int64_t n, int64_t ld, double _Complex v);
 double tu_norm(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld);
@@ -43,10 +43,9 @@ void tu_gemm_ref(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t m
 /* ||C - Cref||_F / (max(1,k) eps (|alpha| ||A|| ||B|| + |beta| ||C0||)), the
  * normwise GEMM residual; the tests bound it by TU_GEMM_BOUND. */
 #define TU_GEMM_BOUND 10.0
-double tu_gemm_residual(const tu_type_t *t, int64_t m, int64_t n, int64_t k,
-                        double _Complex alpha, double normA, double normB,
-                        double _Complex beta, double normC0, const void *C, const void *Cref,
-                        int64_t ldc);
+double tu_gemm_residual(const tu_type_t *t, int64_t m, int64_t n, int64_t k, double _Complex alpha,
+                        double normA, double normB, double _Complex beta, double normC0,
+                        const void *C, const void *Cref, int64_t ldc);
 
 /* The symmetric BLAS-3 routines, dispatched on t like tu_gemm_async, and
  * their OpenBLAS references.  herm selects the Hermitian routine (hemm, herk,
@@ -62,11 +61,11 @@ int tu_syrk_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t 
                   int64_t k, double _Complex alpha, const void *A, int64_t lda,
                   double _Complex beta, void *C, int64_t ldc);
 void tu_syrk_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
-                 int64_t k, double _Complex alpha, const void *A, int64_t lda,
-                 double _Complex beta, void *C, int64_t ldc);
-int tu_syr2k_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans,
-                   int64_t n, int64_t k, double _Complex alpha, const void *A, int64_t lda,
-                   const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc);
+                 int64_t k, double _Complex alpha, const void *A, int64_t lda, double _Complex beta,
+                 void *C, int64_t ldc);
+int tu_syr2k_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                   int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                   int64_t ldb, double _Complex beta, void *C, int64_t ldc);
 void tu_syr2k_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
                   int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
                   int64_t ldb, double _Complex beta, void *C, int64_t ldc);
@@ -75,15 +74,15 @@ int tu_gemmt_async(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_t
                    const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc);
 /* The host BLAS has no GEMMT: a GEMM into a copy of C, of which only the uplo
  * triangle is copied back. */
-void tu_gemmt_ref(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,
-                  int64_t n, int64_t k, double _Complex alpha, const void *A, int64_t lda,
-                  const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc);
+void tu_gemmt_ref(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n,
+                  int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                  int64_t ldb, double _Complex beta, void *C, int64_t ldc);
 
 /* The normwise residual of an update whose error diff = ||C - Cref||_F is
  * known: diff / (max(1,k) eps (|alpha| ||A|| ||B|| + |beta| ||C0||)), as
  * tu_gemm_residual; 0 when diff and the scale are both 0. */
-double tu_residual(const tu_type_t *t, double diff, int64_t k, double _Complex alpha,
-                   double normA, double normB, double _Complex beta, double normC0);
+double tu_residual(const tu_type_t *t, double diff, int64_t k, double _Complex alpha, double normA,
+                   double normB, double _Complex beta, double normC0);
 /* ||A - B||_F over the uplo triangle of n x n matrices, diagonal included. */
 double tu_tri_diff(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, const void *B,
                    int64_t ld);

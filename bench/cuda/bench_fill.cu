@@ -5,8 +5,7 @@
 #include "bench_fill.h"
 
 /* splitmix64 of the index: uniform in [-scale, scale], no state to carry. */
-__global__ static void fill_kernel(void *p, size_t count, uint64_t seed, double scale,
-                                   int is_float)
+__global__ static void fill_kernel(void *p, size_t count, uint64_t seed, double scale, int is_float)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count;
          i += (size_t)gridDim.x * blockDim.x) {
@@ -87,9 +86,9 @@ extern "C" int bench_read_async(const void *p, size_t bytes, void *stream)
 {
     static int nsm;
     int dev;
-    if (nsm == 0 && (cudaGetDevice(&dev) != cudaSuccess ||
-                     cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) !=
-                         cudaSuccess))
+    if (nsm == 0 &&
+        (cudaGetDevice(&dev) != cudaSuccess ||
+         cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess))
         return -1;
     read_kernel<<<READ_BLOCKS_PER_SM * nsm, READ_THREADS, 0, (cudaStream_t)stream>>>(
         (const double2 *)p, bytes / 16, __builtin_nan(""), (double *)p);

@@ -29,13 +29,13 @@
 #include "tessera_cuda.h"
 
 typedef struct {
-    char p;       /* s, d, c, z */
+    char p; /* s, d, c, z */
     int cplx;
-    int isf;      /* single precision */
+    int isf; /* single precision */
     size_t es;
 } btype_t;
-static const btype_t TS = {'s', 0, 1, 4}, TD = {'d', 0, 0, 8}, TC = {'c', 1, 1, 8},
-                     TZ = {'z', 1, 0, 16};
+static const btype_t TS = { 's', 0, 1, 4 }, TD = { 'd', 0, 0, 8 }, TC = { 'c', 1, 1, 8 },
+                     TZ = { 'z', 1, 0, 16 };
 
 static cublasHandle_t cub;
 static cudaStream_t st;
@@ -67,24 +67,34 @@ typedef struct {
 } job_t;
 enum { R_TRSM, R_TRMM, R_GEMV, R_SYMV, R_GEMM, R_COPY };
 
-static const cuDoubleComplex zone = {1.0, 0.0}, zhalf = {0.5, 0.0};
-static const cuComplex cone = {1.0f, 0.0f}, chalf = {0.5f, 0.0f};
+static const cuDoubleComplex zone = { 1.0, 0.0 }, zhalf = { 0.5, 0.0 };
+static const cuComplex cone = { 1.0f, 0.0f }, chalf = { 0.5f, 0.0f };
 static const double done = 1.0, dhalf = 0.5;
 static const float sone = 1.0f, shalf = 0.5f;
 
 static const void *one_of(const btype_t *t)
 {
-    return t == &TS ? (const void *)&sone : t == &TD ? (const void *)&done
-         : t == &TC ? (const void *)&cone : (const void *)&zone;
+    return t == &TS   ? (const void *)&sone
+           : t == &TD ? (const void *)&done
+           : t == &TC ? (const void *)&cone
+                      : (const void *)&zone;
 }
 static const void *half_of(const btype_t *t)
 {
-    return t == &TS ? (const void *)&shalf : t == &TD ? (const void *)&dhalf
-         : t == &TC ? (const void *)&chalf : (const void *)&zhalf;
+    return t == &TS   ? (const void *)&shalf
+           : t == &TD ? (const void *)&dhalf
+           : t == &TC ? (const void *)&chalf
+                      : (const void *)&zhalf;
 }
 
-static cublasSideMode_t cside(tess_side_t s) { return s == TessLeft ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT; }
-static cublasFillMode_t cuplo(tess_uplo_t u) { return u == TessLower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER; }
+static cublasSideMode_t cside(tess_side_t s)
+{
+    return s == TessLeft ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
+}
+static cublasFillMode_t cuplo(tess_uplo_t u)
+{
+    return u == TessLower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+}
 static cublasOperation_t cop(tess_trans_t t)
 {
     return t == TessNoTrans ? CUBLAS_OP_N : t == TessTrans ? CUBLAS_OP_T : CUBLAS_OP_C;
@@ -99,19 +109,39 @@ static void run_tessera(const job_t *j)
     case R_TRMM: {
         const int s = j->routine == R_TRSM;
         switch (j->t->p) {
-        case 's': TK((s ? tess_cuda_strsm : tess_cuda_strmm)(st, j->side, j->uplo, j->trans, dg, m, n, 1.0f, j->A, k, j->B, m)); break;
-        case 'd': TK((s ? tess_cuda_dtrsm : tess_cuda_dtrmm)(st, j->side, j->uplo, j->trans, dg, m, n, 1.0, j->A, k, j->B, m)); break;
-        case 'c': TK((s ? tess_cuda_ctrsm : tess_cuda_ctrmm)(st, j->side, j->uplo, j->trans, dg, m, n, 1.0f, j->A, k, j->B, m)); break;
-        default: TK((s ? tess_cuda_ztrsm : tess_cuda_ztrmm)(st, j->side, j->uplo, j->trans, dg, m, n, 1.0, j->A, k, j->B, m)); break;
+        case 's':
+            TK((s ? tess_cuda_strsm : tess_cuda_strmm)(st, j->side, j->uplo, j->trans, dg, m, n,
+                                                       1.0f, j->A, k, j->B, m));
+            break;
+        case 'd':
+            TK((s ? tess_cuda_dtrsm : tess_cuda_dtrmm)(st, j->side, j->uplo, j->trans, dg, m, n,
+                                                       1.0, j->A, k, j->B, m));
+            break;
+        case 'c':
+            TK((s ? tess_cuda_ctrsm : tess_cuda_ctrmm)(st, j->side, j->uplo, j->trans, dg, m, n,
+                                                       1.0f, j->A, k, j->B, m));
+            break;
+        default:
+            TK((s ? tess_cuda_ztrsm : tess_cuda_ztrmm)(st, j->side, j->uplo, j->trans, dg, m, n,
+                                                       1.0, j->A, k, j->B, m));
+            break;
         }
         break;
     }
     case R_GEMV:
         switch (j->t->p) {
-        case 's': TK(tess_cuda_sgemv(st, j->trans, m, n, 1.0f, j->A, m, j->x, 1, 0.5f, j->y, 1)); break;
-        case 'd': TK(tess_cuda_dgemv(st, j->trans, m, n, 1.0, j->A, m, j->x, 1, 0.5, j->y, 1)); break;
-        case 'c': TK(tess_cuda_cgemv(st, j->trans, m, n, 1.0f, j->A, m, j->x, 1, 0.5f, j->y, 1)); break;
-        default: TK(tess_cuda_zgemv(st, j->trans, m, n, 1.0, j->A, m, j->x, 1, 0.5, j->y, 1)); break;
+        case 's':
+            TK(tess_cuda_sgemv(st, j->trans, m, n, 1.0f, j->A, m, j->x, 1, 0.5f, j->y, 1));
+            break;
+        case 'd':
+            TK(tess_cuda_dgemv(st, j->trans, m, n, 1.0, j->A, m, j->x, 1, 0.5, j->y, 1));
+            break;
+        case 'c':
+            TK(tess_cuda_cgemv(st, j->trans, m, n, 1.0f, j->A, m, j->x, 1, 0.5f, j->y, 1));
+            break;
+        default:
+            TK(tess_cuda_zgemv(st, j->trans, m, n, 1.0, j->A, m, j->x, 1, 0.5, j->y, 1));
+            break;
         }
         break;
     case R_SYMV:
@@ -122,8 +152,7 @@ static void run_tessera(const job_t *j)
         default: TK(tess_cuda_zhemv(st, j->uplo, n, 1.0, j->A, n, j->x, 1, 0.5, j->y, 1)); break;
         }
         break;
-    default:
-        die("run_tessera: routine");
+    default: die("run_tessera: routine");
     }
 }
 
@@ -169,7 +198,8 @@ static void run_cublas(const job_t *j)
         }
         break;
     case R_GEMM:
-        CB(cublasDgemm(cub, CUBLAS_OP_N, CUBLAS_OP_N, m, n, m, one, j->A, m, j->B, m, one, j->C, m));
+        CB(cublasDgemm(cub, CUBLAS_OP_N, CUBLAS_OP_N, m, n, m, one, j->A, m, j->B, m, one, j->C,
+                       m));
         break;
     case R_COPY:
         CK(cudaMemcpyAsync(j->C, j->B, (size_t)(m * n) * j->t->es, cudaMemcpyDeviceToDevice, st));
@@ -189,14 +219,14 @@ enum { LIB_TESSERA, LIB_CUBLAS, LIB_CEILING, NLIBS };
 
 /* The libraries a case times: the first two, or all three (with its
  * ceiling); the run's ceilings time cuBLAS alone. */
-static const int CASE_LIBS[NLIBS] = {LIB_TESSERA, LIB_CUBLAS, LIB_CEILING};
-static const int CUBLAS_ONLY[1] = {LIB_CUBLAS};
+static const int CASE_LIBS[NLIBS] = { LIB_TESSERA, LIB_CUBLAS, LIB_CEILING };
+static const int CUBLAS_ONLY[1] = { LIB_CUBLAS };
 
 /* Bytes of A that a GEMV or SYMV/HEMV case reads. */
 static size_t blas2_bytes(const job_t *j)
 {
-    const double elems = j->routine == R_GEMV ? (double)j->m * (double)j->n
-                                              : (double)j->n * (double)(j->n + 1) / 2;
+    const double elems =
+        j->routine == R_GEMV ? (double)j->m * (double)j->n : (double)j->n * (double)(j->n + 1) / 2;
     return (size_t)elems * j->t->es;
 }
 
@@ -289,7 +319,10 @@ static void *dalloc(size_t bytes)
     return arena + at;
 }
 
-static void dfree_all(void) { arena_used = 0; }
+static void dfree_all(void)
+{
+    arena_used = 0;
+}
 
 /* Random matrix of ld x n elements; diagonal-dominant when diag != 0. */
 static void *dmatrix(const btype_t *t, int64_t ld, int64_t n, uint64_t seed, double scale,
@@ -306,18 +339,21 @@ static void report(const char *routine, const job_t *j, const char *unit, double
                    double tess_ms, double cub_ms)
 {
     const char *cs = j->routine == R_TRSM || j->routine == R_TRMM || j->routine == R_GEMM
-                         ? (j->side == TessLeft ? "L" : "R") : "-";
+                         ? (j->side == TessLeft ? "L" : "R")
+                         : "-";
     const char *cu = j->routine == R_GEMV ? "-" : (j->uplo == TessLower ? "L" : "U");
-    const char *ct = j->routine == R_SYMV ? "-"
-                   : j->trans == TessNoTrans ? "N" : j->trans == TessTrans ? "T" : "C";
+    const char *ct = j->routine == R_SYMV      ? "-"
+                     : j->trans == TessNoTrans ? "N"
+                     : j->trans == TessTrans   ? "T"
+                                               : "C";
     const double tr = tess_ms > 0 ? work / (tess_ms * 1e-3) : 0;
     const double cr = work / (cub_ms * 1e-3);
     printf("%-6s %c %s%s%s %6lld %6lld | %9.3f %9.3f | %8.2f %8.2f %-7s | %5.2fx\n", routine,
            j->t->p, cs, cu, ct, (long long)j->m, (long long)j->n, tess_ms, cub_ms, tr, cr, unit,
            tess_ms > 0 ? cub_ms / tess_ms : 0);
-    fprintf(csv, "\"%s\",%s,%c,%s,%s,%s,%lld,%lld,%s,%.6f,%.6f,%.4f,%.4f,%.4f\n", devname,
-            routine, j->t->p, cs, cu, ct, (long long)j->m, (long long)j->n, unit, tess_ms,
-            cub_ms, tr, cr, tess_ms > 0 ? cub_ms / tess_ms : 0);
+    fprintf(csv, "\"%s\",%s,%c,%s,%s,%s,%lld,%lld,%s,%.6f,%.6f,%.4f,%.4f,%.4f\n", devname, routine,
+            j->t->p, cs, cu, ct, (long long)j->m, (long long)j->n, unit, tess_ms, cub_ms, tr, cr,
+            tess_ms > 0 ? cub_ms / tess_ms : 0);
     fflush(stdout);
     fflush(csv);
 }
@@ -343,7 +379,7 @@ static void bench_trxm(const btype_t *t, int routine, tess_side_t side, tess_upl
 {
     const int64_t k = side == TessLeft ? m : n;
     const int with_gemm = t == &TD && m == n;
-    job_t j = {t, routine, side, uplo, trans, m, n, NULL, NULL, NULL, NULL, NULL, NULL, inner};
+    job_t j = { t, routine, side, uplo, trans, m, n, NULL, NULL, NULL, NULL, NULL, NULL, inner };
     j.A = dmatrix(t, k, k, 1, 1.0 / (double)k, 2.0);
     j.Bsave = dmatrix(t, m, n, 2, 1.0, 0);
     j.B = dalloc((size_t)(m * n) * t->es);
@@ -371,7 +407,7 @@ static void bench_trxm(const btype_t *t, int routine, tess_side_t side, tess_upl
 static void bench_blas2(const btype_t *t, int routine, tess_trans_t trans, tess_uplo_t uplo,
                         int64_t m, int64_t n, int reps)
 {
-    job_t j = {t, routine, TessLeft, uplo, trans, m, n, NULL, NULL, NULL, NULL, NULL, NULL, 1};
+    job_t j = { t, routine, TessLeft, uplo, trans, m, n, NULL, NULL, NULL, NULL, NULL, NULL, 1 };
     j.A = dmatrix(t, m, n, 3, 1.0, 0);
     j.x = dmatrix(t, m > n ? m : n, 1, 4, 1.0, 0);
     j.y = dmatrix(t, m > n ? m : n, 1, 5, 1.0, 0);
@@ -390,7 +426,8 @@ static void bench_blas2(const btype_t *t, int routine, tess_trans_t trans, tess_
  * recursion's off-diagonal products on side left). */
 static void bench_gemm(int64_t m, int64_t n, int reps, int inner)
 {
-    job_t g = {&TD, R_GEMM, TessLeft, TessLower, TessNoTrans, m, n, NULL, NULL, NULL, NULL, NULL, NULL, inner};
+    job_t g = { &TD,  R_GEMM, TessLeft, TessLower, TessNoTrans, m,    n,
+                NULL, NULL,   NULL,     NULL,      NULL,        NULL, inner };
     g.A = dmatrix(&TD, m, m, 6, 1.0, 0);
     g.B = dmatrix(&TD, m, n, 7, 1.0, 0);
     g.C = dmatrix(&TD, m, n, 8, 1.0, 0);
@@ -407,7 +444,8 @@ static void bench_ceilings(void)
     const int64_t n = 16384;
     bench_gemm(n, n, 5, 1);
     /* copy 4 GiB, as many bytes as a GEMV reads at 16384 x 32768 */
-    job_t c = {&TD, R_COPY, TessLeft, TessLower, TessNoTrans, n, 2 * n, NULL, NULL, NULL, NULL, NULL, NULL, 1};
+    job_t c = { &TD,  R_COPY, TessLeft, TessLower, TessNoTrans, n,    2 * n,
+                NULL, NULL,   NULL,     NULL,      NULL,        NULL, 1 };
     c.B = dmatrix(&TD, n, 2 * n, 9, 1.0, 0);
     c.C = dalloc((size_t)(n * 2 * n) * 8);
     fprintf(stderr, "  device-to-device copy, %lld MiB\n", (long long)(n * 2 * n * 8 >> 20));
@@ -442,7 +480,7 @@ static int bench_group(const char *group)
         bench_trxm(&TD, R_TRSM, TessRight, TessUpper, TessNoTrans, N, 64, 5, 16);
         bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, N, SQUARE_REPS, 1);
         bench_trxm(&TD, R_TRSM, TessRight, TessUpper, TessNoTrans, N, N, SQUARE_REPS, 1);
-        static const int64_t rhs[] = {64, 256, 1024};
+        static const int64_t rhs[] = { 64, 256, 1024 };
         for (int r = 0; r < 3; r++)
             bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, rhs[r], 7, 1);
         bench_trxm(&TD, R_TRMM, TessLeft, TessLower, TessNoTrans, N, N, SQUARE_REPS, 1);
@@ -514,16 +552,16 @@ int main(int argc, char **argv)
     fprintf(stderr, "[2/7] dtrsm parts: leaves, products per recursion level\n");
     bench_parts();
 
-    static const tess_side_t sides[] = {TessLeft, TessRight};
-    static const tess_uplo_t uplos[] = {TessLower, TessUpper};
-    static const tess_trans_t trs[] = {TessNoTrans, TessTrans};
+    static const tess_side_t sides[] = { TessLeft, TessRight };
+    static const tess_uplo_t uplos[] = { TessLower, TessUpper };
+    static const tess_trans_t trs[] = { TessNoTrans, TessTrans };
     const int64_t N = 16384;
     fprintf(stderr, "[3/7] dtrsm, 8 cases and small right-hand sides\n");
     for (int s = 0; s < 2; s++)
         for (int u = 0; u < 2; u++)
             for (int t = 0; t < 2; t++)
                 bench_trxm(&TD, R_TRSM, sides[s], uplos[u], trs[t], N, N, SQUARE_REPS, 1);
-    static const int64_t rhs[] = {64, 256, 1024};
+    static const int64_t rhs[] = { 64, 256, 1024 };
     for (int r = 0; r < 3; r++)
         bench_trxm(&TD, R_TRSM, TessLeft, TessLower, TessNoTrans, N, rhs[r], 7, 1);
 

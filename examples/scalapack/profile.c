@@ -90,11 +90,10 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
 }
 
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
-                 int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
-                 MPI_Status *st)
+                 int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Status *st)
 {
-    TIMED_MPI(PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm,
-                            st));
+    TIMED_MPI(
+        PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, st));
 }
 
 int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
@@ -167,8 +166,7 @@ void dsyrk_(S uplo, S t, P n, P k, P al, P a, P lda, P be, void *c, P ldc, L l1,
     TIMED_BLAS("dsyrk_", f(uplo, t, n, k, al, a, lda, be, c, ldc, l1, l2));
 }
 
-void dsyr2k_(S uplo, S t, P n, P k, P al, P a, P lda, P b, P ldb, P be, void *c, P ldc, L l1,
-             L l2)
+void dsyr2k_(S uplo, S t, P n, P k, P al, P a, P lda, P b, P ldb, P be, void *c, P ldc, L l1, L l2)
 {
     typedef void (*fn_t)(S, S, P, P, P, P, P, P, P, P, void *, P, L, L);
     TIMED_BLAS("dsyr2k_", f(uplo, t, n, k, al, a, lda, b, ldb, be, c, ldc, l1, l2));

@@ -45,8 +45,8 @@ void pdpotrf_(const char *uplo, const int *n, double *a, const int *ia, const in
 void pdpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *ia,
               const int *ja, const int *desca, double *b, const int *ib, const int *jb,
               const int *descb, int *info, size_t);
-void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja,
-              const int *desca, int *ipiv, int *info);
+void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja, const int *desca,
+              int *ipiv, int *info);
 void pdgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *ia,
               const int *ja, const int *desca, const int *ipiv, double *b, const int *ib,
               const int *jb, const int *descb, int *info, size_t);
@@ -55,8 +55,8 @@ void pdgemm_(const char *ta, const char *tb, const int *m, const int *n, const i
              const double *b, const int *ib, const int *jb, const int *descb, const double *beta,
              double *c, const int *ic, const int *jc, const int *descc);
 void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
-            const double *alpha, const double *a, const int *lda, const double *b,
-            const int *ldb, const double *beta, double *c, const int *ldc, size_t, size_t);
+            const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
+            const double *beta, double *c, const int *ldc, size_t, size_t);
 void pdgemv_(const char *trans, const int *m, const int *n, const double *alpha, const double *a,
              const int *ia, const int *ja, const int *desca, const double *x, const int *ix,
              const int *jx, const int *descx, const int *incx, const double *beta, double *y,
@@ -71,7 +71,7 @@ static const double one = 1.0, zero = 0.0;
 static struct {
     int rank, nranks, ctxt, p, q, myrow, mycol;
     int n, nb, mloc, nloc, lld;
-    int desc[9], vdesc[9];              /* the matrices, and N x 1 vectors */
+    int desc[9], vdesc[9]; /* the matrices, and N x 1 vectors */
 } g;
 
 /* Uniform in [-0.5, 0.5), a function of (i, j, seed) alone: every grid holds
@@ -98,10 +98,10 @@ enum kind { GENERAL, SPD, ZERO };
  * polling while ScaLAPACK runs). */
 typedef struct {
     double *dst;
-    const double *src;                  /* a copy of it, or ... */
-    enum kind kind;                     /* ... generated: */
+    const double *src; /* a copy of it, or ... */
+    enum kind kind;    /* ... generated: */
     uint64_t seed;
-    int first, last;                    /* local columns */
+    int first, last; /* local columns */
 } part_t;
 
 static void *fill_part(void *arg)
@@ -143,7 +143,7 @@ static void fill(part_t w)
         part[k].first = (int)((int64_t)g.nloc * k / n);
         part[k].last = (int)((int64_t)g.nloc * (k + 1) / n);
         if (k == n - 1 || pthread_create(&t[started], NULL, fill_part, &part[k]))
-            fill_part(&part[k]);        /* the last part, or one no thread took */
+            fill_part(&part[k]); /* the last part, or one no thread took */
         else
             started++;
     }
@@ -181,8 +181,8 @@ static double norm_inf(const double *a, const int *desc, int cols)
 /* y = alpha op(A) x + beta y. */
 static void gemv(double alpha, const double *a, const double *x, double beta, double *y)
 {
-    pdgemv_("N", &g.n, &g.n, &alpha, a, &i1, &i1, g.desc, x, &i1, &i1, g.vdesc, &i1, &beta, y,
-            &i1, &i1, g.vdesc, &i1);
+    pdgemv_("N", &g.n, &g.n, &alpha, a, &i1, &i1, g.desc, x, &i1, &i1, g.vdesc, &i1, &beta, y, &i1,
+            &i1, g.vdesc, &i1);
 }
 
 /* ||A0 x - b|| / (||A0|| ||x|| N eps), x the solution the factors gave. */
@@ -246,8 +246,7 @@ static result_t run(const char *routine, bool check)
         if (check && !r.info) {
             generate_vector(v0, 4);
             memcpy(v1, v0, sizeof *v0 * (size_t)g.mloc);
-            pdgetrs_("N", &g.n, &i1, m0, &i1, &i1, g.desc, ipiv, v1, &i1, &i1, g.vdesc, &r.info,
-                     1);
+            pdgetrs_("N", &g.n, &i1, m0, &i1, &i1, g.desc, ipiv, v1, &i1, &i1, g.vdesc, &r.info, 1);
             r.residual = solve_residual(m1, v1, v0);
         }
         free(ipiv);
@@ -256,18 +255,18 @@ static result_t run(const char *routine, bool check)
         generate(m1, GENERAL, 6);
         generate(m2, ZERO, 0);
         t0 = timed_start();
-        pdgemm_("N", "N", &g.n, &g.n, &g.n, &one, m0, &i1, &i1, g.desc, m1, &i1, &i1, g.desc,
-                &zero, m2, &i1, &i1, g.desc);
+        pdgemm_("N", "N", &g.n, &g.n, &g.n, &one, m0, &i1, &i1, g.desc, m1, &i1, &i1, g.desc, &zero,
+                m2, &i1, &i1, g.desc);
         timed_stop(t0, &r);
         r.flops = 2.0 * g.n * g.n * g.n;
         if (check) {
             generate_vector(v0, 7);
-            gemv(1.0, m2, v0, 0.0, v1);         /* C x */
-            gemv(1.0, m1, v0, 0.0, v2);         /* B x */
-            gemv(1.0, m0, v2, -1.0, v1);        /* A (B x) - C x */
-            r.residual = norm_inf(v1, g.vdesc, 1) /
-                         (norm_inf(m0, g.desc, g.n) * norm_inf(m1, g.desc, g.n) *
-                          norm_inf(v0, g.vdesc, 1) * g.n * (DBL_EPSILON / 2));
+            gemv(1.0, m2, v0, 0.0, v1);  /* C x */
+            gemv(1.0, m1, v0, 0.0, v2);  /* B x */
+            gemv(1.0, m0, v2, -1.0, v1); /* A (B x) - C x */
+            r.residual =
+                norm_inf(v1, g.vdesc, 1) / (norm_inf(m0, g.desc, g.n) * norm_inf(m1, g.desc, g.n) *
+                                            norm_inf(v0, g.vdesc, 1) * g.n * (DBL_EPSILON / 2));
         }
     }
     return r;
@@ -312,10 +311,13 @@ int main(int argc, char **argv)
         case 'r': snprintf(routines, sizeof routines, "%s", optarg); break;
         case 'w': warm = true; break;
         case 'x': check = false; break;
-        default: usage(argv[0]); MPI_Finalize(); return 2;
+        default:
+            usage(argv[0]);
+            MPI_Finalize();
+            return 2;
         }
     }
-    if (!g.p)                           /* the most square grid, P <= Q */
+    if (!g.p) /* the most square grid, P <= Q */
         for (int p = 1; p * p <= g.nranks; p++)
             if (g.nranks % p == 0)
                 g.p = p, g.q = g.nranks / p;
@@ -355,8 +357,8 @@ int main(int argc, char **argv)
     }
 
     if (g.rank == 0) {
-        printf("# ScaLAPACK on %d rank(s), grid %d x %d, N %d, NB %d; dgemm_ from %s\n",
-               g.nranks, g.p, g.q, g.n, g.nb, profile_blas_library());
+        printf("# ScaLAPACK on %d rank(s), grid %d x %d, N %d, NB %d; dgemm_ from %s\n", g.nranks,
+               g.p, g.q, g.n, g.nb, profile_blas_library());
         printf("# %-8s %7s %5s %9s %9s %10s %7s %7s %7s  %s\n", "routine", "N", "NB", "time_s",
                "gflops", "residual", "blas3", "mpi", "rest", "check");
     }
@@ -382,7 +384,10 @@ int main(int argc, char **argv)
             double b3 = 100 * sum[0] / g.nranks, m = 100 * sum[1] / g.nranks;
             printf("  pd%-6s %7d %5d %9.3f %9.2f %10.3e %6.1f%% %6.1f%% %6.1f%%  %s\n", name, g.n,
                    g.nb, t, r.flops / t * 1e-9, r.residual, b3, m, 100 - b3 - m,
-                   r.info ? "info != 0" : !check ? "-" : any ? "FAILED" : "ok");
+                   r.info   ? "info != 0"
+                   : !check ? "-"
+                   : any    ? "FAILED"
+                            : "ok");
             fflush(stdout);
         }
     }

@@ -11,10 +11,10 @@
              tess_diag_t diag, int64_t m, int64_t n, T alpha, const T *dA, int64_t ldda, T *dB,    \
              int64_t lddb)                                                                         \
     {                                                                                              \
-        int err = check_trxm(type, side, uplo, trans, diag, m, n, &alpha, dA, ldda, dB, lddb);    \
+        int err = check_trxm(type, side, uplo, trans, diag, m, n, &alpha, dA, ldda, dB, lddb);     \
         return err ? err                                                                           \
-                   : kern(type, NULL, stream, side, uplo, trans, diag, m, n, &alpha, dA, ldda,     \
-                          dB, lddb);                                                               \
+                   : kern(type, NULL, stream, side, uplo, trans, diag, m, n, &alpha, dA, ldda, dB, \
+                          lddb);                                                                   \
     }
 
 TRXM_ENTRY(tess_cuda_strsm, kern_cuda_trsm, KERN_S, float)
@@ -42,8 +42,8 @@ GEMV_ENTRY(tess_cuda_cgemv, KERN_C, float _Complex)
 GEMV_ENTRY(tess_cuda_zgemv, KERN_Z, double _Complex)
 
 #define SYMV_ENTRY(name, type, T)                                                                  \
-    int name(cudaStream_t stream, tess_uplo_t uplo, int64_t n, T alpha, const T *dA,               \
-             int64_t ldda, const T *dx, int64_t incx, T beta, T *dy, int64_t incy)                 \
+    int name(cudaStream_t stream, tess_uplo_t uplo, int64_t n, T alpha, const T *dA, int64_t ldda, \
+             const T *dx, int64_t incx, T beta, T *dy, int64_t incy)                               \
     {                                                                                              \
         int err = check_symv(type, uplo, n, &alpha, dA, ldda, dx, incx, dy, incy);                 \
         return err ? err                                                                           \

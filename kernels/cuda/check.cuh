@@ -110,8 +110,7 @@ static int kern_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem,
     cudaLaunchAttribute attr[1];
     cudaLaunchConfig_t cfg = {};
     switch (kind) {
-    case KERN_LAUNCH_PLAIN:
-        break;
+    case KERN_LAUNCH_PLAIN: break;
     case KERN_LAUNCH_OVERLAP:
         attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
         attr[0].val.programmaticStreamSerializationAllowed = 1;
@@ -136,8 +135,17 @@ static int kern_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem,
 }
 
 /* Index arithmetic shared by host and device code. */
-__host__ __device__ static inline int64_t kern_max64(int64_t a, int64_t b) { return a > b ? a : b; }
-__host__ __device__ static inline int64_t kern_min64(int64_t a, int64_t b) { return a < b ? a : b; }
-__host__ __device__ static inline int64_t kern_cdiv64(int64_t a, int64_t b) { return (a + b - 1) / b; }
+__host__ __device__ static inline int64_t kern_max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+__host__ __device__ static inline int64_t kern_min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+__host__ __device__ static inline int64_t kern_cdiv64(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
 
 #endif

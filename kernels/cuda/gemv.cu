@@ -18,7 +18,8 @@
 #include <atomic>
 #include "blas2_common.cuh"
 
-namespace {
+namespace
+{
 
 /* No transpose: 128 threads x 2 rows, a group of 8 columns in flight. */
 constexpr int GN_THREADS = 128;
@@ -42,13 +43,16 @@ constexpr int GT_WARPS = 4;
 constexpr int GT_SEG = 8;
 constexpr int GT_ROWS = 64 * GT_SEG; /* rows one warp reads per step */
 constexpr int GT_WAVES = 4;
-template <class T> constexpr int gt_minb() { return sizeof(T) == 16 ? 3 : 4; }
+template <class T>
+constexpr int gt_minb()
+{
+    return sizeof(T) == 16 ? 3 : 4;
+}
 
 /* Rows i, i+1 of alpha A x over the columns [j0, j0 + nj) staged in sx. */
 template <class T, bool ALIGNED>
-__device__ __forceinline__ void gemv_n_rows(int64_t m, int64_t i, int64_t nj, T alpha,
-                                            const T *a, int64_t lda, const T *sx, T *y,
-                                            int64_t incy)
+__device__ __forceinline__ void gemv_n_rows(int64_t m, int64_t i, int64_t nj, T alpha, const T *a,
+                                            int64_t lda, const T *sx, T *y, int64_t incy)
 {
     T acc0 = kzero<T>(), acc1 = kzero<T>();
     if (ALIGNED && i + 1 < m) {
@@ -166,7 +170,7 @@ __device__ __forceinline__ kpair<cuComplex> kload_a_pair(const cuComplex *p)
 }
 __device__ __forceinline__ kpair<cuDoubleComplex> kload_a_pair(const cuDoubleComplex *p)
 {
-    return kpair<cuDoubleComplex>{kload_a(p), kload_a(p + 1)};
+    return kpair<cuDoubleComplex>{ kload_a(p), kload_a(p + 1) };
 }
 
 /* Elements i, i+1 of x (i even), read from global memory through L1: one
@@ -176,21 +180,21 @@ __device__ __forceinline__ kpair<cuDoubleComplex> kload_a_pair(const cuDoubleCom
 __device__ __forceinline__ kpair<float> kload_x_pair(const float *p)
 {
     const float2 v = __ldg(reinterpret_cast<const float2 *>(p));
-    return kpair<float>{v.x, v.y};
+    return kpair<float>{ v.x, v.y };
 }
 __device__ __forceinline__ kpair<double> kload_x_pair(const double *p)
 {
     const double2 v = __ldg(reinterpret_cast<const double2 *>(p));
-    return kpair<double>{v.x, v.y};
+    return kpair<double>{ v.x, v.y };
 }
 __device__ __forceinline__ kpair<cuComplex> kload_x_pair(const cuComplex *p)
 {
     const float4 v = __ldg(reinterpret_cast<const float4 *>(p));
-    return kpair<cuComplex>{make_cuComplex(v.x, v.y), make_cuComplex(v.z, v.w)};
+    return kpair<cuComplex>{ make_cuComplex(v.x, v.y), make_cuComplex(v.z, v.w) };
 }
 __device__ __forceinline__ kpair<cuDoubleComplex> kload_x_pair(const cuDoubleComplex *p)
 {
-    return kpair<cuDoubleComplex>{__ldg(p), __ldg(p + 1)};
+    return kpair<cuDoubleComplex>{ __ldg(p), __ldg(p + 1) };
 }
 template <class T, bool XPAIR>
 __device__ __forceinline__ kpair<T> gemv_t_x_pair(const T *x, int64_t i, int64_t incx)
@@ -198,7 +202,7 @@ __device__ __forceinline__ kpair<T> gemv_t_x_pair(const T *x, int64_t i, int64_t
     if constexpr (XPAIR)
         return kload_x_pair(x + i);
     else
-        return kpair<T>{__ldg(x + i * incx), __ldg(x + (i + 1) * incx)};
+        return kpair<T>{ __ldg(x + i * incx), __ldg(x + (i + 1) * incx) };
 }
 
 /* sum_i op(a[i]) x[i incx] over the rows [0, ni) of one column, a partial
@@ -250,9 +254,8 @@ __device__ __forceinline__ T gemv_t_col(int64_t ni, const T *a, const T *x, int6
  * not read y); else alpha sum is added with atomics after the beta pass. */
 template <class T, bool APAIR, bool XPAIR, bool CONJ>
 __global__ void __launch_bounds__(GT_WARPS * 32, gt_minb<T>())
-    gemv_t_kernel(int64_t m, int64_t n, int64_t chunk, T alpha, T beta,
-                  const T *__restrict__ A, int64_t lda, const T *__restrict__ x, int64_t incx,
-                  T *y, int64_t incy)
+    gemv_t_kernel(int64_t m, int64_t n, int64_t chunk, T alpha, T beta, const T *__restrict__ A,
+                  int64_t lda, const T *__restrict__ x, int64_t incx, T *y, int64_t incy)
 {
     const int64_t j = (int64_t)blockIdx.x * GT_WARPS + threadIdx.x / 32;
     if (j >= n)
@@ -260,8 +263,8 @@ __global__ void __launch_bounds__(GT_WARPS * 32, gt_minb<T>())
     const T *col = A + j * lda;
     for (int64_t i0 = (int64_t)blockIdx.y * chunk; i0 < m; i0 += (int64_t)gridDim.y * chunk) {
         const int64_t ni = kern_min64(m - i0, chunk);
-        const T sum = kwarp_sum(gemv_t_col<T, APAIR, XPAIR, CONJ>(ni, col + i0, x + i0 * incx,
-                                                                   incx));
+        const T sum =
+            kwarp_sum(gemv_t_col<T, APAIR, XPAIR, CONJ>(ni, col + i0, x + i0 * incx, incx));
         if (threadIdx.x % 32 == 0) {
             const T v = kmul(alpha, sum);
             T *yj = &y[j * incy];
@@ -278,11 +281,12 @@ __global__ void __launch_bounds__(GT_WARPS * 32, gt_minb<T>())
 }
 
 template <class T>
-using gemv_t_fn = void (*)(int64_t, int64_t, int64_t, T, T, const T *, int64_t, const T *,
-                           int64_t, T *, int64_t);
+using gemv_t_fn = void (*)(int64_t, int64_t, int64_t, T, T, const T *, int64_t, const T *, int64_t,
+                           T *, int64_t);
 
 /* A transpose kernel and its resident blocks per multiprocessor. */
-template <class T> struct gemv_t_launch {
+template <class T>
+struct gemv_t_launch {
     gemv_t_fn<T> fn;
     int per_sm;
 };
@@ -296,7 +300,8 @@ int gemv_t_instance(int dev, gemv_t_launch<T> *l)
 }
 
 /* The instantiation for A's and x's layout and for ^T / ^H. */
-template <class T> int gemv_t_pick(bool apair, bool xpair, bool cj, int dev, gemv_t_launch<T> *l)
+template <class T>
+int gemv_t_pick(bool apair, bool xpair, bool cj, int dev, gemv_t_launch<T> *l)
 {
     if (apair && xpair)
         return cj ? gemv_t_instance<T, true, true, true>(dev, l)
@@ -345,11 +350,11 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
         const dim3 grid((unsigned)rowblocks, (unsigned)kern_min64(kern_cdiv64(n, chunk), 65535));
         const size_t smem = (size_t)chunk * sizeof(T);
         if (aligned)
-            gemv_n_kernel<T, true><<<grid, GN_THREADS, smem, s>>>(m, n, chunk, alpha, A, lda, x,
-                                                                 incx, y, incy);
+            gemv_n_kernel<T, true>
+                <<<grid, GN_THREADS, smem, s>>>(m, n, chunk, alpha, A, lda, x, incx, y, incy);
         else
-            gemv_n_kernel<T, false><<<grid, GN_THREADS, smem, s>>>(m, n, chunk, alpha, A, lda,
-                                                                  x, incx, y, incy);
+            gemv_n_kernel<T, false>
+                <<<grid, GN_THREADS, smem, s>>>(m, n, chunk, alpha, A, lda, x, incx, y, incy);
     } else {
         /* Whole columns (one chunk, y written directly) when the blocks of
          * GT_WARPS columns fill GT_WAVES waves of resident blocks; otherwise
@@ -371,8 +376,7 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
         if (nchunks > 1 && (err = kern_scale_vec(s, leny, beta, y, incy)))
             return err;
         const dim3 grid((unsigned)colblocks, (unsigned)kern_min64(nchunks, 65535));
-        kern.fn<<<grid, GT_WARPS * 32, 0, s>>>(m, n, chunk, alpha, beta, A, lda, x, incx, y,
-                                               incy);
+        kern.fn<<<grid, GT_WARPS * 32, 0, s>>>(m, n, chunk, alpha, beta, A, lda, x, incx, y, incy);
     }
     KERN_LAUNCH_CHECK();
     return 0;
@@ -380,10 +384,9 @@ int gemv_typed(cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n, const v
 
 } // namespace
 
-extern "C" int kern_cuda_gemv(kern_type_t t, cublasHandle_t h, cudaStream_t s,
-                              tess_trans_t trans, int64_t m, int64_t n, const void *alpha,
-                              const void *A, int64_t lda, const void *x, int64_t incx,
-                              const void *beta, void *y, int64_t incy)
+extern "C" int kern_cuda_gemv(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_trans_t trans,
+                              int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda,
+                              const void *x, int64_t incx, const void *beta, void *y, int64_t incy)
 {
     (void)h;
     if (m == 0 || n == 0)

@@ -27,34 +27,37 @@
 #include <type_traits>
 #include "blas2_common.cuh"
 
-namespace {
+namespace
+{
 
 constexpr int SB = 64; /* sub-tile side */
 
 /* Warps a block and blocks a multiprocessor (the register cap), as symv.cu. */
-template <class T> struct g2_shape {
+template <class T>
+struct g2_shape {
     static constexpr int TY = 8, MINB = 2;
 };
-template <> struct g2_shape<cuDoubleComplex> {
+template <>
+struct g2_shape<cuDoubleComplex> {
     static constexpr int TY = 16, MINB = 1;
 };
 
 /* How the tile is read: whole, or a diagonal tile's stored triangle. */
 enum { G2_FULL, G2_LOWER, G2_UPPER };
 
-template <class T> struct g2_args {
+template <class T>
+struct g2_args {
     const T *A;
-    const T *x1, *x2;          /* element i at x[i inc] (kern_vec_base) */
-    T *p1, *p2;                /* partials: p1[g m + i] of y1, p2[s n + j] of y2 */
+    const T *x1, *x2; /* element i at x[i inc] (kern_vec_base) */
+    T *p1, *p2;       /* partials: p1[g m + i] of y1, p2[s n + j] of y2 */
     int64_t m, n, lda, incx1, incx2;
-    int mt, nt;                /* sub-tiles down and across */
-    int group, seg;            /* panels a block column group, sub-tiles a row segment */
+    int mt, nt;     /* sub-tiles down and across */
+    int group, seg; /* panels a block column group, sub-tiles a row segment */
 };
 
 /* The sub-tiles [lo, hi) of row segment s in panel cp that hold stored data. */
 template <int DIAG>
-__host__ __device__ __forceinline__ void g2_rows(int mt, int seg, int s, int cp, int &lo,
-                                                 int &hi)
+__host__ __device__ __forceinline__ void g2_rows(int mt, int seg, int s, int cp, int &lo, int &hi)
 {
     lo = s * seg;
     hi = lo + seg < mt ? lo + seg : mt;
@@ -90,8 +93,8 @@ struct g2_cursor {
 };
 
 template <int DIAG>
-__device__ __forceinline__ void g2_seek(const int mt, const int nt, const int group,
-                                        const int seg, g2_cursor &c)
+__device__ __forceinline__ void g2_seek(const int mt, const int nt, const int group, const int seg,
+                                        g2_cursor &c)
 {
     /* from panel k on, the first one with stored sub-tiles in the segment */
     for (; c.k < group && (int)blockIdx.x * group + c.k < nt; c.k++) {
@@ -106,7 +109,8 @@ __device__ __forceinline__ void g2_seek(const int mt, const int nt, const int gr
 }
 
 /* One sub-tile in registers with the pieces of x1 its rows need. */
-template <class T, int CPT> struct g2_slot {
+template <class T, int CPT>
+struct g2_slot {
     kpair<T> t[CPT], xr;
     int si, k;
     bool ok;
@@ -135,7 +139,7 @@ __device__ __forceinline__ void g2_load(const g2_args<T> &a, int si, int cp, int
         for (int q = 0; q < CPT; q++) {
             const T *p = a.A + row + (col0 + ty + TY * q) * a.lda;
             s.t[q] = q >= qlo && q <= qhi ? *reinterpret_cast<const kpair<T> *>(p)
-                                          : kpair<T>{kzero<T>(), kzero<T>()};
+                                          : kpair<T>{ kzero<T>(), kzero<T>() };
         }
         if (COLS) {
             s.xr.a = a.x1[row * a.incx1];
@@ -284,9 +288,10 @@ __global__ void __launch_bounds__(32 * g2_shape<T>::TY, g2_shape<T>::MINB)
                     for (int w = 0; w < TY; w++)
                         sum = kadd(sum, srow[buf][w][threadIdx.x]);
                     T *p = &a.p1[(int64_t)blockIdx.x * a.m + r];
-                    const bool first = DIAG == G2_UPPER ? cs.k == kern_max64(0, cs.si -
-                                                          (int64_t)blockIdx.x * a.group)
-                                                        : cs.k == 0;
+                    const bool first =
+                        DIAG == G2_UPPER
+                            ? cs.k == kern_max64(0, cs.si - (int64_t)blockIdx.x * a.group)
+                            : cs.k == 0;
                     *p = first ? sum : kadd(*p, sum);
                 }
                 buf ^= 1;
@@ -297,7 +302,8 @@ __global__ void __launch_bounds__(32 * g2_shape<T>::TY, g2_shape<T>::MINB)
         g2_flush_cols<T, TY>(a, (int)blockIdx.x * a.group + k, tx, ty, yc);
 }
 
-template <class T> struct g2_reduce_args {
+template <class T>
+struct g2_reduce_args {
     const T *p1, *p2;
     T *y1, *y2;
     int64_t m, n, incy1, incy2;
@@ -306,7 +312,8 @@ template <class T> struct g2_reduce_args {
 };
 
 /* y = alpha sum + beta y, beta 0 not reading y. */
-template <class T> __device__ __forceinline__ void g2_store(T alpha, T sum, T beta, T *y)
+template <class T>
+__device__ __forceinline__ void g2_store(T alpha, T sum, T beta, T *y)
 {
     const T v = kmul(alpha, sum);
     *y = kis_zero(beta) ? v : kfma(beta, *y, v);
@@ -315,7 +322,8 @@ template <class T> __device__ __forceinline__ void g2_store(T alpha, T sum, T be
 /* Thread i < m (when y1 is asked for): y1[i] from p1 (and, diagonal, p2); the
  * next n threads (when y2 is): y2 from p2.  The partials are added in index
  * order, the invalid ones skipped. */
-template <class T, int DIAG> __global__ void gemv2_reduce(g2_reduce_args<T> r)
+template <class T, int DIAG>
+__global__ void gemv2_reduce(g2_reduce_args<T> r)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, m1 = r.y1 ? r.m : 0;
     if (i < m1) {
@@ -369,7 +377,8 @@ int g2_plan(int64_t m, int64_t n, bool rows, bool cols, int64_t resident, int wa
     }
 }
 
-template <class T> using g2_fn = void (*)(g2_args<T>);
+template <class T>
+using g2_fn = void (*)(g2_args<T>);
 
 template <class T, bool ALIGNED, bool ROWS, bool COLS, bool CONJ, int DIAG>
 int g2_instance(int dev, g2_fn<T> *fn, int *per_sm)
@@ -382,8 +391,7 @@ int g2_instance(int dev, g2_fn<T> *fn, int *per_sm)
 /* The instantiation for the products asked and the layout of A; CJ: ^H
  * rather than ^T (and a diagonal tile Hermitian), complex types only. */
 template <class T, bool CJ>
-int g2_pick_conj(bool aligned, bool rows, bool cols, int diag, int dev, g2_fn<T> *fn,
-                 int *per_sm)
+int g2_pick_conj(bool aligned, bool rows, bool cols, int diag, int dev, g2_fn<T> *fn, int *per_sm)
 {
 #define G2_BY_ALIGN(R, C, D)                                                                       \
     (aligned ? g2_instance<T, true, R, C, CJ, D>(dev, fn, per_sm)                                  \
@@ -410,8 +418,8 @@ template <class T>
 int g2_pick(bool aligned, bool rows, bool cols, bool cj, int diag, int dev, g2_fn<T> *fn,
             int *per_sm)
 {
-    constexpr bool cplx = std::is_same<T, cuComplex>::value ||
-                          std::is_same<T, cuDoubleComplex>::value;
+    constexpr bool cplx =
+        std::is_same<T, cuComplex>::value || std::is_same<T, cuDoubleComplex>::value;
     if constexpr (cplx) {
         if (cj && (cols || diag != G2_FULL))
             return g2_pick_conj<T, true>(aligned, rows, cols, diag, dev, fn, per_sm);
@@ -420,10 +428,10 @@ int g2_pick(bool aligned, bool rows, bool cols, bool cj, int diag, int dev, g2_f
 }
 
 template <class T>
-int gemv2_typed(cudaStream_t s, void *scratch, size_t scratch_bytes, tess_part_t part,
-                bool herm, int64_t m, int64_t n, const void *alpha_p, const T *A, int64_t lda,
-                const T *x1, int64_t incx1, const T *x2, int64_t incx2, const void *beta1_p,
-                T *y1, int64_t incy1, const void *beta2_p, T *y2, int64_t incy2)
+int gemv2_typed(cudaStream_t s, void *scratch, size_t scratch_bytes, tess_part_t part, bool herm,
+                int64_t m, int64_t n, const void *alpha_p, const T *A, int64_t lda, const T *x1,
+                int64_t incx1, const T *x2, int64_t incx2, const void *beta1_p, T *y1,
+                int64_t incy1, const void *beta2_p, T *y2, int64_t incy2)
 {
     const T alpha = *static_cast<const T *>(alpha_p);
     const T beta1 = y1 ? *static_cast<const T *>(beta1_p) : kzero<T>();
@@ -436,8 +444,7 @@ int gemv2_typed(cudaStream_t s, void *scratch, size_t scratch_bytes, tess_part_t
             return err;
         return y2 ? kern_scale_vec(s, n, beta2, y2, incy2) : 0;
     }
-    const int diag = part == TessLowerPart ? G2_LOWER : part == TessUpperPart ? G2_UPPER
-                                                                              : G2_FULL;
+    const int diag = part == TessLowerPart ? G2_LOWER : part == TessUpperPart ? G2_UPPER : G2_FULL;
     g2_args<T> a;
     a.A = A;
     a.lda = lda;
@@ -462,12 +469,12 @@ int gemv2_typed(cudaStream_t s, void *scratch, size_t scratch_bytes, tess_part_t
         return err;
     g2_fn<T> fn;
     int per_sm;
-    if ((err = g2_pick<T>(kern_pairs_aligned(A, lda), rows, cols, herm, diag, dev.id, &fn,
-                          &per_sm)))
+    if ((err =
+             g2_pick<T>(kern_pairs_aligned(A, lda), rows, cols, herm, diag, dev.id, &fn, &per_sm)))
         return err;
     g2_geometry g;
-    if ((err = g2_plan<T>(m, n, rows, cols, (int64_t)per_sm * dev.nsm,
-                          diag == G2_FULL ? 1 : 4, scratch_bytes, &g)))
+    if ((err = g2_plan<T>(m, n, rows, cols, (int64_t)per_sm * dev.nsm, diag == G2_FULL ? 1 : 4,
+                          scratch_bytes, &g)))
         return err;
     a.group = g.group;
     a.seg = g.seg;
@@ -509,17 +516,16 @@ int gemv2_typed(cudaStream_t s, void *scratch, size_t scratch_bytes, tess_part_t
 } // namespace
 
 extern "C" int kern_cuda_gemv2(kern_type_t t, cudaStream_t s, void *scratch, size_t scratch_bytes,
-                               tess_part_t part, bool herm, int64_t m, int64_t n,
-                               const void *alpha, const void *A, int64_t lda, const void *x1,
-                               int64_t incx1, const void *x2, int64_t incx2, const void *beta1,
-                               void *y1, int64_t incy1, const void *beta2, void *y2,
-                               int64_t incy2)
+                               tess_part_t part, bool herm, int64_t m, int64_t n, const void *alpha,
+                               const void *A, int64_t lda, const void *x1, int64_t incx1,
+                               const void *x2, int64_t incx2, const void *beta1, void *y1,
+                               int64_t incy1, const void *beta2, void *y2, int64_t incy2)
 {
     return kern_by_type(t, [&](auto z) {
         using T = decltype(z);
         return gemv2_typed<T>(s, scratch, scratch_bytes, part, herm, m, n, alpha,
                               static_cast<const T *>(A), lda, static_cast<const T *>(x1), incx1,
-                              static_cast<const T *>(x2), incx2, beta1, static_cast<T *>(y1),
-                              incy1, beta2, static_cast<T *>(y2), incy2);
+                              static_cast<const T *>(x2), incx2, beta1, static_cast<T *>(y1), incy1,
+                              beta2, static_cast<T *>(y2), incy2);
     });
 }

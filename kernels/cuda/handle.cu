@@ -7,7 +7,8 @@
  * teardown run). */
 #include "check.cuh"
 
-namespace {
+namespace
+{
 
 struct thread_handles {
     cublasHandle_t h[TESS_MAX_DEVICES] = {};

@@ -28,27 +28,25 @@ extern "C" {
 /* B = alpha op(A)^-1 B (side left) or alpha B op(A)^-1 (side right), in place:
  * recursive, off-diagonal blocks by cuBLAS GEMM, diagonal leaves in-kernel. */
 int kern_cuda_trsm(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_side_t side,
-                   tess_uplo_t uplo, tess_trans_t trans, tess_diag_t diag, int64_t m,
-                   int64_t n, const void *alpha, const void *A, int64_t lda, void *B,
-                   int64_t ldb);
+                   tess_uplo_t uplo, tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,
+                   const void *alpha, const void *A, int64_t lda, void *B, int64_t ldb);
 
 /* B = alpha op(A) B (side left) or alpha B op(A) (side right), in place. */
 int kern_cuda_trmm(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_side_t side,
-                   tess_uplo_t uplo, tess_trans_t trans, tess_diag_t diag, int64_t m,
-                   int64_t n, const void *alpha, const void *A, int64_t lda, void *B,
-                   int64_t ldb);
+                   tess_uplo_t uplo, tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,
+                   const void *alpha, const void *A, int64_t lda, void *B, int64_t ldb);
 
 /* y = alpha op(A) x + beta y; beta == 0 never reads y.  h is unused (the
  * kernels are Tessera's own) and kept so that all entries look alike. */
-int kern_cuda_gemv(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_trans_t trans,
-                   int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda,
-                   const void *x, int64_t incx, const void *beta, void *y, int64_t incy);
+int kern_cuda_gemv(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_trans_t trans, int64_t m,
+                   int64_t n, const void *alpha, const void *A, int64_t lda, const void *x,
+                   int64_t incx, const void *beta, void *y, int64_t incy);
 
 /* y = alpha A x + beta y, A symmetric (S, D) or Hermitian (C, Z) stored in the
  * uplo triangle; the imaginary parts of a Hermitian diagonal are not read. */
-int kern_cuda_symv(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_uplo_t uplo,
-                   int64_t n, const void *alpha, const void *A, int64_t lda, const void *x,
-                   int64_t incx, const void *beta, void *y, int64_t incy);
+int kern_cuda_symv(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_uplo_t uplo, int64_t n,
+                   const void *alpha, const void *A, int64_t lda, const void *x, int64_t incx,
+                   const void *beta, void *y, int64_t incy);
 
 /* One tile's share of a GEMV or SYMV/HEMV (kern.h's gemv2): y1 = alpha A x2 +
  * beta1 y1 and y2 = alpha op(A) x1 + beta2 y2 from one read of the m x n A,
@@ -67,9 +65,8 @@ int kern_cuda_gemv2(kern_type_t t, cudaStream_t s, void *scratch, size_t scratch
 /* C's uplo triangle = S + beta C (S NULL: beta C; beta == 0: C not read), the
  * other triangle untouched; real_diag sets the imaginary parts of C's
  * diagonal to zero (HERK/HER2K).  C and S are n x n; beta in type t. */
-int kern_cuda_tri_update(kern_type_t t, cudaStream_t s, bool real_diag, tess_uplo_t uplo,
-                         int64_t n, const void *S, int64_t lds, const void *beta, void *C,
-                         int64_t ldc);
+int kern_cuda_tri_update(kern_type_t t, cudaStream_t s, bool real_diag, tess_uplo_t uplo, int64_t n,
+                         const void *S, int64_t lds, const void *beta, void *C, int64_t ldc);
 
 /* Whether kern_cuda_gemmt serves n rows: n = leaf 2^L. */
 bool kern_cuda_gemmt_by_levels(int64_t n, int64_t leaf);
@@ -79,11 +76,10 @@ bool kern_cuda_gemmt_by_levels(int64_t n, int64_t leaf);
  * off-diagonal blocks of each level of halving as one batched GEMM on h,
  * the leaves computed whole into scratch (n leaf elements) and merged;
  * real_diag sets the imaginary parts of C's diagonal to zero (HERK). */
-int kern_cuda_gemmt(kern_type_t t, cublasHandle_t h, cudaStream_t s, void *scratch,
-                    int64_t leaf, bool real_diag, tess_uplo_t uplo, tess_trans_t ta,
-                    tess_trans_t tb, int64_t n, int64_t k, const void *alpha, const void *A,
-                    int64_t lda, const void *B, int64_t ldb, const void *beta, void *C,
-                    int64_t ldc);
+int kern_cuda_gemmt(kern_type_t t, cublasHandle_t h, cudaStream_t s, void *scratch, int64_t leaf,
+                    bool real_diag, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n,
+                    int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
+                    int64_t ldb, const void *beta, void *C, int64_t ldc);
 
 /* The calling thread's cuBLAS handle for the current device, created on first
  * use and destroyed when the thread exits.  0 or TESS_EDEVICE. */

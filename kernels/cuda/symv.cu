@@ -39,19 +39,23 @@
 #include <utility>
 #include "blas2_common.cuh"
 
-namespace {
+namespace
+{
 
 constexpr int SB = 64; /* tile size */
 
 /* Warps a block and blocks a multiprocessor (the register cap). */
-template <class T> struct symv_shape {
+template <class T>
+struct symv_shape {
     static constexpr int TY = 8, MINB = 2;
 };
-template <> struct symv_shape<cuDoubleComplex> {
+template <>
+struct symv_shape<cuDoubleComplex> {
     static constexpr int TY = 16, MINB = 1;
 };
 
-template <class T> struct symv_args {
+template <class T>
+struct symv_args {
     const T *A;
     const T *x;
     T *y;
@@ -62,7 +66,8 @@ template <class T> struct symv_args {
 };
 
 /* Where block column j starts in the list. */
-template <bool LOWER> __device__ __forceinline__ int64_t symv_col_start(int64_t nbt, int64_t j)
+template <bool LOWER>
+__device__ __forceinline__ int64_t symv_col_start(int64_t nbt, int64_t j)
 {
     return LOWER ? j * nbt - j * (j - 1) / 2 : j * (j + 1) / 2;
 }
@@ -103,7 +108,8 @@ __device__ int64_t symv_piece_start(int64_t nbt, int64_t ntiles, int64_t b, int6
 }
 
 /* The tile after (bi, bj) in the list. */
-template <bool LOWER> __device__ __forceinline__ void symv_tile_next(int nbt, int &bi, int &bj)
+template <bool LOWER>
+__device__ __forceinline__ void symv_tile_next(int nbt, int &bi, int &bj)
 {
     if (LOWER) {
         if (++bi == nbt)
@@ -138,7 +144,7 @@ __device__ __forceinline__ void symv_load(const symv_args<T> &a, int bi, int bj,
         for (int q = 0; q < CPT; q++) {
             const T *p = a.A + row + (col0 + ty + TY * q) * a.lda;
             t[q] = q >= qlo && q <= qhi ? *reinterpret_cast<const kpair<T> *>(p)
-                                        : kpair<T>{kzero<T>(), kzero<T>()};
+                                        : kpair<T>{ kzero<T>(), kzero<T>() };
         }
         xr.a = a.x[row * a.incx];
         xr.b = a.x[(row + 1) * a.incx];
@@ -164,7 +170,8 @@ struct symv_cursor {
 };
 
 /* One tile in registers, with its coordinates; ok is false past the piece. */
-template <class T, int CPT> struct symv_slot {
+template <class T, int CPT>
+struct symv_slot {
     kpair<T> t[CPT], xr;
     int bi, bj;
     bool ok;
@@ -203,7 +210,8 @@ using symv_token = cooperative_groups::grid_group::arrival_token;
 
 /* y = beta y on this block's share of y, then arrival at the grid barrier
  * that every block passes before it adds to y. */
-template <class T> __device__ symv_token symv_scale_y(const symv_args<T> &a)
+template <class T>
+__device__ symv_token symv_scale_y(const symv_args<T> &a)
 {
     const int64_t lo = (int64_t)blockIdx.x * a.n / gridDim.x;
     const int64_t hi = ((int64_t)blockIdx.x + 1) * a.n / gridDim.x;
@@ -228,8 +236,8 @@ __global__ void __launch_bounds__(32 * symv_shape<T>::TY, symv_shape<T>::MINB)
     if (threadIdx.x % 32 == 0 && threadIdx.x < 64) {
         const int e = threadIdx.x / 32;
         int col;
-        piece_end[e] = (int)symv_piece_start<LOWER>(a.nbt, a.ntiles, (int64_t)blockIdx.x + e,
-                                                    gridDim.x, col);
+        piece_end[e] =
+            (int)symv_piece_start<LOWER>(a.nbt, a.ntiles, (int64_t)blockIdx.x + e, gridDim.x, col);
         if (e == 0)
             piece_col = col;
     }
@@ -414,8 +422,7 @@ int symv_typed(cudaStream_t s, tess_uplo_t uplo, int64_t n, const void *alpha_p,
 
 extern "C" int kern_cuda_symv(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_uplo_t uplo,
                               int64_t n, const void *alpha, const void *A, int64_t lda,
-                              const void *x, int64_t incx, const void *beta, void *y,
-                              int64_t incy)
+                              const void *x, int64_t incx, const void *beta, void *y, int64_t incy)
 {
     (void)h;
     if (n == 0)

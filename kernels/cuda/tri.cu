@@ -6,7 +6,8 @@
 #include "check.cuh"
 #include "scalar.cuh"
 
-namespace {
+namespace
+{
 
 constexpr int TRI_THREADS = 256;
 
@@ -14,8 +15,8 @@ constexpr int TRI_THREADS = 256;
  * s_step): C(i,j) = S(i,j) + beta C(i,j) (S NULL: beta C alone; beta 0: C
  * not read); real_diag zeroes the diagonal's imaginary parts. */
 template <class T>
-__global__ void tri_update(bool lower, int64_t n, const T *S, int64_t lds, int64_t s_step,
-                           T beta, T *C, int64_t ldc, int64_t c_step, bool real_diag)
+__global__ void tri_update(bool lower, int64_t n, const T *S, int64_t lds, int64_t s_step, T beta,
+                           T *C, int64_t ldc, int64_t c_step, bool real_diag)
 {
     C += blockIdx.z * c_step;
     if (S)
@@ -34,8 +35,7 @@ __global__ void tri_update(bool lower, int64_t n, const T *S, int64_t lds, int64
 
 template <class T>
 int tri_launch(cudaStream_t s, bool real_diag, tess_uplo_t uplo, int64_t n, int64_t count,
-               const T *S, int64_t lds, int64_t s_step, T beta, T *C, int64_t ldc,
-               int64_t c_step)
+               const T *S, int64_t lds, int64_t s_step, T beta, T *C, int64_t ldc, int64_t c_step)
 {
     if (n == 0 || count == 0)
         return 0;
@@ -54,9 +54,8 @@ int tri_launch(cudaStream_t s, bool real_diag, tess_uplo_t uplo, int64_t n, int6
  * per block, and the small blocks near the diagonal run side by side. */
 template <class T>
 int gemmt_levels(cublasHandle_t h, cudaStream_t s, T *scratch, int64_t leaf, bool real_diag,
-                 tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n, int64_t k,
-                 T alpha, const T *A, int64_t lda, const T *B, int64_t ldb, T beta, T *C,
-                 int64_t ldc)
+                 tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n, int64_t k, T alpha,
+                 const T *A, int64_t lda, const T *B, int64_t ldb, T beta, T *C, int64_t ldc)
 {
     const bool lower = uplo == TessLower;
     const cublasOperation_t oa = kern_cublas_op(ta), ob = kern_cublas_op(tb);
@@ -78,9 +77,9 @@ int gemmt_levels(cublasHandle_t h, cudaStream_t s, T *scratch, int64_t leaf, boo
 
 } // namespace
 
-extern "C" int kern_cuda_tri_update(kern_type_t t, cudaStream_t s, bool real_diag,
-                                    tess_uplo_t uplo, int64_t n, const void *S, int64_t lds,
-                                    const void *beta, void *C, int64_t ldc)
+extern "C" int kern_cuda_tri_update(kern_type_t t, cudaStream_t s, bool real_diag, tess_uplo_t uplo,
+                                    int64_t n, const void *S, int64_t lds, const void *beta,
+                                    void *C, int64_t ldc)
 {
     return kern_by_type(t, [&](auto z) {
         using T = decltype(z);
@@ -96,10 +95,9 @@ extern "C" bool kern_cuda_gemmt_by_levels(int64_t n, int64_t leaf)
 
 extern "C" int kern_cuda_gemmt(kern_type_t t, cublasHandle_t h, cudaStream_t s, void *scratch,
                                int64_t leaf, bool real_diag, tess_uplo_t uplo, tess_trans_t ta,
-                               tess_trans_t tb,
-                               int64_t n, int64_t k, const void *alpha, const void *A,
-                               int64_t lda, const void *B, int64_t ldb, const void *beta, void *C,
-                               int64_t ldc)
+                               tess_trans_t tb, int64_t n, int64_t k, const void *alpha,
+                               const void *A, int64_t lda, const void *B, int64_t ldb,
+                               const void *beta, void *C, int64_t ldc)
 {
     return kern_by_type(t, [&](auto z) {
         using T = decltype(z);

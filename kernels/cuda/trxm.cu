@@ -24,7 +24,8 @@
 #include "scalar.cuh"
 #include "trxm_leaf.cuh"
 
-namespace {
+namespace
+{
 
 struct trxm_case {
     cublasHandle_t h;
@@ -54,8 +55,8 @@ int trxm_rec(const trxm_case &c, int64_t m, int64_t n, T alpha, const T *A, int6
     const bool left = c.side == TessLeft;
     const int64_t k = left ? m : n;
     if (k <= kern_leaf_max<T>())
-        return kern_trxm_leaf<T>(c.s, c.solve, c.side, c.uplo, c.trans, c.diag, k,
-                                 left ? n : m, alpha, A, lda, B, ldb, overlap);
+        return kern_trxm_leaf<T>(c.s, c.solve, c.side, c.uplo, c.trans, c.diag, k, left ? n : m,
+                                 alpha, A, lda, B, ldb, overlap);
 
     const int64_t k1 = split_point(k), k2 = k - k1;
     const bool lower = c.uplo == TessLower;
@@ -75,11 +76,11 @@ int trxm_rec(const trxm_case &c, int64_t m, int64_t n, T alpha, const T *A, int6
     auto update = [&](T ga, T gb) -> int {
         const cublasOperation_t op = kern_cublas_op(c.trans);
         if (left)
-            KERN_CUBLAS_TRY(kern_gemm(c.h, op, CUBLAS_OP_N, ks, n, kf, ga, Aoff, lda, Bf, ldb,
-                                      gb, Bs, ldb));
+            KERN_CUBLAS_TRY(
+                kern_gemm(c.h, op, CUBLAS_OP_N, ks, n, kf, ga, Aoff, lda, Bf, ldb, gb, Bs, ldb));
         else
-            KERN_CUBLAS_TRY(kern_gemm(c.h, CUBLAS_OP_N, op, m, ks, kf, ga, Bf, ldb, Aoff, lda,
-                                      gb, Bs, ldb));
+            KERN_CUBLAS_TRY(
+                kern_gemm(c.h, CUBLAS_OP_N, op, m, ks, kf, ga, Bf, ldb, Aoff, lda, gb, Bs, ldb));
         return 0;
     };
 
@@ -100,8 +101,8 @@ int trxm_rec(const trxm_case &c, int64_t m, int64_t n, T alpha, const T *A, int6
 }
 
 template <class T>
-int trxm_typed(trxm_case c, int64_t m, int64_t n, const void *alpha_p, const void *A,
-               int64_t lda, void *B, int64_t ldb)
+int trxm_typed(trxm_case c, int64_t m, int64_t n, const void *alpha_p, const void *A, int64_t lda,
+               void *B, int64_t ldb)
 {
     const T alpha = *static_cast<const T *>(alpha_p);
     if (kis_zero(alpha)) {
@@ -123,10 +124,9 @@ int trxm(bool solve, kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_side_
 {
     if (m == 0 || n == 0)
         return 0;
-    trxm_case c = {h, s, solve, side, uplo, trans, diag};
-    return kern_by_type(t, [&](auto z) {
-        return trxm_typed<decltype(z)>(c, m, n, alpha, A, lda, B, ldb);
-    });
+    trxm_case c = { h, s, solve, side, uplo, trans, diag };
+    return kern_by_type(
+        t, [&](auto z) { return trxm_typed<decltype(z)>(c, m, n, alpha, A, lda, B, ldb); });
 }
 
 } // namespace

@@ -9,13 +9,15 @@
 
 /* Leaf size: 64, except complex double, whose 64 x 64 tile would not leave
  * shared memory for several blocks per multiprocessor. */
-template <class T> __host__ __device__ constexpr int kern_leaf_nb()
+template <class T>
+__host__ __device__ constexpr int kern_leaf_nb()
 {
     return sizeof(T) > 8 ? 32 : 64;
 }
 
 /* The largest block the kernel finishes in one launch: two leaf tiles. */
-template <class T> __host__ __device__ constexpr int kern_leaf_max()
+template <class T>
+__host__ __device__ constexpr int kern_leaf_max()
 {
     return 2 * kern_leaf_nb<T>();
 }

@@ -18,7 +18,8 @@
 
 #include <stdint.h>
 
-namespace {
+namespace
+{
 
 constexpr int LEAF_WARPS = 8;
 constexpr int THREADS = LEAF_WARPS * 32;
@@ -26,12 +27,14 @@ constexpr int THREADS = LEAF_WARPS * 32;
 /* Which loop runs: forward or backward solve, lower or upper product. */
 enum leaf_op { SOLVE_LOWER, SOLVE_UPPER, MUL_LOWER, MUL_UPPER };
 
-template <leaf_op OP> __host__ __device__ constexpr bool op_lower()
+template <leaf_op OP>
+__host__ __device__ constexpr bool op_lower()
 {
     return OP == SOLVE_LOWER || OP == MUL_LOWER;
 }
 
-template <leaf_op OP> __host__ __device__ constexpr bool op_solve()
+template <leaf_op OP>
+__host__ __device__ constexpr bool op_solve()
 {
     return OP == SOLVE_LOWER || OP == SOLVE_UPPER;
 }
@@ -39,20 +42,22 @@ template <leaf_op OP> __host__ __device__ constexpr bool op_solve()
 /* V vectors a warp at a time in W of the block's warps, rows_per_round a
  * block (leaf_launch_v chooses V and W).  Side right passes the rows of B
  * through shared memory rows_per_round at a time. */
-template <int V, int W = LEAF_WARPS> __host__ __device__ constexpr int rows_per_round()
+template <int V, int W = LEAF_WARPS>
+__host__ __device__ constexpr int rows_per_round()
 {
     return W * V;
 }
 
-template <class T> struct leaf_args {
+template <class T>
+struct leaf_args {
     const T *A;
     T *B;
     int64_t lda, ldb, nvec;
     T alpha;
     int k;
-    bool tr;     /* T(i,j) = A(j,i) (else A(i,j)) */
-    bool cj;     /* conjugate A's elements */
-    bool unit;   /* unit diagonal: A's diagonal is not read */
+    bool tr;   /* T(i,j) = A(j,i) (else A(i,j)) */
+    bool cj;   /* conjugate A's elements */
+    bool unit; /* unit diagonal: A's diagonal is not read */
 };
 
 } // namespace

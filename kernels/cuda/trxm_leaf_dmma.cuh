@@ -21,15 +21,20 @@
 #include "trxm_leaf_panels.cuh"
 #include "trxm_leaf_tiles.cuh"
 
-namespace {
+namespace
+{
 
-template <int KB> struct dmma_leaf {
+template <int KB>
+struct dmma_leaf {
     static constexpr int MT = KB / 16; /* T's tiles of 16 rows */
     static constexpr int KS = KB / 8;  /* steps of 8 along T's columns */
     static constexpr int MR = MT / 2;  /* row tiles a warp */
     static constexpr int PV = rows_per_round<8>();
     static constexpr int LDX = KB + 4;
-    static constexpr size_t smem() { return sizeof(double) * ((size_t)KB * KB + (size_t)PV * LDX); }
+    static constexpr size_t smem()
+    {
+        return sizeof(double) * ((size_t)KB * KB + (size_t)PV * LDX);
+    }
 };
 
 /* Where lane 4 g + t keeps its pair of a fragment's elements (rows g and
@@ -37,13 +42,17 @@ template <int KB> struct dmma_leaf {
  * staging, which stores rows 0..7 of one column at once, hits 8 banks
  * rather than 2 (the leaf a few percent faster), while each quarter warp
  * still loads 8 different 16-byte words. */
-__device__ __forceinline__ int dmma_a_pos(int g, int t) { return 4 * g + (t ^ (g / 2)); }
+__device__ __forceinline__ int dmma_a_pos(int g, int t)
+{
+    return 4 * g + (t ^ (g / 2));
+}
 
 /* Where T(i, j) goes: fragment (i / 16, j / 8), its half j % 8 / 4 (a0 a1
  * or a2 a3), its lane's place (dmma_a_pos), and of that pair, the element of
  * row i % 16 / 8 (PTX's layout: a0 at row g, column t of the fragment, a1
  * at g + 8, a2 and a3 four columns right, lane = 4 g + t). */
-template <int KB> __device__ __forceinline__ int dmma_a_slot(int i, int j)
+template <int KB>
+__device__ __forceinline__ int dmma_a_slot(int i, int j)
 {
     const int r = i % 16, kk = j % 8;
     const int half = ((i / 16) * dmma_leaf<KB>::KS + j / 8) * 2 + kk / 4;
@@ -52,8 +61,7 @@ template <int KB> __device__ __forceinline__ int dmma_a_slot(int i, int j)
 
 /* d += A B for the 16 x 8 fragment a (a01 = {a0, a1}, a23 = {a2, a3}) and
  * the 8 x 8 one b (b0 at row t, column g; b1 four rows down). */
-__device__ __forceinline__ void dmma(double (&d)[4], double2 a01, double2 a23, double b0,
-                                     double b1)
+__device__ __forceinline__ void dmma(double (&d)[4], double2 a01, double2 a23, double b0, double b1)
 {
     asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
         "{%8, %9}, {%0, %1, %2, %3};"
@@ -62,7 +70,10 @@ __device__ __forceinline__ void dmma(double (&d)[4], double2 a01, double2 a23, d
 }
 
 /* T's row tile i of a warp in row group rg. */
-__host__ __device__ constexpr int dmma_row_tile(int rg, int i) { return 2 * i + ((i % 2) ^ rg); }
+__host__ __device__ constexpr int dmma_row_tile(int rg, int i)
+{
+    return 2 * i + ((i % 2) ^ rg);
+}
 
 /* acc[i][nt] = (T x)'s rows of row tile dmma_row_tile(RG, i), vectors 8 nt..
  * of the warp's 16 at sxw, each step of 8 columns taken only by the row

@@ -11,7 +11,8 @@
 #include "trxm_leaf_solve.cuh"
 #include "trxm_leaf_tiles.cuh"
 
-namespace {
+namespace
+{
 
 /* Bytes of shared memory: the block's tiles, their inverted diagonals, the
  * solve's broadcast slots, and a panel of vectors (multiply) or on side

@@ -13,7 +13,8 @@
 #include "trxm_leaf_dmma.cuh"
 #include "trxm_leaf_kernel.cuh"
 
-namespace {
+namespace
+{
 
 /* Kernel on as many blocks as the device holds at once, never more than there
  * is work for (per_block vectors a block), with smem bytes of shared memory;
@@ -84,8 +85,7 @@ int leaf_launch_v(cudaStream_t s, const leaf_args<T> &a, const kern_device &dev,
 
 /* The one-tile kernels for k <= NB, else the two-tile ones. */
 template <class T, leaf_op OP>
-int leaf_launch_case(bool left, bool one_tile, cudaStream_t s, const leaf_args<T> &a,
-                     bool overlap)
+int leaf_launch_case(bool left, bool one_tile, cudaStream_t s, const leaf_args<T> &a, bool overlap)
 {
     constexpr int NB = kern_leaf_nb<T>(), NBLK = kern_leaf_max<T>() / NB;
     kern_device dev;
@@ -134,7 +134,7 @@ int kern_trxm_leaf(cudaStream_t s, bool solve, tess_side_t side, tess_uplo_t upl
  * four compile in parallel. */
 #define KERN_LEAF_INSTANCE(T)                                                                      \
     template int kern_trxm_leaf<T>(cudaStream_t, bool, tess_side_t, tess_uplo_t, tess_trans_t,     \
-                                   tess_diag_t, int64_t, int64_t, T, const T *, int64_t, T *,     \
+                                   tess_diag_t, int64_t, int64_t, T, const T *, int64_t, T *,      \
                                    int64_t, bool);
 
 #endif

@@ -18,7 +18,8 @@
 #include "trxm_leaf_panels.cuh"
 #include "trxm_leaf_tiles.cuh"
 
-namespace {
+namespace
+{
 
 /* Multiply: acc[v][r] = (T x_v)(lane + 32 r) for this warp's VM vectors,
  * x_v at sx + v panel_ld.  Each T(i, j) is read from shared memory once for
@@ -53,8 +54,8 @@ __device__ __forceinline__ void mul_panel(const T *sT, const T *sx, int lane,
                 if (LOWER ? r < jc : r > jc)
                     continue;
                 const int c = r / RPT;
-                const T t = sT[tile_slot<NBLK, LOWER>(c, b) * NB * LDS + 32 * (r - c * RPT) +
-                               lane + (j - b * NB) * LDS];
+                const T t = sT[tile_slot<NBLK, LOWER>(c, b) * NB * LDS + 32 * (r - c * RPT) + lane +
+                               (j - b * NB) * LDS];
 #pragma unroll
                 for (int v = 0; v < VM; v++)
                     acc[v][r] = kfma(t, xj[v], acc[v][r]);

@@ -8,19 +8,25 @@
 #include "scalar.cuh"
 #include "trxm_leaf_common.cuh"
 
-namespace {
+namespace
+{
 
 /* Elements from one staged vector to the next in a panel of KB-element
  * vectors (a multiply's panel, a side-right solve's round of rows): one past
  * KB, so that side right's accesses across vectors, consecutive threads on
  * consecutive vectors, fall in different banks. */
-template <int KB> __host__ __device__ constexpr int panel_ld() { return KB + 1; }
+template <int KB>
+__host__ __device__ constexpr int panel_ld()
+{
+    return KB + 1;
+}
 
 /* Element idx of a staged panel of P vectors of KB elements: element i of
  * vector v, taken in the order that reads and writes B in coalesced
  * segments (down its columns on side left, along its rows on side right),
  * and where that element is in B for the panel starting at vector v0. */
-template <int KB, int P, bool LEFT> struct panel_elem {
+template <int KB, int P, bool LEFT>
+struct panel_elem {
     int i, v;
     __device__ __forceinline__ explicit panel_elem(int idx)
         : i(LEFT ? idx % KB : idx / P), v(LEFT ? idx / KB : idx % P)
@@ -45,8 +51,7 @@ __device__ __forceinline__ void load_panel(const leaf_args<T> &a, int64_t v0, in
 }
 
 template <class T, int KB, int P, bool LEFT, int LD = panel_ld<KB>()>
-__device__ __forceinline__ void store_panel(const leaf_args<T> &a, int64_t v0, int nv,
-                                            const T *sx)
+__device__ __forceinline__ void store_panel(const leaf_args<T> &a, int64_t v0, int nv, const T *sx)
 {
     for (int idx = threadIdx.x; idx < P * KB; idx += THREADS) {
         const panel_elem<KB, P, LEFT> e(idx);
@@ -60,13 +65,15 @@ __device__ __forceinline__ void store_panel(const leaf_args<T> &a, int64_t v0, i
  * panel_share.  From one element to the next, the vector (side left) or the
  * element of the vector (side right) steps by panel_step, so that they are
  * read through one pointer and one stride. */
-template <int KB, int P> __host__ __device__ constexpr int panel_share()
+template <int KB, int P>
+__host__ __device__ constexpr int panel_share()
 {
     static_assert(P * KB % THREADS == 0, "a panel shared evenly among the threads");
     return P * KB / THREADS;
 }
 
-template <int KB, int P, bool LEFT> __host__ __device__ constexpr int panel_step()
+template <int KB, int P, bool LEFT>
+__host__ __device__ constexpr int panel_step()
 {
     static_assert(THREADS % (LEFT ? KB : P) == 0, "each thread on one row of the panel");
     return THREADS / (LEFT ? KB : P);
@@ -83,8 +90,8 @@ __device__ __forceinline__ void fetch_panel(const leaf_args<T> &a, int64_t v0,
     const int64_t src_step = STEP * a.ldb;
 #pragma unroll
     for (int e = 0; e < panel_share<KB, P>(); e++) {
-        const bool inside = LEFT ? pe.v + STEP * e < nv && pe.i < a.k
-                                 : pe.v < nv && pe.i + STEP * e < a.k;
+        const bool inside =
+            LEFT ? pe.v + STEP * e < nv && pe.i < a.k : pe.v < nv && pe.i + STEP * e < a.k;
         pf[e] = inside ? src[e * src_step] : kzero<T>();
     }
 }

@@ -31,7 +31,8 @@
 #include "trxm_leaf_panels.cuh"
 #include "trxm_leaf_tiles.cuh"
 
-namespace {
+namespace
+{
 
 /* out[v] = x[v] of lane src, for every lane of the warp, through the
  * warp's 2 V elements of shared memory sbc, half of them in turn (parity,
@@ -44,8 +45,8 @@ namespace {
  * caller's loop runs an even number of steps (NB) from parity 0, so
  * consecutive calls never share a slot. */
 template <class T, int V>
-__device__ __forceinline__ void warp_bcast(const T (&x)[V], int src, int lane, T *sbc,
-                                           int parity, T (&out)[V])
+__device__ __forceinline__ void warp_bcast(const T (&x)[V], int src, int lane, T *sbc, int parity,
+                                           T (&out)[V])
 {
     T *const slot = sbc + parity * V;
     if (lane == src) {
@@ -107,8 +108,8 @@ __device__ __forceinline__ void tile_vectors(T (&x)[V][NB / 32], const T *sT, co
  * faster this way than with warp_bcast here, on either side, and DTRSM
  * 16384^2 slightly faster (BENCHMARKS.md). */
 template <class T, int NB, int V>
-__device__ __forceinline__ void offdiag_vectors(const T (&xb)[V][NB / 32], const T *tile,
-                                                int lane, T *sbc, T (&acc)[V][NB / 32])
+__device__ __forceinline__ void offdiag_vectors(const T (&xb)[V][NB / 32], const T *tile, int lane,
+                                                T *sbc, T (&acc)[V][NB / 32])
 {
     constexpr int LDS = NB + 1, R = NB / 32;
 #pragma unroll
@@ -142,8 +143,8 @@ __device__ __forceinline__ void offdiag_vectors(const T (&xb)[V][NB / 32], const
  * every x_b that sub-block c reads is final; x_c -= T(c,b) x_b for those,
  * then x_c := T(c,c)^-1 x_c. */
 template <class T, int NB, int NBLK, leaf_op OP, int V>
-__device__ __forceinline__ void block_vectors(T (&x)[V][NBLK * (NB / 32)],
-                                              const T *sT, const T *sdinv, int lane, T *sbc)
+__device__ __forceinline__ void block_vectors(T (&x)[V][NBLK * (NB / 32)], const T *sT,
+                                              const T *sdinv, int lane, T *sbc)
 {
     constexpr int LDS = NB + 1, R = NB / 32;
     constexpr bool LOWER = op_lower<OP>();
@@ -166,18 +167,18 @@ __device__ __forceinline__ void block_vectors(T (&x)[V][NBLK * (NB / 32)],
 #pragma unroll
                 for (int r = 0; r < R; r++)
                     xb[v][r] = x[v][b * R + r];
-            offdiag_vectors<T, NB, V>(xb, sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS, lane,
-                                      sbc, acc);
+            offdiag_vectors<T, NB, V>(xb, sT + tile_slot<NBLK, LOWER>(c, b) * NB * LDS, lane, sbc,
+                                      acc);
         }
         T xc[V][R];
 #pragma unroll
         for (int v = 0; v < V; v++)
 #pragma unroll
             for (int r = 0; r < R; r++)
-                xc[v][r] = NBLK == 1 ? x[v][c * R + r]
-                                     : kfms(kone<T>(), acc[v][r], x[v][c * R + r]);
-        tile_vectors<T, NB, V, OP>(xc, sT + tile_slot<NBLK, LOWER>(c, c) * NB * LDS,
-                                   sdinv + c * NB, lane, sbc);
+                xc[v][r] =
+                    NBLK == 1 ? x[v][c * R + r] : kfms(kone<T>(), acc[v][r], x[v][c * R + r]);
+        tile_vectors<T, NB, V, OP>(xc, sT + tile_slot<NBLK, LOWER>(c, c) * NB * LDS, sdinv + c * NB,
+                                   lane, sbc);
 #pragma unroll
         for (int v = 0; v < V; v++)
 #pragma unroll
@@ -189,13 +190,15 @@ __device__ __forceinline__ void block_vectors(T (&x)[V][NBLK * (NB / 32)],
 /* Elements of shared memory a solve's warp broadcasts through: warp_bcast's
  * 2 V, or with two sub-blocks a column of 32 vectors' worth for
  * offdiag_vectors, which reuses warp_bcast's slots. */
-template <int NBLK, int V> __host__ __device__ constexpr int bcast_slots()
+template <int NBLK, int V>
+__host__ __device__ constexpr int bcast_slots()
 {
     return NBLK > 1 ? 32 * V : 2 * V;
 }
 
 /* ... and a block's solve. */
-template <leaf_op OP, int NBLK, int V, int W> __host__ __device__ constexpr int bcast_elems()
+template <leaf_op OP, int NBLK, int V, int W>
+__host__ __device__ constexpr int bcast_elems()
 {
     return op_solve<OP>() ? bcast_slots<NBLK, V>() * W : 0;
 }
@@ -206,8 +209,8 @@ template <leaf_op OP, int NBLK, int V, int W> __host__ __device__ constexpr int 
  * warp w taking rows w V..  Only the first W warps carry vectors, warp w
  * broadcasting through sbc + bcast_slots w. */
 template <class T, int NB, int NBLK, leaf_op OP, bool LEFT, int V, int W>
-__device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, const T *sT,
-                                              const T *sdinv, T *sbc, T *sB)
+__device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, const T *sT, const T *sdinv,
+                                              T *sbc, T *sB)
 {
     constexpr int KB = NB * NBLK, XR = KB / 32, LDB = panel_ld<KB>(), RT = rows_per_round<V, W>();
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -251,8 +254,8 @@ __device__ __forceinline__ void solve_vectors(const leaf_args<T> &a, const T *sT
 #pragma unroll
                     for (int r = 0; r < XR; r++) {
                         const int i = lane + 32 * r, rr = warp * V + v;
-                        x[v][r] = i < a.k && rr < rows ? kmul(a.alpha, sB[rr * LDB + i])
-                                                       : kzero<T>();
+                        x[v][r] =
+                            i < a.k && rr < rows ? kmul(a.alpha, sB[rr * LDB + i]) : kzero<T>();
                     }
                 block_vectors<T, NB, NBLK, OP, V>(x, sT, sdinv, lane, wbc);
 #pragma unroll

@@ -20,16 +20,19 @@
 #include "scalar.cuh"
 #include "trxm_leaf_common.cuh"
 
-namespace {
+namespace
+{
 
 /* Tiles of a block of NBLK sub-blocks, its triangle of tiles, and where
  * tile (c, b) sits among them (b <= c when T is lower, b >= c when upper). */
-template <int NBLK> __host__ __device__ constexpr int block_tiles()
+template <int NBLK>
+__host__ __device__ constexpr int block_tiles()
 {
     return NBLK * (NBLK + 1) / 2;
 }
 
-template <int NBLK, bool LOWER> __device__ __forceinline__ int tile_slot(int c, int b)
+template <int NBLK, bool LOWER>
+__device__ __forceinline__ int tile_slot(int c, int b)
 {
     if (!LOWER) {
         c = NBLK - 1 - c;
@@ -41,7 +44,8 @@ template <int NBLK, bool LOWER> __device__ __forceinline__ int tile_slot(int c, 
 /* Is tile (c, b) in the triangle of tiles.  A block always has all NBLK
  * sub-blocks: the one-tile kernel takes k <= NB and the two-tile one
  * NB < k <= 2 NB (leaf_launch_case). */
-template <bool LOWER> __host__ __device__ constexpr bool tile_in_block(int c, int b)
+template <bool LOWER>
+__host__ __device__ constexpr bool tile_in_block(int c, int b)
 {
     return LOWER ? b <= c : b >= c;
 }
@@ -50,18 +54,25 @@ template <bool LOWER> __host__ __device__ constexpr bool tile_in_block(int c, in
  * b NB..) come from in A and go to in sT, T(i,j) at sT[i + j (NB+1)]: it
  * reads A(ar + p, ac + q0 + QSTEP e) through one pointer and one stride,
  * which keeps the compiler from holding an address per element. */
-template <class T, int NB> struct tile_map {
+template <class T, int NB>
+struct tile_map {
     static constexpr int LDS = NB + 1, STAGE = NB * NB / THREADS, QSTEP = THREADS / NB;
     bool tr;
     int ar, ac, p, q0;
     __device__ __forceinline__ tile_map(const leaf_args<T> &a, int c, int b)
-        : tr(a.tr), ar(a.tr ? b * NB : c * NB), ac(a.tr ? c * NB : b * NB),
-          p(threadIdx.x % NB), q0(threadIdx.x / NB)
+        : tr(a.tr), ar(a.tr ? b * NB : c * NB), ac(a.tr ? c * NB : b * NB), p(threadIdx.x % NB),
+          q0(threadIdx.x / NB)
     {
     }
     /* element e's row and column in the tile of T */
-    __device__ __forceinline__ int row(int e) const { return tr ? q0 + QSTEP * e : p; }
-    __device__ __forceinline__ int col(int e) const { return tr ? p : q0 + QSTEP * e; }
+    __device__ __forceinline__ int row(int e) const
+    {
+        return tr ? q0 + QSTEP * e : p;
+    }
+    __device__ __forceinline__ int col(int e) const
+    {
+        return tr ? p : q0 + QSTEP * e;
+    }
 };
 
 /* Issues this thread's reads of tile (c, b) of T into av, zeros outside
@@ -81,8 +92,9 @@ __device__ __forceinline__ void load_tile(const leaf_args<T> &a, int c, int b,
         const int i = t.row(e), j = t.col(e);
         const bool inside = t.ar + t.p < a.k && t.ac + t.q0 + M::QSTEP * e < a.k;
         /* a solve's diagonal comes from load_diagonal */
-        const bool want =
-            inside && (c != b || (i == j ? !a.unit && !SOLVE : LOWER ? i > j : i < j));
+        const bool want = inside && (c != b || (i == j  ? !a.unit && !SOLVE
+                                                : LOWER ? i > j
+                                                        : i < j));
         av[e] = want ? src[e * src_step] : kzero<T>();
     }
 }
@@ -132,7 +144,8 @@ __device__ __forceinline__ void store_tile(const leaf_args<T> &a, int c, int b,
 
 /* f(c, b, slot) for each tile (c, b) of T that the block holds, slot its
  * place in av and in sT. */
-template <int NBLK, bool LOWER, class F> __device__ __forceinline__ void for_each_tile(F &&f)
+template <int NBLK, bool LOWER, class F>
+__device__ __forceinline__ void for_each_tile(F &&f)
 {
 #pragma unroll
     for (int c = 0; c < NBLK; c++)
@@ -144,8 +157,8 @@ template <int NBLK, bool LOWER, class F> __device__ __forceinline__ void for_eac
 
 /* This thread's elements of T's tiles into av (load_tile). */
 template <class T, int NB, int NBLK, leaf_op OP>
-__device__ __forceinline__ void
-load_tiles(const leaf_args<T> &a, T (&av)[block_tiles<NBLK>()][tile_map<T, NB>::STAGE])
+__device__ __forceinline__ void load_tiles(const leaf_args<T> &a,
+                                           T (&av)[block_tiles<NBLK>()][tile_map<T, NB>::STAGE])
 {
     for_each_tile<NBLK, op_lower<OP>()>(
         [&](int c, int b, int slot) { load_tile<T, NB, OP>(a, c, b, av[slot]); });
@@ -158,8 +171,9 @@ stage_tiles(const leaf_args<T> &a, const T (&av)[block_tiles<NBLK>()][tile_map<T
             T *sT, const T *sdinv)
 {
     for_each_tile<NBLK, op_lower<OP>()>([&](int c, int b, int slot) {
-        store_tile<T, NB, OP>(a, c, b, av[slot], sT + slot * NB * (NB + 1),
-                              [](int i, int j) { return i + j * (NB + 1); }, sdinv);
+        store_tile<T, NB, OP>(
+            a, c, b, av[slot], sT + slot * NB * (NB + 1),
+            [](int i, int j) { return i + j * (NB + 1); }, sdinv);
     });
 }
 

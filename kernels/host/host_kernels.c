@@ -12,190 +12,196 @@
 #define CPLX_ARG(T, p) (p)
 
 /* CBLAS has no 2-D scale: scale column by column, or zero without reading. */
-#define HOST_SCAL(P, T, SCALFN, ISZERO, ARG)                                                    \
-    static int host_##P##scal(kern_ctx_t *ctx, int64_t m, int64_t n, const void *beta, void *C, \
-                              int64_t ldc)                                                      \
-    {                                                                                           \
-        (void)ctx;                                                                              \
-        T *c = C;                                                                               \
-        for (int64_t j = 0; j < n; j++) {                                                       \
-            if (ISZERO(beta))                                                                   \
-                memset(c + j * ldc, 0, (size_t)m * sizeof(T));                                  \
-            else                                                                                \
-                SCALFN((int)m, ARG(T, beta), c + j * ldc, 1);                                   \
-        }                                                                                       \
-        return 0;                                                                               \
+#define HOST_SCAL(P, T, SCALFN, ISZERO, ARG)                                                       \
+    static int host_##P##scal(kern_ctx_t *ctx, int64_t m, int64_t n, const void *beta, void *C,    \
+                              int64_t ldc)                                                         \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        T *c = C;                                                                                  \
+        for (int64_t j = 0; j < n; j++) {                                                          \
+            if (ISZERO(beta))                                                                      \
+                memset(c + j * ldc, 0, (size_t)m * sizeof(T));                                     \
+            else                                                                                   \
+                SCALFN((int)m, ARG(T, beta), c + j * ldc, 1);                                      \
+        }                                                                                          \
+        return 0;                                                                                  \
     }
 
-#define HOST_KERNELS(P, T, ARG, SYMV)                                                           \
-    static int host_##P##gemm(kern_ctx_t *ctx, tess_trans_t ta, tess_trans_t tb, int64_t m,    \
-                              int64_t n, int64_t k, const void *alpha, const void *A,           \
-                              int64_t lda, const void *B, int64_t ldb, const void *beta,        \
-                              void *C, int64_t ldc)                                             \
-    {                                                                                           \
-        (void)ctx;                                                                              \
-        cblas_##P##gemm(CblasColMajor, (CBLAS_TRANSPOSE)ta, (CBLAS_TRANSPOSE)tb, (int)m,        \
-                        (int)n, (int)k, ARG(T, alpha), A, (int)lda, B, (int)ldb,                \
-                        ARG(T, beta), C, (int)ldc);                                             \
-        return 0;                                                                               \
-    }                                                                                           \
-    static int host_##P##trsm(kern_ctx_t *ctx, tess_side_t side, tess_uplo_t uplo,             \
-                              tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,       \
-                              const void *alpha, const void *A, int64_t lda, void *B,           \
-                              int64_t ldb)                                                      \
-    {                                                                                           \
-        (void)ctx;                                                                              \
-        cblas_##P##trsm(CblasColMajor, (CBLAS_SIDE)side, (CBLAS_UPLO)uplo,                      \
-                        (CBLAS_TRANSPOSE)trans, (CBLAS_DIAG)diag, (int)m, (int)n,               \
-                        ARG(T, alpha), A, (int)lda, B, (int)ldb);                               \
-        return 0;                                                                               \
-    }                                                                                           \
-    static int host_##P##trmm(kern_ctx_t *ctx, tess_side_t side, tess_uplo_t uplo,             \
-                              tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,       \
-                              const void *alpha, const void *A, int64_t lda, void *B,           \
-                              int64_t ldb)                                                      \
-    {                                                                                           \
-        (void)ctx;                                                                              \
-        cblas_##P##trmm(CblasColMajor, (CBLAS_SIDE)side, (CBLAS_UPLO)uplo,                      \
-                        (CBLAS_TRANSPOSE)trans, (CBLAS_DIAG)diag, (int)m, (int)n,               \
-                        ARG(T, alpha), A, (int)lda, B, (int)ldb);                               \
-        return 0;                                                                               \
-    }                                                                                           \
-    static int host_##P##gemv(kern_ctx_t *ctx, tess_trans_t trans, int64_t m, int64_t n,       \
-                              const void *alpha, const void *A, int64_t lda, const void *x,     \
-                              int64_t incx, const void *beta, void *y, int64_t incy)            \
-    {                                                                                           \
-        (void)ctx;                                                                              \
-        cblas_##P##gemv(CblasColMajor, (CBLAS_TRANSPOSE)trans, (int)m, (int)n, ARG(T, alpha),   \
-                        A, (int)lda, x, (int)incx, ARG(T, beta), y, (int)incy);                 \
-        return 0;                                                                               \
-    }                                                                                           \
-    static int host_##P##symv(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, const void *alpha, \
-                              const void *A, int64_t lda, const void *x, int64_t incx,          \
-                              const void *beta, void *y, int64_t incy)                          \
-    {                                                                                           \
-        (void)ctx;                                                                              \
-        SYMV(CblasColMajor, (CBLAS_UPLO)uplo, (int)n, ARG(T, alpha), A, (int)lda, x, (int)incx, \
-             ARG(T, beta), y, (int)incy);                                                       \
-        return 0;                                                                               \
+#define HOST_KERNELS(P, T, ARG, SYMV)                                                              \
+    static int host_##P##gemm(kern_ctx_t *ctx, tess_trans_t ta, tess_trans_t tb, int64_t m,        \
+                              int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda, \
+                              const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)  \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        cblas_##P##gemm(CblasColMajor, (CBLAS_TRANSPOSE)ta, (CBLAS_TRANSPOSE)tb, (int)m, (int)n,   \
+                        (int)k, ARG(T, alpha), A, (int)lda, B, (int)ldb, ARG(T, beta), C,          \
+                        (int)ldc);                                                                 \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int host_##P##trsm(kern_ctx_t *ctx, tess_side_t side, tess_uplo_t uplo,                 \
+                              tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,          \
+                              const void *alpha, const void *A, int64_t lda, void *B, int64_t ldb) \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        cblas_##P##trsm(CblasColMajor, (CBLAS_SIDE)side, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, \
+                        (CBLAS_DIAG)diag, (int)m, (int)n, ARG(T, alpha), A, (int)lda, B,           \
+                        (int)ldb);                                                                 \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int host_##P##trmm(kern_ctx_t *ctx, tess_side_t side, tess_uplo_t uplo,                 \
+                              tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,          \
+                              const void *alpha, const void *A, int64_t lda, void *B, int64_t ldb) \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        cblas_##P##trmm(CblasColMajor, (CBLAS_SIDE)side, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, \
+                        (CBLAS_DIAG)diag, (int)m, (int)n, ARG(T, alpha), A, (int)lda, B,           \
+                        (int)ldb);                                                                 \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int host_##P##gemv(kern_ctx_t *ctx, tess_trans_t trans, int64_t m, int64_t n,           \
+                              const void *alpha, const void *A, int64_t lda, const void *x,        \
+                              int64_t incx, const void *beta, void *y, int64_t incy)               \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        cblas_##P##gemv(CblasColMajor, (CBLAS_TRANSPOSE)trans, (int)m, (int)n, ARG(T, alpha), A,   \
+                        (int)lda, x, (int)incx, ARG(T, beta), y, (int)incy);                       \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int host_##P##symv(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, const void *alpha,     \
+                              const void *A, int64_t lda, const void *x, int64_t incx,             \
+                              const void *beta, void *y, int64_t incy)                             \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        SYMV(CblasColMajor, (CBLAS_UPLO)uplo, (int)n, ARG(T, alpha), A, (int)lda, x, (int)incx,    \
+             ARG(T, beta), y, (int)incy);                                                          \
+        return 0;                                                                                  \
     }
 
 /* A BLAS-2 tile's products: the host reads A once per product (two GEMVs), or
  * the diagonal tile's SYMV/HEMV. */
-#define HOST_GEMV2(P, T, ARG, SYMV)                                                             \
-    static int host_##P##gemv2(kern_ctx_t *ctx, tess_part_t part, bool herm, int64_t m,        \
-                               int64_t n, const void *alpha, const void *A, int64_t lda,        \
-                               const void *x1, int64_t incx1, const void *x2, int64_t incx2,    \
-                               const void *beta1, void *y1, int64_t incy1, const void *beta2,   \
-                               void *y2, int64_t incy2)                                         \
-    {                                                                                           \
-        (void)ctx;                                                                              \
-        if (part != TessAll) {                                                                  \
-            SYMV(CblasColMajor, (CBLAS_UPLO)part, (int)n, ARG(T, alpha), A, (int)lda, x2,       \
-                 (int)incx2, ARG(T, beta1), y1, (int)incy1);                                    \
-            return 0;                                                                           \
-        }                                                                                       \
-        if (y1)                                                                                 \
-            cblas_##P##gemv(CblasColMajor, CblasNoTrans, (int)m, (int)n, ARG(T, alpha), A,      \
-                            (int)lda, x2, (int)incx2, ARG(T, beta1), y1, (int)incy1);           \
-        if (y2)                                                                                 \
-            cblas_##P##gemv(CblasColMajor, herm ? CblasConjTrans : CblasTrans, (int)m, (int)n,  \
-                            ARG(T, alpha), A, (int)lda, x1, (int)incx1, ARG(T, beta2), y2,      \
-                            (int)incy2);                                                        \
-        return 0;                                                                               \
+#define HOST_GEMV2(P, T, ARG, SYMV)                                                                \
+    static int host_##P##gemv2(                                                                    \
+        kern_ctx_t *ctx, tess_part_t part, bool herm, int64_t m, int64_t n, const void *alpha,     \
+        const void *A, int64_t lda, const void *x1, int64_t incx1, const void *x2, int64_t incx2,  \
+        const void *beta1, void *y1, int64_t incy1, const void *beta2, void *y2, int64_t incy2)    \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        if (part != TessAll) {                                                                     \
+            SYMV(CblasColMajor, (CBLAS_UPLO)part, (int)n, ARG(T, alpha), A, (int)lda, x2,          \
+                 (int)incx2, ARG(T, beta1), y1, (int)incy1);                                       \
+            return 0;                                                                              \
+        }                                                                                          \
+        if (y1)                                                                                    \
+            cblas_##P##gemv(CblasColMajor, CblasNoTrans, (int)m, (int)n, ARG(T, alpha), A,         \
+                            (int)lda, x2, (int)incx2, ARG(T, beta1), y1, (int)incy1);              \
+        if (y2)                                                                                    \
+            cblas_##P##gemv(CblasColMajor, herm ? CblasConjTrans : CblasTrans, (int)m, (int)n,     \
+                            ARG(T, alpha), A, (int)lda, x1, (int)incx1, ARG(T, beta2), y2,         \
+                            (int)incy2);                                                           \
+        return 0;                                                                                  \
     }
 
 /* The symmetric and Hermitian BLAS-3 kernels.  RT is T's real type; for real
  * types the Hermitian names are the symmetric routines (herm is never set). */
-#define HOST_SYM3(P, TY, T, RT, ARG, HEMM, HERK, HER2K)                                         \
-    static int host_##P##symm(kern_ctx_t *ctx, bool herm, tess_side_t side, tess_uplo_t uplo,  \
-                              int64_t m, int64_t n, const void *alpha, const void *A,           \
-                              int64_t lda, const void *B, int64_t ldb, const void *beta,        \
-                              void *C, int64_t ldc)                                             \
-    {                                                                                           \
-        (void)ctx;                                                                              \
-        (herm ? HEMM : cblas_##P##symm)(CblasColMajor, (CBLAS_SIDE)side, (CBLAS_UPLO)uplo,      \
-                                        (int)m, (int)n, ARG(T, alpha), A, (int)lda, B,          \
-                                        (int)ldb, ARG(T, beta), C, (int)ldc);                   \
-        return 0;                                                                               \
-    }                                                                                           \
-    static int host_##P##syrk(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo, tess_trans_t trans,\
-                              int64_t n, int64_t k, const void *alpha, const void *A,           \
-                              int64_t lda, const void *beta, void *C, int64_t ldc)              \
-    {                                                                                           \
-        (void)ctx;                                                                              \
-        if (herm)                                                                               \
-            HERK(CblasColMajor, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, (int)n, (int)k,       \
-                 REAL_ARG(RT, alpha), A, (int)lda, REAL_ARG(RT, beta), C, (int)ldc);            \
-        else                                                                                    \
-            cblas_##P##syrk(CblasColMajor, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, (int)n,    \
-                            (int)k, ARG(T, alpha), A, (int)lda, ARG(T, beta), C, (int)ldc);     \
-        return 0;                                                                               \
-    }                                                                                           \
-    static int host_##P##syr2k(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo,                   \
-                               tess_trans_t trans, int64_t n, int64_t k, const void *alpha,     \
-                               const void *A, int64_t lda, const void *B, int64_t ldb,          \
-                               const void *beta, void *C, int64_t ldc)                          \
-    {                                                                                           \
-        (void)ctx;                                                                              \
-        if (herm)                                                                               \
-            HER2K(CblasColMajor, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, (int)n, (int)k,      \
-                  ARG(T, alpha), A, (int)lda, B, (int)ldb, REAL_ARG(RT, beta), C, (int)ldc);    \
-        else                                                                                    \
-            cblas_##P##syr2k(CblasColMajor, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, (int)n,   \
-                             (int)k, ARG(T, alpha), A, (int)lda, B, (int)ldb, ARG(T, beta), C,  \
-                             (int)ldc);                                                         \
-        return 0;                                                                               \
-    }                                                                                           \
-    /* The host BLAS has no GEMMT: a leaf is a GEMM per column of its triangle. */             \
-    static int host_##P##gemmt_leaf(kern_ctx_t *ctx, tess_uplo_t uplo, tess_trans_t ta,        \
-                                    tess_trans_t tb, int64_t n, int64_t k, const void *alpha,   \
-                                    const void *A, int64_t lda, const void *B, int64_t ldb,     \
-                                    const void *beta, void *C, int64_t ldc)                     \
-    {                                                                                           \
-        const T *a = A, *b = B;                                                                 \
-        T *c = C;                                                                               \
-        for (int64_t j = 0; j < n; j++) {                                                       \
-            int64_t i0 = uplo == TessLower ? j : 0, rows = uplo == TessLower ? n - j : j + 1;   \
-            host_##P##gemm(ctx, ta, tb, rows, 1, k, alpha,                                      \
-                           a + (ta == TessNoTrans ? i0 : i0 * lda), lda,                        \
-                           b + (tb == TessNoTrans ? j * ldb : j), ldb, beta, c + i0 + j * ldc,  \
-                           ldc);                                                                \
-        }                                                                                       \
-        return 0;                                                                               \
-    }                                                                                           \
-    static int host_##P##gemmt(kern_ctx_t *ctx, tess_uplo_t uplo, tess_trans_t ta,             \
-                               tess_trans_t tb, int64_t n, int64_t k, const void *alpha,        \
-                               const void *A, int64_t lda, const void *B, int64_t ldb,          \
-                               const void *beta, void *C, int64_t ldc)                          \
-    {                                                                                           \
-        return kern_gemmt_recursive(&kern_host_table[TY]     , sizeof(T), HOST_GEMMT_LEAF,     \
-                                    host_##P##gemmt_leaf, ctx, uplo, ta, tb, n, k, alpha, A,    \
-                                    lda, B, ldb, beta, C, ldc);                                 \
-    }                                                                                           \
-    static int host_##P##scal_tri(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo, int64_t n,     \
-                                  const void *beta, void *C, int64_t ldc)                       \
-    {                                                                                           \
-        (void)ctx;                                                                              \
-        T bv = herm ? (T)(*(const RT *)beta) : *(const T *)beta, *c = C;                       \
-        for (int64_t j = 0; j < n; j++) {                                                       \
-            int64_t i0 = uplo == TessLower ? j : 0, i1 = uplo == TessLower ? n : j + 1;         \
-            for (int64_t i = i0; i < i1; i++) {                                                 \
-                T v = bv == 0 ? 0 : bv * c[i + j * ldc];                                        \
-                c[i + j * ldc] = herm && i == j ? (T)(RT)creal(v) : v;                          \
-            }                                                                                   \
-        }                                                                                       \
-        return 0;                                                                               \
+#define HOST_SYM3(P, TY, T, RT, ARG, HEMM, HERK, HER2K)                                            \
+    static int host_##P##symm(kern_ctx_t *ctx, bool herm, tess_side_t side, tess_uplo_t uplo,      \
+                              int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda, \
+                              const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)  \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        (herm ? HEMM : cblas_##P##symm)(CblasColMajor, (CBLAS_SIDE)side, (CBLAS_UPLO)uplo, (int)m, \
+                                        (int)n, ARG(T, alpha), A, (int)lda, B, (int)ldb,           \
+                                        ARG(T, beta), C, (int)ldc);                                \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int host_##P##syrk(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo, tess_trans_t trans,    \
+                              int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda, \
+                              const void *beta, void *C, int64_t ldc)                              \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        if (herm)                                                                                  \
+            HERK(CblasColMajor, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, (int)n, (int)k,          \
+                 REAL_ARG(RT, alpha), A, (int)lda, REAL_ARG(RT, beta), C, (int)ldc);               \
+        else                                                                                       \
+            cblas_##P##syrk(CblasColMajor, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, (int)n,       \
+                            (int)k, ARG(T, alpha), A, (int)lda, ARG(T, beta), C, (int)ldc);        \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int host_##P##syr2k(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo, tess_trans_t trans,   \
+                               int64_t n, int64_t k, const void *alpha, const void *A,             \
+                               int64_t lda, const void *B, int64_t ldb, const void *beta, void *C, \
+                               int64_t ldc)                                                        \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        if (herm)                                                                                  \
+            HER2K(CblasColMajor, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, (int)n, (int)k,         \
+                  ARG(T, alpha), A, (int)lda, B, (int)ldb, REAL_ARG(RT, beta), C, (int)ldc);       \
+        else                                                                                       \
+            cblas_##P##syr2k(CblasColMajor, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, (int)n,      \
+                             (int)k, ARG(T, alpha), A, (int)lda, B, (int)ldb, ARG(T, beta), C,     \
+                             (int)ldc);                                                            \
+        return 0;                                                                                  \
+    }                                                                                              \
+    /* The host BLAS has no GEMMT: a leaf is a GEMM per column of its triangle. */                 \
+    static int host_##P##gemmt_leaf(kern_ctx_t *ctx, tess_uplo_t uplo, tess_trans_t ta,            \
+                                    tess_trans_t tb, int64_t n, int64_t k, const void *alpha,      \
+                                    const void *A, int64_t lda, const void *B, int64_t ldb,        \
+                                    const void *beta, void *C, int64_t ldc)                        \
+    {                                                                                              \
+        const T *a = A, *b = B;                                                                    \
+        T *c = C;                                                                                  \
+        for (int64_t j = 0; j < n; j++) {                                                          \
+            int64_t i0 = uplo == TessLower ? j : 0, rows = uplo == TessLower ? n - j : j + 1;      \
+            host_##P##gemm(                                                                        \
+                ctx, ta, tb, rows, 1, k, alpha, a + (ta == TessNoTrans ? i0 : i0 * lda), lda,      \
+                b + (tb == TessNoTrans ? j * ldb : j), ldb, beta, c + i0 + j * ldc, ldc);          \
+        }                                                                                          \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int host_##P##gemmt(kern_ctx_t *ctx, tess_uplo_t uplo, tess_trans_t ta,                 \
+                               tess_trans_t tb, int64_t n, int64_t k, const void *alpha,           \
+                               const void *A, int64_t lda, const void *B, int64_t ldb,             \
+                               const void *beta, void *C, int64_t ldc)                             \
+    {                                                                                              \
+        return kern_gemmt_recursive(&kern_host_table[TY], sizeof(T), HOST_GEMMT_LEAF,              \
+                                    host_##P##gemmt_leaf, ctx, uplo, ta, tb, n, k, alpha, A, lda,  \
+                                    B, ldb, beta, C, ldc);                                         \
+    }                                                                                              \
+    static int host_##P##scal_tri(kern_ctx_t *ctx, bool herm, tess_uplo_t uplo, int64_t n,         \
+                                  const void *beta, void *C, int64_t ldc)                          \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        T bv = herm ? (T)(*(const RT *)beta) : *(const T *)beta, *c = C;                           \
+        for (int64_t j = 0; j < n; j++) {                                                          \
+            int64_t i0 = uplo == TessLower ? j : 0, i1 = uplo == TessLower ? n : j + 1;            \
+            for (int64_t i = i0; i < i1; i++) {                                                    \
+                T v = bv == 0 ? 0 : bv * c[i + j * ldc];                                           \
+                c[i + j * ldc] = herm && i == j ? (T)(RT)creal(v) : v;                             \
+            }                                                                                      \
+        }                                                                                          \
+        return 0;                                                                                  \
     }
 
 /* Rows of a GEMMT leaf: its column GEMMs cost the same at any size, so the
  * leaf only bounds the recursion's depth. */
 #define HOST_GEMMT_LEAF 64
 
-static int real_zero_s(const void *p) { return *(const float *)p == 0.0f; }
-static int real_zero_d(const void *p) { return *(const double *)p == 0.0; }
-static int cplx_zero_c(const void *p) { return *(const float _Complex *)p == 0.0f; }
-static int cplx_zero_z(const void *p) { return *(const double _Complex *)p == 0.0; }
+static int real_zero_s(const void *p)
+{
+    return *(const float *)p == 0.0f;
+}
+static int real_zero_d(const void *p)
+{
+    return *(const double *)p == 0.0;
+}
+static int cplx_zero_c(const void *p)
+{
+    return *(const float _Complex *)p == 0.0f;
+}
+static int cplx_zero_z(const void *p)
+{
+    return *(const double _Complex *)p == 0.0;
+}
 
 HOST_KERNELS(s, float, REAL_ARG, cblas_ssymv)
 HOST_KERNELS(d, double, REAL_ARG, cblas_dsymv)
@@ -214,12 +220,12 @@ HOST_SCAL(d, double, cblas_dscal, real_zero_d, REAL_ARG)
 HOST_SCAL(c, float _Complex, cblas_cscal, cplx_zero_c, CPLX_ARG)
 HOST_SCAL(z, double _Complex, cblas_zscal, cplx_zero_z, CPLX_ARG)
 
-#define HOST_TABLE(P)                                                                           \
-    {                                                                                           \
-        .gemm = host_##P##gemm, .scal = host_##P##scal, .trsm = host_##P##trsm,                 \
-        .trmm = host_##P##trmm, .gemv = host_##P##gemv, .symv = host_##P##symv,                 \
-        .symm = host_##P##symm, .syrk = host_##P##syrk, .syr2k = host_##P##syr2k,               \
-        .gemmt = host_##P##gemmt, .scal_tri = host_##P##scal_tri, .gemv2 = host_##P##gemv2      \
+#define HOST_TABLE(P)                                                                              \
+    {                                                                                              \
+        .gemm = host_##P##gemm, .scal = host_##P##scal, .trsm = host_##P##trsm,                    \
+        .trmm = host_##P##trmm, .gemv = host_##P##gemv, .symv = host_##P##symv,                    \
+        .symm = host_##P##symm, .syrk = host_##P##syrk, .syr2k = host_##P##syr2k,                  \
+        .gemmt = host_##P##gemmt, .scal_tri = host_##P##scal_tri, .gemv2 = host_##P##gemv2         \
     }
 
 const kern_table_t kern_host_table[KERN_NTYPES] = {

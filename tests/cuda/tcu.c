@@ -7,10 +7,10 @@
 #include <string.h>
 
 const tcu_type_t tcu_types[KERN_NTYPES] = {
-    [KERN_S] = {KERN_S, "s", sizeof(float), false, FLT_EPSILON},
-    [KERN_D] = {KERN_D, "d", sizeof(double), false, DBL_EPSILON},
-    [KERN_C] = {KERN_C, "c", sizeof(float _Complex), true, FLT_EPSILON},
-    [KERN_Z] = {KERN_Z, "z", sizeof(double _Complex), true, DBL_EPSILON},
+    [KERN_S] = { KERN_S, "s", sizeof(float), false, FLT_EPSILON },
+    [KERN_D] = { KERN_D, "d", sizeof(double), false, DBL_EPSILON },
+    [KERN_C] = { KERN_C, "c", sizeof(float _Complex), true, FLT_EPSILON },
+    [KERN_Z] = { KERN_Z, "z", sizeof(double _Complex), true, DBL_EPSILON },
 };
 
 bool tcu_have_gpu(void)
@@ -21,7 +21,10 @@ bool tcu_have_gpu(void)
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
-void tcu_seed(uint64_t seed) { rng_state = seed * 0x9e3779b97f4a7c15ull + 1; }
+void tcu_seed(uint64_t seed)
+{
+    rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
+}
 
 static double rand_unit(void)
 {
@@ -67,7 +70,10 @@ void tcu_set(const tcu_type_t *t, void *A, int64_t i, int64_t j, int64_t ld, dou
     }
 }
 
-void tcu_scalar(const tcu_type_t *t, double _Complex v, void *out) { tcu_set(t, out, 0, 0, 1, v); }
+void tcu_scalar(const tcu_type_t *t, double _Complex v, void *out)
+{
+    tcu_set(t, out, 0, 0, 1, v);
+}
 
 void *tcu_random(const tcu_type_t *t, int64_t m, int64_t n, int64_t ld, double _Complex pad)
 {
@@ -96,8 +102,7 @@ double tcu_norm(const tcu_type_t *t, const void *A, int64_t m, int64_t n, int64_
     return sqrt(s);
 }
 
-double tcu_diff(const tcu_type_t *t, const void *A, const void *B, int64_t m, int64_t n,
-                int64_t ld)
+double tcu_diff(const tcu_type_t *t, const void *A, const void *B, int64_t m, int64_t n, int64_t ld)
 {
     double s = 0;
     for (int64_t j = 0; j < n; j++)
@@ -135,7 +140,10 @@ void *tcu_to_host(const tcu_type_t *t, const void *dA, int64_t ld, int64_t n)
     return A;
 }
 
-void tcu_free_device(void *dA) { assert_int_equal(cudaFree(dA), cudaSuccess); }
+void tcu_free_device(void *dA)
+{
+    assert_int_equal(cudaFree(dA), cudaSuccess);
+}
 
 int tcu_start(void)
 {
@@ -145,7 +153,10 @@ int tcu_start(void)
     return host_blas_open();
 }
 
-int64_t tcu_vec_span(int64_t len, int64_t inc) { return 1 + (len - 1) * llabs(inc); }
+int64_t tcu_vec_span(int64_t len, int64_t inc)
+{
+    return 1 + (len - 1) * llabs(inc);
+}
 
 int tcu_trsm(const tcu_type_t *t, cudaStream_t s, tess_side_t side, tess_uplo_t uplo,
              tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha,
@@ -153,15 +164,14 @@ int tcu_trsm(const tcu_type_t *t, cudaStream_t s, tess_side_t side, tess_uplo_t 
 {
     switch (t->t) {
     case KERN_S:
-        return tess_cuda_strsm(s, side, uplo, trans, diag, m, n, (float)creal(alpha), dA, lda,
-                               dB, ldb);
+        return tess_cuda_strsm(s, side, uplo, trans, diag, m, n, (float)creal(alpha), dA, lda, dB,
+                               ldb);
     case KERN_D:
         return tess_cuda_dtrsm(s, side, uplo, trans, diag, m, n, creal(alpha), dA, lda, dB, ldb);
     case KERN_C:
-        return tess_cuda_ctrsm(s, side, uplo, trans, diag, m, n, (float _Complex)alpha, dA, lda,
-                               dB, ldb);
-    default:
-        return tess_cuda_ztrsm(s, side, uplo, trans, diag, m, n, alpha, dA, lda, dB, ldb);
+        return tess_cuda_ctrsm(s, side, uplo, trans, diag, m, n, (float _Complex)alpha, dA, lda, dB,
+                               ldb);
+    default: return tess_cuda_ztrsm(s, side, uplo, trans, diag, m, n, alpha, dA, lda, dB, ldb);
     }
 }
 
@@ -171,15 +181,14 @@ int tcu_trmm(const tcu_type_t *t, cudaStream_t s, tess_side_t side, tess_uplo_t 
 {
     switch (t->t) {
     case KERN_S:
-        return tess_cuda_strmm(s, side, uplo, trans, diag, m, n, (float)creal(alpha), dA, lda,
-                               dB, ldb);
+        return tess_cuda_strmm(s, side, uplo, trans, diag, m, n, (float)creal(alpha), dA, lda, dB,
+                               ldb);
     case KERN_D:
         return tess_cuda_dtrmm(s, side, uplo, trans, diag, m, n, creal(alpha), dA, lda, dB, ldb);
     case KERN_C:
-        return tess_cuda_ctrmm(s, side, uplo, trans, diag, m, n, (float _Complex)alpha, dA, lda,
-                               dB, ldb);
-    default:
-        return tess_cuda_ztrmm(s, side, uplo, trans, diag, m, n, alpha, dA, lda, dB, ldb);
+        return tess_cuda_ctrmm(s, side, uplo, trans, diag, m, n, (float _Complex)alpha, dA, lda, dB,
+                               ldb);
+    default: return tess_cuda_ztrmm(s, side, uplo, trans, diag, m, n, alpha, dA, lda, dB, ldb);
     }
 }
 
@@ -197,8 +206,7 @@ int tcu_gemv(const tcu_type_t *t, cudaStream_t s, tess_trans_t trans, int64_t m,
     case KERN_C:
         return tess_cuda_cgemv(s, trans, m, n, (float _Complex)alpha, dA, lda, dx, incx,
                                (float _Complex)beta, dy, incy);
-    default:
-        return tess_cuda_zgemv(s, trans, m, n, alpha, dA, lda, dx, incx, beta, dy, incy);
+    default: return tess_cuda_zgemv(s, trans, m, n, alpha, dA, lda, dx, incx, beta, dy, incy);
     }
 }
 
@@ -211,12 +219,10 @@ int tcu_symv(const tcu_type_t *t, cudaStream_t s, tess_uplo_t uplo, int64_t n,
         return tess_cuda_ssymv(s, uplo, n, (float)creal(alpha), dA, lda, dx, incx,
                                (float)creal(beta), dy, incy);
     case KERN_D:
-        return tess_cuda_dsymv(s, uplo, n, creal(alpha), dA, lda, dx, incx, creal(beta), dy,
-                               incy);
+        return tess_cuda_dsymv(s, uplo, n, creal(alpha), dA, lda, dx, incx, creal(beta), dy, incy);
     case KERN_C:
         return tess_cuda_chemv(s, uplo, n, (float _Complex)alpha, dA, lda, dx, incx,
                                (float _Complex)beta, dy, incy);
-    default:
-        return tess_cuda_zhemv(s, uplo, n, alpha, dA, lda, dx, incx, beta, dy, incy);
+    default: return tess_cuda_zhemv(s, uplo, n, alpha, dA, lda, dx, incx, beta, dy, incy);
     }
 }

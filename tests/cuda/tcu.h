@@ -21,7 +21,7 @@ typedef struct {
     const char *name; /* "s", "d", "c", "z" */
     size_t es;        /* element size in bytes */
     bool cplx;
-    double eps;       /* machine epsilon of the working precision */
+    double eps; /* machine epsilon of the working precision */
 } tcu_type_t;
 
 extern const tcu_type_t tcu_types[KERN_NTYPES];
@@ -38,7 +38,7 @@ bool tcu_have_gpu(void);
 double _Complex tcu_rand(void);
 void tcu_seed(uint64_t seed);
 
-void *tcu_alloc(const tcu_type_t *t, int64_t ld, int64_t n);       /* ld x n, host */
+void *tcu_alloc(const tcu_type_t *t, int64_t ld, int64_t n); /* ld x n, host */
 void *tcu_random(const tcu_type_t *t, int64_t m, int64_t n, int64_t ld, double _Complex pad);
 void *tcu_copy(const tcu_type_t *t, const void *A, int64_t ld, int64_t n);
 double _Complex tcu_get(const tcu_type_t *t, const void *A, int64_t i, int64_t j, int64_t ld);
@@ -85,9 +85,11 @@ int64_t tcu_vec_span(int64_t len, int64_t inc);
 
 /* One cmocka entry per precision for a test taking its tcu_type_t as state. */
 #define PER_TYPE(fn, label)                                                                        \
-    {"s" label, fn, NULL, NULL, (void *)&tcu_types[KERN_S]},                                       \
-        {"d" label, fn, NULL, NULL, (void *)&tcu_types[KERN_D]},                                   \
-        {"c" label, fn, NULL, NULL, (void *)&tcu_types[KERN_C]},                                   \
-        {"z" label, fn, NULL, NULL, (void *)&tcu_types[KERN_Z]}
+    { "s" label, fn, NULL, NULL, (void *)&tcu_types[KERN_S] },                                     \
+        { "d" label, fn, NULL, NULL, (void *)&tcu_types[KERN_D] },                                 \
+        { "c" label, fn, NULL, NULL, (void *)&tcu_types[KERN_C] },                                 \
+    {                                                                                              \
+        "z" label, fn, NULL, NULL, (void *)&tcu_types[KERN_Z]                                      \
+    }
 
 #endif

@@ -13,9 +13,9 @@
 static double some[2];
 #define P ((void *)some)
 
-typedef int (*trxm_fn)(const tcu_type_t *, cudaStream_t, tess_side_t, tess_uplo_t,
-                       tess_trans_t, tess_diag_t, int64_t, int64_t, double _Complex,
-                       const void *, int64_t, void *, int64_t);
+typedef int (*trxm_fn)(const tcu_type_t *, cudaStream_t, tess_side_t, tess_uplo_t, tess_trans_t,
+                       tess_diag_t, int64_t, int64_t, double _Complex, const void *, int64_t,
+                       void *, int64_t);
 
 static void trxm_args(trxm_fn f, const tcu_type_t *t)
 {

@@ -18,7 +18,7 @@
 typedef struct {
     int64_t incx, incy;
 } incs_t;
-static const incs_t incs[] = {{1, 1}, {-2, 3}, {3, -1}};
+static const incs_t incs[] = { { 1, 1 }, { -2, 3 }, { 3, -1 } };
 
 /* A vector of len entries with increment inc: random entries, or NaN when
  * nan_entries, and GAP_SENTINEL between them. */
@@ -53,14 +53,13 @@ static double vec_norm(const tcu_type_t *t, const void *v, int64_t len, int64_t 
     return sqrt(s);
 }
 
-static double vec_diff(const tcu_type_t *t, const void *u, const void *v, int64_t len,
-                       int64_t inc)
+static double vec_diff(const tcu_type_t *t, const void *u, const void *v, int64_t len, int64_t inc)
 {
     const int64_t span = tcu_vec_span(len, inc);
     double s = 0;
     for (int64_t i = 0; i < len; i++) {
-        const double a = cabs(tcu_get(t, u, i * llabs(inc), 0, span) -
-                              tcu_get(t, v, i * llabs(inc), 0, span));
+        const double a =
+            cabs(tcu_get(t, u, i * llabs(inc), 0, span) - tcu_get(t, v, i * llabs(inc), 0, span));
         s += a * a;
     }
     return sqrt(s);
@@ -99,9 +98,9 @@ static double check_blas2(const tcu_type_t *t, bool sym, tess_trans_t trans, tes
     void *dx = tcu_to_device(t, x, spanx, 1);
     void *dy = tcu_to_device(t, y0, spany, 1);
 
-    const int rc = sym ? tcu_symv(t, 0, uplo, n, alpha, dA, lda, dx, inc.incx, beta, dy, inc.incy)
-                       : tcu_gemv(t, 0, trans, m, n, alpha, dA, lda, dx, inc.incx, beta, dy,
-                                  inc.incy);
+    const int rc =
+        sym ? tcu_symv(t, 0, uplo, n, alpha, dA, lda, dx, inc.incx, beta, dy, inc.incy)
+            : tcu_gemv(t, 0, trans, m, n, alpha, dA, lda, dx, inc.incx, beta, dy, inc.incy);
     assert_int_equal(rc, 0);
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
     void *y = tcu_to_host(t, dy, spany, 1);
@@ -125,8 +124,8 @@ static double check_blas2(const tcu_type_t *t, bool sym, tess_trans_t trans, tes
         print_error("%s%s trans=%d uplo=%d m=%lld n=%lld lda=%lld off=%lld inc=(%lld,%lld) "
                     "beta=%g: ratio %g\n",
                     t->name, sym ? "symv" : "gemv", trans, uplo, (long long)m, (long long)n,
-                    (long long)lda, (long long)a_offset, (long long)inc.incx,
-                    (long long)inc.incy, cabs(beta), ratio);
+                    (long long)lda, (long long)a_offset, (long long)inc.incx, (long long)inc.incy,
+                    cabs(beta), ratio);
     tcu_free_device(dAbuf);
     tcu_free_device(dx);
     tcu_free_device(dy);
@@ -154,10 +153,10 @@ static void gemv_all_cases(void **state)
 {
     TCU_REQUIRE_GPU();
     const tcu_type_t *t = *state;
-    static const int64_t mn[][2] = {{1, 1},     {31, 33},  {32, 32},   {33, 100},
-                                    {100, 31},  {257, 513}, {1000, 1000}, {4097, 31},
-                                    {31, 4097}};
-    static const tess_trans_t tr[] = {TessNoTrans, TessTrans, TessConjTrans};
+    static const int64_t mn[][2] = { { 1, 1 },       { 31, 33 },   { 32, 32 },
+                                     { 33, 100 },    { 100, 31 },  { 257, 513 },
+                                     { 1000, 1000 }, { 4097, 31 }, { 31, 4097 } };
+    static const tess_trans_t tr[] = { TessNoTrans, TessTrans, TessConjTrans };
     tcu_seed(3);
     for (size_t c = 0; c < sizeof mn / sizeof mn[0]; c++)
         for (int ti = 0; ti < 3; ti++)
@@ -182,8 +181,8 @@ static void gemv_misaligned_view(void **state)
 
 /* A n x n random matrix whose stored triangle (uplo) is A and the other holds
  * NaN, and a clean copy with real diagonal for the host reference. */
-static double symv_case(const tcu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t lda,
-                        incs_t inc, double _Complex beta)
+static double symv_case(const tcu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t lda, incs_t inc,
+                        double _Complex beta)
 {
     void *Aref = tcu_random(t, lda, n, lda, 0.0);
     void *A = tcu_copy(t, Aref, lda, n);
@@ -216,9 +215,9 @@ static void symv_all_cases(void **state)
 {
     TCU_REQUIRE_GPU();
     const tcu_type_t *t = *state;
-    static const int64_t ns[] = {1, 31, 32, 33, 100, 200, 1000};
-    static const tess_uplo_t ul[] = {TessLower, TessUpper};
-    static const double _Complex betas[] = {-0.75 + 0.5 * I, 0.0, 1.0};
+    static const int64_t ns[] = { 1, 31, 32, 33, 100, 200, 1000 };
+    static const tess_uplo_t ul[] = { TessLower, TessUpper };
+    static const double _Complex betas[] = { -0.75 + 0.5 * I, 0.0, 1.0 };
     tcu_seed(5);
     for (size_t c = 0; c < sizeof ns / sizeof ns[0]; c++)
         for (int ui = 0; ui < 2; ui++)
@@ -250,9 +249,8 @@ static void symv_alpha_zero_only_scales_y(void **state)
     void *dA = tcu_to_device(t, A, n, n), *dx = tcu_to_device(t, x, n, 1);
     void *dy = tcu_to_device(t, y0, spany, 1);
     for (int ui = 0; ui < 2; ui++)
-        assert_int_equal(tcu_symv(t, 0, ui ? TessUpper : TessLower, n, 0.0, dA, n, dx, 1, 0.5,
-                                  dy, incy),
-                         0);
+        assert_int_equal(
+            tcu_symv(t, 0, ui ? TessUpper : TessLower, n, 0.0, dA, n, dx, 1, 0.5, dy, incy), 0);
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
     void *y = tcu_to_host(t, dy, spany, 1);
     assert_true(gaps_intact(t, y, n, incy));
@@ -274,7 +272,7 @@ static void symv_large(void **state)
 {
     TCU_REQUIRE_GPU();
     const tcu_type_t *t = *state;
-    static const double betas[] = {0.5, 0.0, 1.0};
+    static const double betas[] = { 0.5, 0.0, 1.0 };
     tcu_seed(6);
     for (int bi = 0; bi < 3; bi++) {
         assert_true(symv_case(t, TessLower, 4097, 4098, incs[0], betas[bi]) < BLAS2_BOUND);

@@ -23,12 +23,12 @@
 #define GAP 77.0
 
 typedef enum { M_N, M_T, M_C, M_NT, M_NC, M_LOWER, M_UPPER, M_COUNT } g2mode_t;
-static const char *const mode_name[M_COUNT] = {"N", "T", "C", "N+T", "N+C", "lower", "upper"};
+static const char *const mode_name[M_COUNT] = { "N", "T", "C", "N+T", "N+C", "lower", "upper" };
 
 typedef struct {
     int64_t incx, incy;
 } incs_t;
-static const incs_t incs[] = {{1, 1}, {-1, -1}, {2, -3}};
+static const incs_t incs[] = { { 1, 1 }, { -1, -1 }, { 2, -3 } };
 
 /* A vector of len entries with increment inc: random entries, or NaN when
  * nan_entries, and GAP between them. */
@@ -62,14 +62,13 @@ static double vec_norm(const tcu_type_t *t, const void *v, int64_t len, int64_t 
     return sqrt(s);
 }
 
-static double vec_diff(const tcu_type_t *t, const void *u, const void *v, int64_t len,
-                       int64_t inc)
+static double vec_diff(const tcu_type_t *t, const void *u, const void *v, int64_t len, int64_t inc)
 {
     const int64_t span = tcu_vec_span(len, inc);
     double s = 0;
     for (int64_t i = 0; i < len; i++) {
-        const double a = cabs(tcu_get(t, u, i * llabs(inc), 0, span) -
-                              tcu_get(t, v, i * llabs(inc), 0, span));
+        const double a =
+            cabs(tcu_get(t, u, i * llabs(inc), 0, span) - tcu_get(t, v, i * llabs(inc), 0, span));
         s += a * a;
     }
     return sqrt(s);
@@ -92,7 +91,7 @@ typedef struct {
     int64_t m, n, lda;
     incs_t inc;
     double _Complex alpha, beta;
-    size_t scratch_bytes;       /* 0: the runtime's, cuda_scratch_bytes(max(m, n)) */
+    size_t scratch_bytes; /* 0: the runtime's, cuda_scratch_bytes(max(m, n)) */
 } case_t;
 
 static tess_part_t part_of(g2mode_t mode)
@@ -170,8 +169,8 @@ static void run_gpu(const case_t *c, const inputs_t *in, void **y1, void **y2)
     const tcu_type_t *t = c->t;
     const int64_t sx1 = tcu_vec_span(c->m, c->inc.incx), sx2 = tcu_vec_span(c->n, c->inc.incx);
     const int64_t sy1 = tcu_vec_span(c->m, c->inc.incy), sy2 = tcu_vec_span(c->n, c->inc.incy);
-    const size_t scratch_bytes = c->scratch_bytes ? c->scratch_bytes
-                                                  : cuda_scratch_bytes(c->m > c->n ? c->m : c->n);
+    const size_t scratch_bytes =
+        c->scratch_bytes ? c->scratch_bytes : cuda_scratch_bytes(c->m > c->n ? c->m : c->n);
     void *dA = tcu_to_device(t, in->A, c->lda, c->n);
     void *dx1 = tcu_to_device(t, in->x1, sx1, 1), *dx2 = tcu_to_device(t, in->x2, sx2, 1);
     void *dy1 = tcu_to_device(t, in->y1, sy1, 1), *dy2 = tcu_to_device(t, in->y2, sy2, 1);
@@ -225,9 +224,9 @@ static double check_case(case_t c)
     tcu_scalar(t, c.alpha, a_t);
     tcu_scalar(t, c.beta, b_t);
     assert_int_equal(kern_host_table[t->t].gemv2(NULL, part_of(c.mode), herm_of(t, c.mode), c.m,
-                                                 c.n, a_t, in.Aref, c.lda, in.x1, c.inc.incx,
-                                                 in.x2, c.inc.incx, b_t, y1 ? r1 : NULL,
-                                                 c.inc.incy, b_t, y2 ? r2 : NULL, c.inc.incy),
+                                                 c.n, a_t, in.Aref, c.lda, in.x1, c.inc.incx, in.x2,
+                                                 c.inc.incx, b_t, y1 ? r1 : NULL, c.inc.incy, b_t,
+                                                 y2 ? r2 : NULL, c.inc.incy),
                      0);
     double ratio = 0;
     if (y1) {
@@ -241,9 +240,10 @@ static double check_case(case_t c)
     }
     if (!(ratio < BOUND))
         print_error("%sgemv2 %s m=%lld n=%lld lda=%lld inc=(%lld,%lld) beta=%g scratch=%zu: "
-                    "ratio %g\n", t->name, mode_name[c.mode], (long long)c.m, (long long)c.n,
-                    (long long)c.lda, (long long)c.inc.incx, (long long)c.inc.incy, cabs(c.beta),
-                    c.scratch_bytes, ratio);
+                    "ratio %g\n",
+                    t->name, mode_name[c.mode], (long long)c.m, (long long)c.n, (long long)c.lda,
+                    (long long)c.inc.incx, (long long)c.inc.incy, cabs(c.beta), c.scratch_bytes,
+                    ratio);
     free(y1);
     free(y2);
     free(r1);
@@ -266,10 +266,10 @@ static void gemv2_all_modes_match_the_host_kernel(void **state)
 {
     TCU_REQUIRE_GPU();
     const tcu_type_t *t = *state;
-    static const int64_t mn[][2] = {{1, 1},     {63, 65},    {64, 64},   {65, 63},
-                                    {200, 130}, {130, 200},  {1000, 1000}, {4096, 100},
-                                    {100, 4096}, {4096, 4096}};
-    static const double _Complex betas[] = {0.25 + 0.5 * I, 0.0, 1.0};
+    static const int64_t mn[][2] = { { 1, 1 },      { 63, 65 },    { 64, 64 },     { 65, 63 },
+                                     { 200, 130 },  { 130, 200 },  { 1000, 1000 }, { 4096, 100 },
+                                     { 100, 4096 }, { 4096, 4096 } };
+    static const double _Complex betas[] = { 0.25 + 0.5 * I, 0.0, 1.0 };
     tcu_seed(11);
     for (size_t s = 0; s < sizeof mn / sizeof mn[0]; s++)
         for (int mode = 0; mode < M_COUNT; mode++)
@@ -279,8 +279,15 @@ static void gemv2_all_modes_match_the_host_kernel(void **state)
                     if (!mode_applies(t, (g2mode_t)mode, m, n) || (m == 4096 && n == 4096 && odd))
                         continue;
                     const int64_t lda = odd ? m + 1 + (m % 2 == 0) : m + (m % 2);
-                    case_t c = {t, (g2mode_t)mode, m, n, lda, incs[ii], 0.5 - 1.5 * I,
-                                betas[(ii + (size_t)odd) % 3], 0};
+                    case_t c = { t,
+                                 (g2mode_t)mode,
+                                 m,
+                                 n,
+                                 lda,
+                                 incs[ii],
+                                 0.5 - 1.5 * I,
+                                 betas[(ii + (size_t)odd) % 3],
+                                 0 };
                     assert_true(check_case(c) < BOUND);
                 }
 }
@@ -297,7 +304,7 @@ static void gemv2_with_little_scratch_groups_panels(void **state)
             const int64_t n = s ? 1000 : 4096;
             if (!mode_applies(t, (g2mode_t)mode, n, n))
                 continue;
-            case_t c = {t, (g2mode_t)mode, n, n, n, incs[s], 0.75 + 0.25 * I, -0.5, 0};
+            case_t c = { t, (g2mode_t)mode, n, n, n, incs[s], 0.75 + 0.25 * I, -0.5, 0 };
             c.scratch_bytes = (size_t)(3 * n) * t->es;
             assert_true(check_case(c) < BOUND);
         }
@@ -314,7 +321,7 @@ static void gemv2_results_repeat_bit_for_bit(void **state)
         const int64_t n = 4096 - 3;
         if (!mode_applies(t, (g2mode_t)mode, n, n))
             continue;
-        case_t c = {t, (g2mode_t)mode, n, n, n + 1, incs[1], 0.3 + 0.6 * I, 0.9, 0};
+        case_t c = { t, (g2mode_t)mode, n, n, n + 1, incs[1], 0.3 + 0.6 * I, 0.9, 0 };
         inputs_t in = make_inputs(&c);
         void *a1, *a2, *b1, *b2, *c1, *c2;
         run_gpu(&c, &in, &a1, &a2);
@@ -341,7 +348,7 @@ static void gemv2_alpha_zero_only_scales(void **state)
     TCU_REQUIRE_GPU();
     const tcu_type_t *t = *state;
     tcu_seed(14);
-    case_t c = {t, M_NT, 100, 70, 100, incs[2], 0.0, 0.5, 0};
+    case_t c = { t, M_NT, 100, 70, 100, incs[2], 0.0, 0.5, 0 };
     inputs_t in = make_inputs(&c);
     for (int64_t j = 0; j < c.n; j++)
         for (int64_t i = 0; i < c.m; i++)

@@ -15,12 +15,12 @@
 #define TRXM_BOUND 10.0
 #define PAD_SENTINEL 99.0
 
-static const tess_side_t sides[] = {TessLeft, TessRight};
-static const tess_uplo_t uplos[] = {TessLower, TessUpper};
-static const tess_diag_t diags[] = {TessNonUnit, TessUnit};
+static const tess_side_t sides[] = { TessLeft, TessRight };
+static const tess_uplo_t uplos[] = { TessLower, TessUpper };
+static const tess_diag_t diags[] = { TessNonUnit, TessUnit };
 
 /* No-trans, trans, and conjugate-trans (which a real type treats as trans). */
-static const tess_trans_t transes[] = {TessNoTrans, TessTrans, TessConjTrans};
+static const tess_trans_t transes[] = { TessNoTrans, TessTrans, TessConjTrans };
 
 /* A k x k matrix, both triangles usable: off-diagonal entries of size 1/k and
  * a diagonal near 2, so every triangle is well conditioned. */
@@ -40,8 +40,8 @@ static bool referenced(tess_uplo_t uplo, int64_t i, int64_t j)
 }
 
 /* The copy of A the device gets: NaN wherever the routine must not look. */
-static void *poisoned(const tcu_type_t *t, const void *A, int64_t k, int64_t lda,
-                      tess_uplo_t uplo, tess_diag_t diag)
+static void *poisoned(const tcu_type_t *t, const void *A, int64_t k, int64_t lda, tess_uplo_t uplo,
+                      tess_diag_t diag)
 {
     void *P = tcu_copy(t, A, lda, k);
     for (int64_t j = 0; j < k; j++)
@@ -58,7 +58,8 @@ static double triangle_norm(const tcu_type_t *t, const void *A, int64_t k, int64
     for (int64_t j = 0; j < k; j++)
         for (int64_t i = 0; i < k; i++)
             if (referenced(uplo, i, j)) {
-                const double a = (i == j && diag == TessUnit) ? 1.0 : cabs(tcu_get(t, A, i, j, lda));
+                const double a =
+                    (i == j && diag == TessUnit) ? 1.0 : cabs(tcu_get(t, A, i, j, lda));
                 s += a * a;
             }
     return sqrt(s);
@@ -70,7 +71,9 @@ static const char *case_name(tess_side_t side, tess_uplo_t uplo, tess_trans_t tr
     static char buf[64];
     snprintf(buf, sizeof buf, "side=%c uplo=%c trans=%c diag=%c", side == TessLeft ? 'L' : 'R',
              uplo == TessLower ? 'L' : 'U',
-             trans == TessNoTrans ? 'N' : trans == TessTrans ? 'T' : 'C',
+             trans == TessNoTrans ? 'N'
+             : trans == TessTrans ? 'T'
+                                  : 'C',
              diag == TessUnit ? 'U' : 'N');
     return buf;
 }
@@ -118,8 +121,8 @@ static double check_trxm(const tcu_type_t *t, cudaStream_t s, bool solve, tess_s
     }
     if (!(ratio < TRXM_BOUND))
         print_error("%strsm/trmm(%s) %s m=%lld n=%lld: residual ratio %g\n", t->name,
-                    solve ? "solve" : "multiply", case_name(side, uplo, trans, diag),
-                    (long long)m, (long long)n, ratio);
+                    solve ? "solve" : "multiply", case_name(side, uplo, trans, diag), (long long)m,
+                    (long long)n, ratio);
     tcu_free_device(dA);
     tcu_free_device(dB);
     free(B0);
@@ -134,7 +137,8 @@ static void all_cases_small(void **state, bool solve)
 {
     TCU_REQUIRE_GPU();
     const tcu_type_t *t = *state;
-    static const int64_t mn[][2] = {{1, 1}, {31, 33}, {32, 32}, {33, 100}, {100, 31}, {65, 7}};
+    static const int64_t mn[][2] = { { 1, 1 },    { 31, 33 },  { 32, 32 },
+                                     { 33, 100 }, { 100, 31 }, { 65, 7 } };
     cudaStream_t s;
     assert_int_equal(cudaStreamCreate(&s), cudaSuccess);
     tcu_seed(1);
@@ -147,8 +151,8 @@ static void all_cases_small(void **state, bool solve)
                 for (int ti = 0; ti < 3; ti++)
                     for (int di = 0; di < 2; di++)
                         assert_true(check_trxm(t, s, solve, sides[si], uplos[ui], transes[ti],
-                                               diags[di], m, n, 1.5 - 0.5 * I, A, lda) <
-                                    TRXM_BOUND);
+                                               diags[di], m, n, 1.5 - 0.5 * I, A,
+                                               lda) < TRXM_BOUND);
             free(A);
         }
     }
@@ -170,8 +174,8 @@ static void all_cases_large(void **state, bool solve)
             for (int ti = 0; ti < 3; ti++) {
                 const int64_t m = sides[si] == TessLeft ? 1000 : 100;
                 const int64_t n = sides[si] == TessLeft ? 100 : 1000;
-                assert_true(check_trxm(t, s, solve, sides[si], uplos[ui], transes[ti],
-                                       TessNonUnit, m, n, 0.75 + 0.25 * I, A, 1000) < TRXM_BOUND);
+                assert_true(check_trxm(t, s, solve, sides[si], uplos[ui], transes[ti], TessNonUnit,
+                                       m, n, 0.75 + 0.25 * I, A, 1000) < TRXM_BOUND);
             }
     free(A);
     A = well_conditioned(t, 4097, 4097);
@@ -192,7 +196,7 @@ static void many_vectors(void **state, bool solve)
 {
     TCU_REQUIRE_GPU();
     const tcu_type_t *t = *state;
-    static const int64_t ks[] = {40, 100};
+    static const int64_t ks[] = { 40, 100 };
     cudaStream_t s;
     assert_int_equal(cudaStreamCreate(&s), cudaSuccess);
     tcu_seed(4);
@@ -211,12 +215,30 @@ static void many_vectors(void **state, bool solve)
     assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
 }
 
-static void trsm_all_cases_small_sizes(void **state) { all_cases_small(state, true); }
-static void trmm_all_cases_small_sizes(void **state) { all_cases_small(state, false); }
-static void trsm_large_sizes(void **state) { all_cases_large(state, true); }
-static void trmm_large_sizes(void **state) { all_cases_large(state, false); }
-static void trsm_many_vectors(void **state) { many_vectors(state, true); }
-static void trmm_many_vectors(void **state) { many_vectors(state, false); }
+static void trsm_all_cases_small_sizes(void **state)
+{
+    all_cases_small(state, true);
+}
+static void trmm_all_cases_small_sizes(void **state)
+{
+    all_cases_small(state, false);
+}
+static void trsm_large_sizes(void **state)
+{
+    all_cases_large(state, true);
+}
+static void trmm_large_sizes(void **state)
+{
+    all_cases_large(state, false);
+}
+static void trsm_many_vectors(void **state)
+{
+    many_vectors(state, true);
+}
+static void trmm_many_vectors(void **state)
+{
+    many_vectors(state, false);
+}
 
 /* alpha = 0 sets B to zero without reading it: NaNs in B do not survive, and
  * the padding rows stay as they were. */
@@ -232,10 +254,10 @@ static void alpha_zero(void **state, bool solve)
             tcu_set(t, B, i, j, ldb, NAN);
     void *dA = tcu_to_device(t, A, m, m);
     void *dB = tcu_to_device(t, B, ldb, n);
-    int rc = solve ? tcu_trsm(t, 0, TessLeft, TessLower, TessNoTrans, TessNonUnit, m, n, 0.0, dA,
-                              m, dB, ldb)
-                   : tcu_trmm(t, 0, TessLeft, TessLower, TessNoTrans, TessNonUnit, m, n, 0.0, dA,
-                              m, dB, ldb);
+    int rc = solve ? tcu_trsm(t, 0, TessLeft, TessLower, TessNoTrans, TessNonUnit, m, n, 0.0, dA, m,
+                              dB, ldb)
+                   : tcu_trmm(t, 0, TessLeft, TessLower, TessNoTrans, TessNonUnit, m, n, 0.0, dA, m,
+                              dB, ldb);
     assert_int_equal(rc, 0);
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
     void *X = tcu_to_host(t, dB, ldb, n);
@@ -248,8 +270,14 @@ static void alpha_zero(void **state, bool solve)
     free(X);
 }
 
-static void trsm_alpha_zero_zeroes_B_without_reading_it(void **state) { alpha_zero(state, true); }
-static void trmm_alpha_zero_zeroes_B_without_reading_it(void **state) { alpha_zero(state, false); }
+static void trsm_alpha_zero_zeroes_B_without_reading_it(void **state)
+{
+    alpha_zero(state, true);
+}
+static void trmm_alpha_zero_zeroes_B_without_reading_it(void **state)
+{
+    alpha_zero(state, false);
+}
 
 int main(void)
 {

@@ -21,8 +21,17 @@
 #include "tessera.h"
 
 typedef double _Complex zc;
-enum { ROW = 101, COL = 102, NT = 111, TR = 112, CT = 113, UP = 121, LO = 122, NU = 131,
-       LEFT = 141 };
+enum {
+    ROW = 101,
+    COL = 102,
+    NT = 111,
+    TR = 112,
+    CT = 113,
+    UP = 121,
+    LO = 122,
+    NU = 131,
+    LEFT = 141
+};
 
 void dgemm_(const char *, const char *, const int *, const int *, const int *, const double *,
             const double *, const int *, const double *, const int *, const double *, double *,
@@ -30,9 +39,9 @@ void dgemm_(const char *, const char *, const int *, const int *, const int *, c
 void dgemm_64_(const char *, const char *, const int64_t *, const int64_t *, const int64_t *,
                const double *, const double *, const int64_t *, const double *, const int64_t *,
                const double *, double *, const int64_t *, size_t, size_t);
-#define GEMMT_F77(name, T, I)                                                                   \
-    void name(const char *, const char *, const char *, const I *, const I *, const T *,        \
-              const T *, const I *, const T *, const I *, const T *, T *, const I *, size_t,     \
+#define GEMMT_F77(name, T, I)                                                                      \
+    void name(const char *, const char *, const char *, const I *, const I *, const T *,           \
+              const T *, const I *, const T *, const I *, const T *, T *, const I *, size_t,       \
               size_t, size_t);
 GEMMT_F77(dgemmt_, double, int)
 GEMMT_F77(dgemmtr_, double, int)
@@ -41,23 +50,20 @@ GEMMT_F77(zgemmtr_, zc, int)
 void zherk_(const char *, const char *, const int *, const int *, const double *, const zc *,
             const int *, const double *, zc *, const int *, size_t, size_t);
 void zherk_64_(const char *, const char *, const int64_t *, const int64_t *, const double *,
-               const zc *, const int64_t *, const double *, zc *, const int64_t *, size_t,
-               size_t);
+               const zc *, const int64_t *, const double *, zc *, const int64_t *, size_t, size_t);
 void ztrsm_(const char *, const char *, const char *, const char *, const int *, const int *,
-            const zc *, const zc *, const int *, zc *, const int *, size_t, size_t, size_t,
-            size_t);
-double ddot_64_(const int64_t *, const double *, const int64_t *, const double *,
-                const int64_t *);
+            const zc *, const zc *, const int *, zc *, const int *, size_t, size_t, size_t, size_t);
+double ddot_64_(const int64_t *, const double *, const int64_t *, const double *, const int64_t *);
 int64_t idamax_64_(const int64_t *, const double *, const int64_t *);
 double cblas_ddot64_(int64_t, const double *, int64_t, const double *, int64_t);
 void cblas_dgemm(int, int, int, int, int, int, double, const double *, int, const double *, int,
                  double, double *, int);
 void cblas_dgemm64_(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t,
                     const double *, int64_t, double, double *, int64_t);
-void cblas_dgemmt(int, int, int, int, int, int, double, const double *, int, const double *,
-                  int, double, double *, int);
-void cblas_zgemmtr(int, int, int, int, int, int, const void *, const void *, int, const void *,
-                   int, const void *, void *, int);
+void cblas_dgemmt(int, int, int, int, int, int, double, const double *, int, const double *, int,
+                  double, double *, int);
+void cblas_zgemmtr(int, int, int, int, int, int, const void *, const void *, int, const void *, int,
+                   const void *, void *, int);
 void cblas_zherk(int, int, int, int, int, double, const void *, int, double, void *, int);
 void cblas_dtrsm(int, int, int, int, int, int, int, double, const double *, int, double *, int);
 
@@ -149,9 +155,9 @@ static int64_t idx(bool row, int64_t i, int64_t j, int64_t ld)
 
 /* C = alpha op(A) op(B) + beta C on the uplo triangle of the n x n C (uplo
  * 0: all of an m x n C). */
-static void ref_gemm(bool cplx, bool row, int uplo, int ta, int tb, int64_t m, int64_t n,
-                     int64_t k, zc alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
-                     zc beta, void *C, int64_t ldc)
+static void ref_gemm(bool cplx, bool row, int uplo, int ta, int tb, int64_t m, int64_t n, int64_t k,
+                     zc alpha, const void *A, int64_t lda, const void *B, int64_t ldb, zc beta,
+                     void *C, int64_t ldc)
 {
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < m; i++) {
@@ -192,8 +198,7 @@ static void *multiply_once(void *arg)
     memcpy(R, C, (size_t)n * n * sizeof *R);
     ref_gemm(false, false, 0, NT, TR, n, n, n, alpha, A, n, B, n, beta, R, n);
     pthread_barrier_wait(&start_line);
-    dgemm_("N", "t", &one_n, &one_n, &one_n, &alpha, A, &one_n, B, &one_n, &beta, C, &one_n, 1,
-           1);
+    dgemm_("N", "t", &one_n, &one_n, &one_n, &alpha, A, &one_n, B, &one_n, &beta, C, &one_n, 1, 1);
     intptr_t bad = max_diff(false, C, R, (size_t)n * n) > 1e-12;
     free(A), free(B), free(C), free(R);
     return (void *)bad;
@@ -248,17 +253,17 @@ static void gemmt_and_gemmtr_match_a_reference_in_both_layouts(void **state)
                             dgemmt_(ul, ca, cb, &n, &k, &dal, A, &ld, B, &ld, &dbe, C, &ld, 1, 1,
                                     1);
                         else if (!cplx && way == 1)
-                            dgemmtr_(ul, ca, cb, &n, &k, &dal, A, &ld, B, &ld, &dbe, C, &ld, 1,
-                                     1, 1);
+                            dgemmtr_(ul, ca, cb, &n, &k, &dal, A, &ld, B, &ld, &dbe, C, &ld, 1, 1,
+                                     1);
                         else if (cplx && way == 0)
-                            zgemmt_(ul, ca, cb, &n, &k, &alpha, A, &ld, B, &ld, &beta, C, &ld, 1,
-                                    1, 1);
+                            zgemmt_(ul, ca, cb, &n, &k, &alpha, A, &ld, B, &ld, &beta, C, &ld, 1, 1,
+                                    1);
                         else if (cplx && way == 1)
-                            zgemmtr_(ul, ca, cb, &n, &k, &alpha, A, &ld, B, &ld, &beta, C, &ld,
-                                     1, 1, 1);
+                            zgemmtr_(ul, ca, cb, &n, &k, &alpha, A, &ld, B, &ld, &beta, C, &ld, 1,
+                                     1, 1);
                         else if (!cplx)
-                            cblas_dgemmt(row ? ROW : COL, uplo, ops[a], ops[b], n, k, dal, A, ld,
-                                         B, ld, dbe, C, ld);
+                            cblas_dgemmt(row ? ROW : COL, uplo, ops[a], ops[b], n, k, dal, A, ld, B,
+                                         ld, dbe, C, ld);
                         else
                             cblas_zgemmtr(row ? ROW : COL, uplo, ops[a], ops[b], n, k, &alpha, A,
                                           ld, B, ld, &beta, C, ld);
@@ -367,7 +372,7 @@ static void invalid_arguments_reach_the_applications_handlers_and_change_nothing
     assert_int_equal(seen.info, 5);
     forget();
     cblas_dtrsm(ROW, LEFT, UP, NT, NU, bad, n, alpha, A, n, C, n);
-    assert_int_equal(seen.info, 7);             /* N of the transposed call: the 6th, plus one */
+    assert_int_equal(seen.info, 7); /* N of the transposed call: the 6th, plus one */
     assert_memory_equal(C, C0, sizeof C);
 }
 

@@ -22,8 +22,7 @@ void dgemmt_(const char *, const char *, const char *, const int *, const int *,
              const double *, const int *, const double *, const int *, const double *, double *,
              const int *, size_t, size_t, size_t);
 void ztrsm_(const char *, const char *, const char *, const char *, const int *, const int *,
-            const zc *, const zc *, const int *, zc *, const int *, size_t, size_t, size_t,
-            size_t);
+            const zc *, const zc *, const int *, zc *, const int *, size_t, size_t, size_t, size_t);
 void zherk_(const char *, const char *, const int *, const int *, const double *, const zc *,
             const int *, const double *, zc *, const int *, size_t, size_t);
 
@@ -108,7 +107,7 @@ int main(void)
 {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
-        return 77;                      /* meson's "skipped" */
+        return 77; /* meson's "skipped" */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(device_operands_are_served_on_their_gpu),
     };

@@ -76,7 +76,7 @@ static void every_call_is_right_and_silent_and_the_runtime_stays_off(void **stat
     int saved = dup(2);
     dup2(fileno(err), 2);
     multiply_and_check(40);
-    multiply_and_check(1100);           /* enough flops per byte to want the runtime */
+    multiply_and_check(1100); /* enough flops per byte to want the runtime */
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -107,7 +107,7 @@ static void a_call_that_fails_in_the_runtime_is_redone_on_the_host_blas(void **s
     fclose(err);
     text[len] = 0;
     assert_non_null(strstr(text, "tessera_blas: DGEMM through the runtime failed"));
-    assert_null(strchr(strchr(text, '\n') + 1, '\n'));   /* one line only */
+    assert_null(strchr(strchr(text, '\n') + 1, '\n')); /* one line only */
 }
 
 int main(int argc, char **argv)

@@ -9,9 +9,15 @@
 #include "rt.h"
 
 static const char *const launcher_vars[] = {
-    "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALRANKID",
-    "MPI_LOCALNRANKS", "SLURM_LOCALID", "SLURM_STEP_TASKS_PER_NODE", "SLURM_TASKS_PER_NODE",
-    "SLURM_NODEID", "CUDA_VISIBLE_DEVICES",
+    "OMPI_COMM_WORLD_LOCAL_RANK",
+    "OMPI_COMM_WORLD_LOCAL_SIZE",
+    "MPI_LOCALRANKID",
+    "MPI_LOCALNRANKS",
+    "SLURM_LOCALID",
+    "SLURM_STEP_TASKS_PER_NODE",
+    "SLURM_TASKS_PER_NODE",
+    "SLURM_NODEID",
+    "CUDA_VISIBLE_DEVICES",
 };
 
 static int clear_env(void **state)
@@ -116,9 +122,9 @@ static void mpich_and_slurm_are_read(void **state)
     setenv("SLURM_LOCALID", "3", 1);
     setenv("SLURM_NODEID", "3", 1);
     setenv("SLURM_TASKS_PER_NODE", "9", 1);
-    setenv("SLURM_STEP_TASKS_PER_NODE", "2(x3),4", 1);        /* the step's, on node 3: 4 */
+    setenv("SLURM_STEP_TASKS_PER_NODE", "2(x3),4", 1); /* the step's, on node 3: 4 */
     expect(2, 1, 1, 2);
-    setenv("SLURM_NODEID", "1", 1);                             /* 2 tasks there: no rank 3 */
+    setenv("SLURM_NODEID", "1", 1); /* 2 tasks there: no rank 3 */
     assert_int_equal(local_error(2), TESS_ECONFIG);
     /* Open MPI under Slurm sets both; Open MPI's come first */
     ompi(0, 1);

@@ -25,11 +25,11 @@
 typedef double _Complex zcomplex;
 
 void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
-            const double *alpha, const double *a, const int *lda, const double *b,
-            const int *ldb, const double *beta, double *c, const int *ldc, size_t, size_t);
+            const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
+            const double *beta, double *c, const int *ldc, size_t, size_t);
 void dsyrk_(const char *uplo, const char *t, const int *n, const int *k, const double *alpha,
-            const double *a, const int *lda, const double *beta, double *c, const int *ldc,
-            size_t, size_t);
+            const double *a, const int *lda, const double *beta, double *c, const int *ldc, size_t,
+            size_t);
 void dtrsm_(const char *side, const char *uplo, const char *ta, const char *diag, const int *m,
             const int *n, const double *alpha, const double *a, const int *lda, double *b,
             const int *ldb, size_t, size_t, size_t, size_t);
@@ -162,7 +162,7 @@ int main(int argc, char **argv)
     fill(in.c, M * N, 3);
     fill(in.t, M * M, 4);
     for (int i = 0; i < M; i++)
-        in.t[i + (size_t)i * M] += M;   /* a well-conditioned triangle for TRSM */
+        in.t[i + (size_t)i * M] += M; /* a well-conditioned triangle for TRSM */
     fill(in.x, M * N, 5);
     fill((double *)in.za, 2 * M * K, 6);
     fill((double *)in.zb, 2 * N * K, 7);
