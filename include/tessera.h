@@ -33,17 +33,24 @@ typedef enum { TessNonUnit = 131, TessUnit = 132 } tess_diag_t;
 typedef enum { TessLeft = 141, TessRight = 142 } tess_side_t;
 typedef enum { TessAll = 0, TessUpperPart = 121, TessLowerPart = 122 } tess_part_t;
 
+/* The error codes and their messages (tess_strerror), one list. */
+#define TESS_ERRNO_MAP(X)                                                                          \
+    X(SUCCESS, 0, "success")                                                                       \
+    X(ENOTINIT, 1, "the runtime is not initialised (tess_init not called, or finalized)")          \
+    X(EINIT, 2, "the runtime is already initialised")                                              \
+    X(ENOMEM, 3,                                                                                   \
+      "out of memory that eviction cannot cure (a task's tiles exceed one device's memory, "       \
+      "or an operand exceeds the address space)")                                                  \
+    X(EDEVICE, 4, "a device or its library reported a failure")                                    \
+    X(ECONFIG, 5, "invalid configuration (tess_config_t field or TESS_* variable)")                \
+    X(ENODEV, 6, "the requested devices do not exist or are not built in")                         \
+    X(ENOTREG, 7, "the memory was not registered with tess_memory_register_async")                 \
+    X(EINTERNAL, 8, "internal error (a bug in Tessera)")
+
 enum {
-    TESS_SUCCESS = 0,
-    TESS_ENOTINIT = 1, /* tess_init has not been called, or tess_finalize has */
-    TESS_EINIT = 2,    /* tess_init called twice */
-    TESS_ENOMEM = 3,   /* out of memory that eviction cannot cure: a task's tiles exceed one
-                         * device's memory, or an operand exceeds the address space */
-    TESS_EDEVICE = 4,  /* a device or its library reported a failure */
-    TESS_ECONFIG = 5,  /* invalid configuration (tess_config_t or TESS_* variable) */
-    TESS_ENODEV = 6,   /* the requested devices do not exist or are not built in */
-    TESS_ENOTREG = 7,  /* tess_memory_unregister of memory that was not registered */
-    TESS_EINTERNAL = 8 /* an internal invariant failed: a bug, please report it */
+#define TESS_ERRNO_ENUM(name, value, message) TESS_##name = value,
+    TESS_ERRNO_MAP(TESS_ERRNO_ENUM)
+#undef TESS_ERRNO_ENUM
 };
 
 #define TESS_MAX_DEVICES 16

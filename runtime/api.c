@@ -237,18 +237,10 @@ TESS_API const char *tess_strerror(int err)
         return "invalid argument (the negated value is its position, 1-based, as in reference "
                "BLAS)";
     switch (err) {
-    case TESS_SUCCESS: return "success";
-    case TESS_ENOTINIT:
-        return "the runtime is not initialised (tess_init not called, or finalized)";
-    case TESS_EINIT: return "the runtime is already initialised";
-    case TESS_ENOMEM:
-        return "out of memory that eviction cannot cure (a task's tiles exceed one device's "
-               "memory, or an operand exceeds the address space)";
-    case TESS_EDEVICE: return "a device or its library reported a failure";
-    case TESS_ECONFIG: return "invalid configuration (tess_config_t field or TESS_* variable)";
-    case TESS_ENODEV: return "the requested devices do not exist or are not built in";
-    case TESS_ENOTREG: return "the memory was not registered with tess_memory_register_async";
-    case TESS_EINTERNAL: return "internal error (a bug in Tessera)";
+#define TESS_ERRNO_MESSAGE(name, value, message)                                                   \
+    case TESS_##name: return message;
+        TESS_ERRNO_MAP(TESS_ERRNO_MESSAGE)
+#undef TESS_ERRNO_MESSAGE
     default: return "unknown error code";
     }
 }
