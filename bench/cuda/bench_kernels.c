@@ -1,7 +1,7 @@
 /* Tessera's one-GPU kernels against cuBLAS on the same device data.
  *
  *   bench_kernels [OUTDIR]      writes OUTDIR/bench_kernels.csv (default ".")
- *   bench_kernels OUTDIR GROUP  only the issue-4 targets of one group, a
+ *   bench_kernels OUTDIR GROUP  only the target cases of one group, a
  *                               quick check (sweep.sh): ceil (DGEMM, copy),
  *                               trxm, gemv, symv; or trmm, trsm (DTRMM's
  *                               or DTRSM's leaf alone and whole calls, both
@@ -372,8 +372,8 @@ enum { SQUARE_REPS = 9 };
  * square case in double also times cuBLAS DGEMM of its shape, its runs among
  * the case's (a "gemm" row after the case's): the ceiling that the case's
  * share of DGEMM is taken against, under the same load.  The run's first
- * DGEMM, on an idle device (bench_ceilings), is faster: the issue-4 figures
- * give both. */
+ * DGEMM, on an idle device (bench_ceilings), is faster: BENCHMARKS.md gives
+ * both. */
 static void bench_trxm(const btype_t *t, int routine, tess_side_t side, tess_uplo_t uplo,
                        tess_trans_t trans, int64_t m, int64_t n, int reps, int inner)
 {
