@@ -13,16 +13,6 @@ static double _Complex A[16], B[16], C[16];
 static const tess_trans_t N = TessNoTrans, T = TessTrans, H = TessConjTrans;
 static const tess_uplo_t U = TessUpper, L = TessLower;
 
-static uint64_t tasks_run(void)
-{
-    tess_stats_t s;
-    assert_int_equal(tess_get_stats(&s), 0);
-    uint64_t n = 0;
-    for (int i = 0; i < s.ndevices; i++)
-        n += s.tasks[i];
-    return n;
-}
-
 /* Each test but the last runs on its own runtime, finalised even when the
  * test fails. */
 static int setup(void **state)
@@ -70,7 +60,7 @@ every_symm_and_hemm_argument_error_returns_its_position_and_submits_nothing(void
         assert_int_equal(tu_symm_async(t, herm, Le, U, 0, 2, 1, A, 0, B, 1, 0, C, 1), -7);
     }
     assert_int_equal(tess_sync(), 0);
-    assert_int_equal(tasks_run(), 0);
+    assert_int_equal(tu_tasks_run(), 0);
 }
 
 static void
@@ -94,7 +84,7 @@ every_syrk_and_herk_argument_error_returns_its_position_and_submits_nothing(void
         assert_int_equal(tu_syrk_async(t, herm, U, N, 0, 2, 1, A, 1, 0, C, 0), -10);
     }
     assert_int_equal(tess_sync(), 0);
-    assert_int_equal(tasks_run(), 0);
+    assert_int_equal(tu_tasks_run(), 0);
 }
 
 static void
@@ -119,7 +109,7 @@ every_syr2k_and_her2k_argument_error_returns_its_position_and_submits_nothing(vo
         assert_int_equal(tu_syr2k_async(t, herm, L, tr, 3, 2, 1, A, 2, B, 2, 0, C, 2), -12);
     }
     assert_int_equal(tess_sync(), 0);
-    assert_int_equal(tasks_run(), 0);
+    assert_int_equal(tu_tasks_run(), 0);
 }
 
 /* Real types take N, T and C; csyrk/zsyrk N and T; cherk/zherk N and C; the
@@ -142,7 +132,7 @@ static void syrk_and_syr2k_reject_the_transposes_their_precision_does_not_take(v
     assert_int_equal(tess_zherk_async(L, T, -1, -1, 1, NULL, 0, 0, NULL, 0), -2);
     assert_int_equal(tess_ssyrk_async(U, 0, 2, 2, 1, sA, 2, 0, sC, 2), -2);
     assert_int_equal(tess_sync(), 0);
-    assert_int_equal(tasks_run(), 0);
+    assert_int_equal(tu_tasks_run(), 0);
     /* and each takes its own: real ConjTrans means Trans */
     assert_int_equal(tess_ssyrk_async(U, H, 2, 2, 1, sA, 2, 0, sC, 2), 0);
     assert_int_equal(
@@ -153,7 +143,7 @@ static void syrk_and_syr2k_reject_the_transposes_their_precision_does_not_take(v
     assert_int_equal(tess_csyr2k_async(L, T, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C, 2),
                      0);
     assert_int_equal(tess_sync(), 0);
-    assert_true(tasks_run() > 0);
+    assert_true(tu_tasks_run() > 0);
 }
 
 static void every_gemmt_argument_error_returns_its_position_and_submits_nothing(void **state)
@@ -177,7 +167,7 @@ static void every_gemmt_argument_error_returns_its_position_and_submits_nothing(
         assert_int_equal(tu_gemmt_async(t, U, N, T, 3, 2, 1, A, 3, B, 3, 0, C, 2), -13);
     }
     assert_int_equal(tess_sync(), 0);
-    assert_int_equal(tasks_run(), 0);
+    assert_int_equal(tu_tasks_run(), 0);
 }
 
 /* A and B when alpha is 0 or k is 0, and C when it is empty, are never read

@@ -7,16 +7,6 @@
 
 static double A[64], B[64], C[64];
 
-static uint64_t tasks_run(void)
-{
-    tess_stats_t s;
-    assert_int_equal(tess_get_stats(&s), 0);
-    uint64_t n = 0;
-    for (int i = 0; i < s.ndevices; i++)
-        n += s.tasks[i];
-    return n;
-}
-
 static void every_gemm_argument_error_returns_its_position_and_submits_nothing(void **state)
 {
     (void)state;
@@ -42,7 +32,7 @@ static void every_gemm_argument_error_returns_its_position_and_submits_nothing(v
     assert_int_equal(
         tess_cgemm_async(N, N, 2, 2, 2, 1, (void *)A, 2, (void *)B, 2, 0, (void *)C, 1), -13);
     assert_int_equal(tess_sync(), 0);
-    assert_int_equal(tasks_run(), 0);
+    assert_int_equal(tu_tasks_run(), 0);
     assert_int_equal(tess_finalize(), 0);
 }
 

@@ -25,45 +25,6 @@ static const tess_diag_t diags[] = { TessNonUnit, TessUnit };
 /* (triangular dimension, the other one) */
 static const int64_t shapes[][2] = { { 4 * NB, 37 }, { 5 * NB, 21 }, { 37, 50 }, { NB, 40 } };
 
-static int kind(const tu_type_t *t)
-{
-    return (int)(t - tu_types);
-}
-
-static int trmm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
-                      tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
-                      int64_t lda, void *B, int64_t ldb)
-{
-    switch (kind(t)) {
-    case 0:
-        return tess_strmm_async(side, uplo, trans, diag, m, n, (float)creal(alpha), A, lda, B, ldb);
-    case 1: return tess_dtrmm_async(side, uplo, trans, diag, m, n, creal(alpha), A, lda, B, ldb);
-    case 2:
-        return tess_ctrmm_async(side, uplo, trans, diag, m, n, (float _Complex)alpha, A, lda, B,
-                                ldb);
-    default: return tess_ztrmm_async(side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
-    }
-}
-
-static bool in_tri(tess_uplo_t uplo, int64_t i, int64_t j)
-{
-    return uplo == TessLower ? i >= j : i <= j;
-}
-
-/* The triangle the call defines, dense in k x k: zeros outside, ones on the
- * diagonal when diag is unit. */
-static void *tri_dense(const tu_type_t *t, const void *A, int64_t k, int64_t lda, tess_uplo_t uplo,
-                       tess_diag_t diag)
-{
-    void *T = tu_matrix(t, k, k, 0);
-    for (int64_t j = 0; j < k; j++)
-        for (int64_t i = 0; i < k; i++) {
-            double _Complex v = in_tri(uplo, i, j) ? tu_get(t, A, i, j, lda) : 0.0;
-            tu_set(t, T, i, j, k, i == j && diag == TessUnit ? 1.0 : v);
-        }
-    return T;
-}
-
 /* The bound's residual of B (in ldb) against alpha op(A) B0 (side left) or
  * alpha B0 op(A). */
 static double trmm_residual(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo,
@@ -72,7 +33,7 @@ static double trmm_residual(const tu_type_t *t, tess_side_t side, tess_uplo_t up
                             const void *B, int64_t ldb)
 {
     int64_t k = side == TessLeft ? m : n;
-    void *T = tri_dense(t, A, k, lda, uplo, diag), *Bref = tu_copy(t, B0, ldb, n);
+    void *T = tu_tri_dense(t, A, k, lda, uplo, diag), *Bref = tu_copy(t, B0, ldb, n);
     if (side == TessLeft)
         tu_gemm_ref(t, trans, TessNoTrans, m, n, k, alpha, T, k, B0, ldb, 0.0, Bref, ldb);
     else
@@ -96,10 +57,10 @@ static double run_case(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, t
     if (nan)
         for (int64_t j = 0; j < k; j++)
             for (int64_t i = 0; i < k; i++)
-                if (!in_tri(uplo, i, j) || (i == j && diag == TessUnit))
+                if (!tu_in_triangle(uplo, i, j) || (i == j && diag == TessUnit))
                     tu_set(t, A, i, j, lda, NAN);
     void *B = tu_matrix(t, ldb, n, (unsigned)(3 * m + n)), *B0 = tu_copy(t, B, ldb, n);
-    assert_int_equal(trmm_async(t, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), 0);
+    assert_int_equal(tu_trmm_async(t, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), 0);
     assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, ldb, t->es), 0);
     assert_int_equal(tess_sync(), 0);
     double r = trmm_residual(t, side, uplo, trans, diag, m, n, alpha, A, lda, B0, B, ldb);
@@ -160,9 +121,9 @@ static void trmm_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
         int64_t bi = 3 * NB + 9, bj = NB + 5;
         char *B = (char *)P + (size_t)(bi + bj * ld) * t->es;
         char *B0 = (char *)Pref + (B - (char *)P);
-        assert_int_equal(
-            trmm_async(t, side, TessUpper, TessTrans, TessUnit, m, n, -1.5 + 0.5 * I, A, ld, B, ld),
-            0);
+        assert_int_equal(tu_trmm_async(t, side, TessUpper, TessTrans, TessUnit, m, n,
+                                       -1.5 + 0.5 * I, A, ld, B, ld),
+                         0);
         assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, t->es), 0);
         assert_int_equal(tess_sync(), 0);
         double r = trmm_residual(t, side, TessUpper, TessTrans, TessUnit, m, n, -1.5 + 0.5 * I, A,
@@ -180,13 +141,6 @@ static void trmm_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
     }
 }
 
-static uint64_t h2d_bytes(void)
-{
-    tess_stats_t s;
-    assert_int_equal(tess_get_stats(&s), 0);
-    return s.bytes_h2d;
-}
-
 /* Exact: B becomes zero, even where it held NaN, and nothing is fetched. */
 static void trmm_with_alpha_zero_sets_b_to_zero_without_reading_a_or_b(void **state)
 {
@@ -199,13 +153,13 @@ static void trmm_with_alpha_zero_sets_b_to_zero_without_reading_a_or_b(void **st
             void *A = tu_matrix(t, k, k, 1), *B = tu_matrix(t, m, n, 2);
             tu_fill(t, A, k, k, k, NAN);
             tu_fill(t, B, m, n, m, NAN);
-            uint64_t h2d = h2d_bytes();
-            assert_int_equal(trmm_async(t, sides[s], TessLower, TessTrans, TessUnit, m, n, 0.0,
-                                        s ? NULL : A, k, B, m),
+            uint64_t h2d = tu_h2d_bytes();
+            assert_int_equal(tu_trmm_async(t, sides[s], TessLower, TessTrans, TessUnit, m, n, 0.0,
+                                           s ? NULL : A, k, B, m),
                              0);
             assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, m, t->es), 0);
             assert_int_equal(tess_sync(), 0);
-            assert_true(h2d_bytes() == h2d);
+            assert_true(tu_h2d_bytes() == h2d);
             assert_true(tu_all_finite(t, B, m, n, m) && tu_norm(t, B, m, n, m) == 0);
             tu_release(t, A, k, k);
             tu_release(t, B, m, n);
@@ -228,16 +182,6 @@ static void trmm_with_m_or_n_zero_returns_at_once_and_touches_nothing(void **sta
     assert_true(isnan(B[0]) && B[1] == 1 && B[2] == 2 && B[3] == 3);
 }
 
-static uint64_t tasks_run(void)
-{
-    tess_stats_t s;
-    assert_int_equal(tess_get_stats(&s), 0);
-    uint64_t n = 0;
-    for (int i = 0; i < s.ndevices; i++)
-        n += s.tasks[i];
-    return n;
-}
-
 static void trmm_rejects_invalid_arguments_with_their_reference_numbers(void **state)
 {
     (void)state;
@@ -246,7 +190,7 @@ static void trmm_rejects_invalid_arguments_with_their_reference_numbers(void **s
     const tess_uplo_t Up = TessUpper;
     const tess_trans_t C = TessConjTrans;
     const tess_diag_t U = TessUnit;
-    uint64_t before = tasks_run();
+    uint64_t before = tu_tasks_run();
     assert_int_equal(tess_dtrmm_async(3, Up, C, U, 2, 2, 1, A, 2, B, 2), -1);
     assert_int_equal(tess_dtrmm_async(R, 5, C, U, 2, 2, 1, A, 2, B, 2), -2);
     assert_int_equal(tess_dtrmm_async(R, Up, 114, U, 2, 2, 1, A, 2, B, 2), -3);
@@ -264,7 +208,7 @@ static void trmm_rejects_invalid_arguments_with_their_reference_numbers(void **s
     assert_int_equal(tess_ctrmm_async(R, Up, C, U, 2, 3, 1, (void *)A, 2, (void *)B, 2), -9);
     assert_int_equal(tess_ztrmm_async(L, Up, C, U, 2, 2, 1, (void *)A, 2, NULL, 2), -10);
     assert_int_equal(tess_sync(), 0);
-    assert_true(tasks_run() == before);
+    assert_true(tu_tasks_run() == before);
     for (int i = 0; i < 9; i++)
         assert_true(B[i] == i + 1);
 }
@@ -281,7 +225,7 @@ static void trmm_runs_one_task_per_tile_of_b_and_referenced_tile_of_a(void **sta
     tess_stats_t s0, s1;
     assert_int_equal(tess_get_stats(&s0), 0);
     assert_int_equal(
-        trmm_async(t, TessRight, TessLower, TessTrans, TessNonUnit, m, n, 1.0, A, n, B, m), 0);
+        tu_trmm_async(t, TessRight, TessLower, TessTrans, TessNonUnit, m, n, 1.0, A, n, B, m), 0);
     assert_int_equal(tess_sync(), 0);
     assert_int_equal(tess_get_stats(&s1), 0);
     uint64_t total = 0;
@@ -368,17 +312,6 @@ static void trmm_with_device_memory_of_a_few_tiles_completes_out_of_core(void **
     assert_int_equal(tess_finalize(), 0);
 }
 
-/* Bytes of the tiles of the k x k triangle on the nb grid. */
-static uint64_t triangle_tile_bytes(int64_t k, tess_uplo_t uplo, size_t es)
-{
-    uint64_t bytes = 0;
-    for (int64_t j = 0; j < k; j += NB)
-        for (int64_t i = 0; i < k; i += NB)
-            if (in_tri(uplo, i, j))
-                bytes += (uint64_t)((k - i < NB ? k - i : NB) * (k - j < NB ? k - j : NB)) * es;
-    return bytes;
-}
-
 /* On one device with room for everything, each tile read is fetched once:
  * to the host's copy of B and the tiles of A's uplo triangle, nothing else
  * goes over the link, and only B comes back. */
@@ -399,14 +332,15 @@ static void trmm_on_one_device_moves_b_and_the_referenced_tiles_of_a_once(void *
         void *A = tu_matrix(t, lda, m, 5), *B = tu_matrix(t, m, n, 6);
         tess_stats_t s0, s1;
         assert_int_equal(tess_get_stats(&s0), 0);
-        assert_int_equal(
-            trmm_async(t, TessLeft, uplos[u], TessConjTrans, TessNonUnit, m, n, 2.0, A, lda, B, m),
-            0);
+        assert_int_equal(tu_trmm_async(t, TessLeft, uplos[u], TessConjTrans, TessNonUnit, m, n, 2.0,
+                                       A, lda, B, m),
+                         0);
         assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, m, t->es), 0);
         assert_int_equal(tess_sync(), 0);
         assert_int_equal(tess_get_stats(&s1), 0);
         assert_int_equal(s1.bytes_h2d - s0.bytes_h2d,
-                         (uint64_t)(m * n) * t->es + triangle_tile_bytes(m, uplos[u], t->es));
+                         (uint64_t)(m * n) * t->es +
+                             tu_triangle_tile_bytes(m, NB, uplos[u], t->es));
         assert_int_equal(s1.bytes_d2h - s0.bytes_d2h, (uint64_t)(m * n) * t->es);
         tu_release(t, A, lda, m);
         tu_release(t, B, m, n);

@@ -25,31 +25,6 @@ static const tess_diag_t diags[] = { TessNonUnit, TessUnit };
 /* (triangular dimension, the other one) */
 static const int64_t shapes[][2] = { { 4 * NB, 37 }, { 5 * NB, 21 }, { 37, 50 }, { NB, 40 } };
 
-static int kind(const tu_type_t *t)
-{
-    return (int)(t - tu_types);
-}
-
-static int trsm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
-                      tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
-                      int64_t lda, void *B, int64_t ldb)
-{
-    switch (kind(t)) {
-    case 0:
-        return tess_strsm_async(side, uplo, trans, diag, m, n, (float)creal(alpha), A, lda, B, ldb);
-    case 1: return tess_dtrsm_async(side, uplo, trans, diag, m, n, creal(alpha), A, lda, B, ldb);
-    case 2:
-        return tess_ctrsm_async(side, uplo, trans, diag, m, n, (float _Complex)alpha, A, lda, B,
-                                ldb);
-    default: return tess_ztrsm_async(side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
-    }
-}
-
-static bool in_tri(tess_uplo_t uplo, int64_t i, int64_t j)
-{
-    return uplo == TessLower ? i >= j : i <= j;
-}
-
 /* k x k in lda: random everywhere, then the uplo triangle made diagonally
  * dominant (off-diagonal entries below 1/(2k), a diagonal near 2), so that it
  * is well conditioned with or without its diagonal. */
@@ -61,24 +36,10 @@ static void *tri_matrix(const tu_type_t *t, int64_t k, int64_t lda, tess_uplo_t 
             double _Complex v = tu_get(t, A, i, j, lda);
             if (i == j)
                 tu_set(t, A, i, j, lda, 2.0 + 0.5 * v);
-            else if (in_tri(uplo, i, j))
+            else if (tu_in_triangle(uplo, i, j))
                 tu_set(t, A, i, j, lda, v / (2.0 * k));
         }
     return A;
-}
-
-/* The triangle the call defines, dense in k x k: zeros outside, ones on the
- * diagonal when diag is unit. */
-static void *tri_dense(const tu_type_t *t, const void *A, int64_t k, int64_t lda, tess_uplo_t uplo,
-                       tess_diag_t diag)
-{
-    void *T = tu_matrix(t, k, k, 0);
-    for (int64_t j = 0; j < k; j++)
-        for (int64_t i = 0; i < k; i++) {
-            double _Complex v = in_tri(uplo, i, j) ? tu_get(t, A, i, j, lda) : 0.0;
-            tu_set(t, T, i, j, k, i == j && diag == TessUnit ? 1.0 : v);
-        }
-    return T;
 }
 
 /* The bound's residual of X (in ldb) as the solution of op(A) X = alpha B0
@@ -89,7 +50,7 @@ static double trsm_residual(const tu_type_t *t, tess_side_t side, tess_uplo_t up
                             const void *X, int64_t ldb)
 {
     int64_t k = side == TessLeft ? m : n;
-    void *T = tri_dense(t, A, k, lda, uplo, diag), *R = tu_copy(t, B0, ldb, n);
+    void *T = tu_tri_dense(t, A, k, lda, uplo, diag), *R = tu_copy(t, B0, ldb, n);
     if (side == TessLeft)
         tu_gemm_ref(t, trans, TessNoTrans, m, n, k, 1.0, T, k, X, ldb, -alpha, R, ldb);
     else
@@ -113,10 +74,10 @@ static double run_case(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, t
     if (nan)
         for (int64_t j = 0; j < k; j++)
             for (int64_t i = 0; i < k; i++)
-                if (!in_tri(uplo, i, j) || (i == j && diag == TessUnit))
+                if (!tu_in_triangle(uplo, i, j) || (i == j && diag == TessUnit))
                     tu_set(t, A, i, j, lda, NAN);
     void *B = tu_matrix(t, ldb, n, (unsigned)(3 * m + n)), *B0 = tu_copy(t, B, ldb, n);
-    assert_int_equal(trsm_async(t, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), 0);
+    assert_int_equal(tu_trsm_async(t, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), 0);
     assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, ldb, t->es), 0);
     assert_int_equal(tess_sync(), 0);
     double r = trsm_residual(t, side, uplo, trans, diag, m, n, alpha, A, lda, B0, B, ldb);
@@ -187,8 +148,8 @@ static void trsm_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
         int64_t bi = 3 * NB + 9, bj = NB + 5;
         char *B = (char *)P + (size_t)(bi + bj * ld) * t->es;
         char *B0 = (char *)Pref + (B - (char *)P);
-        assert_int_equal(trsm_async(t, side, TessLower, TessConjTrans, TessNonUnit, m, n,
-                                    -1.5 + 0.5 * I, A, ld, B, ld),
+        assert_int_equal(tu_trsm_async(t, side, TessLower, TessConjTrans, TessNonUnit, m, n,
+                                       -1.5 + 0.5 * I, A, ld, B, ld),
                          0);
         assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, t->es), 0);
         assert_int_equal(tess_sync(), 0);
@@ -207,13 +168,6 @@ static void trsm_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
     }
 }
 
-static uint64_t h2d_bytes(void)
-{
-    tess_stats_t s;
-    assert_int_equal(tess_get_stats(&s), 0);
-    return s.bytes_h2d;
-}
-
 /* Exact: B becomes zero, even where it held NaN, and nothing is fetched. */
 static void trsm_with_alpha_zero_sets_b_to_zero_without_reading_a_or_b(void **state)
 {
@@ -226,13 +180,13 @@ static void trsm_with_alpha_zero_sets_b_to_zero_without_reading_a_or_b(void **st
             void *A = tu_matrix(t, k, k, 1), *B = tu_matrix(t, m, n, 2);
             tu_fill(t, A, k, k, k, NAN);
             tu_fill(t, B, m, n, m, NAN);
-            uint64_t h2d = h2d_bytes();
-            assert_int_equal(trsm_async(t, sides[s], TessUpper, TessNoTrans, TessNonUnit, m, n, 0.0,
-                                        s ? NULL : A, k, B, m),
+            uint64_t h2d = tu_h2d_bytes();
+            assert_int_equal(tu_trsm_async(t, sides[s], TessUpper, TessNoTrans, TessNonUnit, m, n,
+                                           0.0, s ? NULL : A, k, B, m),
                              0);
             assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, m, t->es), 0);
             assert_int_equal(tess_sync(), 0);
-            assert_true(h2d_bytes() == h2d);
+            assert_true(tu_h2d_bytes() == h2d);
             assert_true(tu_all_finite(t, B, m, n, m) && tu_norm(t, B, m, n, m) == 0);
             tu_release(t, A, k, k);
             tu_release(t, B, m, n);
@@ -255,16 +209,6 @@ static void trsm_with_m_or_n_zero_returns_at_once_and_touches_nothing(void **sta
     assert_true(isnan(B[0]) && B[1] == 1 && B[2] == 2 && B[3] == 3);
 }
 
-static uint64_t tasks_run(void)
-{
-    tess_stats_t s;
-    assert_int_equal(tess_get_stats(&s), 0);
-    uint64_t n = 0;
-    for (int i = 0; i < s.ndevices; i++)
-        n += s.tasks[i];
-    return n;
-}
-
 static void trsm_rejects_invalid_arguments_with_their_reference_numbers(void **state)
 {
     (void)state;
@@ -273,7 +217,7 @@ static void trsm_rejects_invalid_arguments_with_their_reference_numbers(void **s
     const tess_uplo_t Lo = TessLower;
     const tess_trans_t N = TessNoTrans;
     const tess_diag_t U = TessNonUnit;
-    uint64_t before = tasks_run();
+    uint64_t before = tu_tasks_run();
     assert_int_equal(tess_dtrsm_async(0, Lo, N, U, 2, 2, 1, A, 2, B, 2), -1);
     assert_int_equal(tess_dtrsm_async(L, 0, N, U, 2, 2, 1, A, 2, B, 2), -2);
     assert_int_equal(tess_dtrsm_async(L, Lo, 0, U, 2, 2, 1, A, 2, B, 2), -3);
@@ -291,7 +235,7 @@ static void trsm_rejects_invalid_arguments_with_their_reference_numbers(void **s
     assert_int_equal(tess_ctrsm_async(L, Lo, N, 9, 2, 2, 1, (void *)A, 2, (void *)B, 2), -4);
     assert_int_equal(tess_ztrsm_async(L, Lo, N, U, 2, 2, 1, (void *)A, 2, (void *)B, 1), -11);
     assert_int_equal(tess_sync(), 0);
-    assert_true(tasks_run() == before);
+    assert_true(tu_tasks_run() == before);
     for (int i = 0; i < 9; i++)
         assert_true(B[i] == i + 1);
 }
@@ -308,7 +252,7 @@ static void trsm_runs_one_task_per_tile_of_b_and_referenced_tile_of_a(void **sta
     tess_stats_t s0, s1;
     assert_int_equal(tess_get_stats(&s0), 0);
     assert_int_equal(
-        trsm_async(t, TessLeft, TessUpper, TessNoTrans, TessNonUnit, m, n, 1.0, A, m, B, m), 0);
+        tu_trsm_async(t, TessLeft, TessUpper, TessNoTrans, TessNonUnit, m, n, 1.0, A, m, B, m), 0);
     assert_int_equal(tess_sync(), 0);
     assert_int_equal(tess_get_stats(&s1), 0);
     uint64_t total = 0;
@@ -388,17 +332,6 @@ static void trsm_with_device_memory_of_a_few_tiles_completes_out_of_core(void **
     assert_int_equal(tess_finalize(), 0);
 }
 
-/* Bytes of the tiles of the k x k triangle on the nb grid. */
-static uint64_t triangle_tile_bytes(int64_t k, tess_uplo_t uplo, size_t es)
-{
-    uint64_t bytes = 0;
-    for (int64_t j = 0; j < k; j += NB)
-        for (int64_t i = 0; i < k; i += NB)
-            if (in_tri(uplo, i, j))
-                bytes += (uint64_t)((k - i < NB ? k - i : NB) * (k - j < NB ? k - j : NB)) * es;
-    return bytes;
-}
-
 /* On one device with room for everything, each tile read is fetched once:
  * to the host's copy of B and the tiles of A's uplo triangle, nothing else
  * goes over the link, and only B comes back. */
@@ -420,12 +353,13 @@ static void trsm_on_one_device_moves_b_and_the_referenced_tiles_of_a_once(void *
         tess_stats_t s0, s1;
         assert_int_equal(tess_get_stats(&s0), 0);
         assert_int_equal(
-            trsm_async(t, TessRight, uplos[u], TessTrans, TessUnit, m, n, 2.0, A, lda, B, m), 0);
+            tu_trsm_async(t, TessRight, uplos[u], TessTrans, TessUnit, m, n, 2.0, A, lda, B, m), 0);
         assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, m, t->es), 0);
         assert_int_equal(tess_sync(), 0);
         assert_int_equal(tess_get_stats(&s1), 0);
         assert_int_equal(s1.bytes_h2d - s0.bytes_h2d,
-                         (uint64_t)(m * n) * t->es + triangle_tile_bytes(n, uplos[u], t->es));
+                         (uint64_t)(m * n) * t->es +
+                             tu_triangle_tile_bytes(n, NB, uplos[u], t->es));
         assert_int_equal(s1.bytes_d2h - s0.bytes_d2h, (uint64_t)(m * n) * t->es);
         tu_release(t, A, lda, n);
         tu_release(t, B, m, n);

@@ -390,9 +390,82 @@ double tu_residual(const tu_type_t *t, double diff, int64_t k, double _Complex a
     return diff / ((k > 1 ? (double)k : 1.0) * t->eps * scale);
 }
 
-static bool in_tri(tess_uplo_t uplo, int64_t i, int64_t j)
+bool tu_in_triangle(tess_uplo_t uplo, int64_t i, int64_t j)
 {
     return uplo == TessLower ? i >= j : i <= j;
+}
+
+static int trxm_async(const tu_type_t *t, bool solve, tess_side_t side, tess_uplo_t uplo,
+                      tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,
+                      double _Complex alpha, const void *A, int64_t lda, void *B, int64_t ldb)
+{
+    switch (kind(t)) {
+    case 0:
+        return (solve ? tess_strsm_async : tess_strmm_async)(side, uplo, trans, diag, m, n,
+                                                             (float)creal(alpha), A, lda, B, ldb);
+    case 1:
+        return (solve ? tess_dtrsm_async : tess_dtrmm_async)(side, uplo, trans, diag, m, n,
+                                                             creal(alpha), A, lda, B, ldb);
+    case 2:
+        return (solve ? tess_ctrsm_async : tess_ctrmm_async)(side, uplo, trans, diag, m, n,
+                                                             (float _Complex)alpha, A, lda, B, ldb);
+    default:
+        return (solve ? tess_ztrsm_async : tess_ztrmm_async)(side, uplo, trans, diag, m, n, alpha,
+                                                             A, lda, B, ldb);
+    }
+}
+
+int tu_trsm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
+                  tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
+                  int64_t lda, void *B, int64_t ldb)
+{
+    return trxm_async(t, true, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
+}
+
+int tu_trmm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
+                  tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
+                  int64_t lda, void *B, int64_t ldb)
+{
+    return trxm_async(t, false, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
+}
+
+void *tu_tri_dense(const tu_type_t *t, const void *A, int64_t k, int64_t lda, tess_uplo_t uplo,
+                   tess_diag_t diag)
+{
+    void *T = tu_matrix(t, k, k, 0);
+    for (int64_t j = 0; j < k; j++)
+        for (int64_t i = 0; i < k; i++) {
+            double _Complex v = tu_in_triangle(uplo, i, j) ? tu_get(t, A, i, j, lda) : 0.0;
+            tu_set(t, T, i, j, k, i == j && diag == TessUnit ? 1.0 : v);
+        }
+    return T;
+}
+
+uint64_t tu_triangle_tile_bytes(int64_t k, int64_t nb, tess_uplo_t uplo, size_t es)
+{
+    uint64_t bytes = 0;
+    for (int64_t j = 0; j < k; j += nb)
+        for (int64_t i = 0; i < k; i += nb)
+            if (tu_in_triangle(uplo, i, j))
+                bytes += (uint64_t)((k - i < nb ? k - i : nb) * (k - j < nb ? k - j : nb)) * es;
+    return bytes;
+}
+
+uint64_t tu_h2d_bytes(void)
+{
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    return s.bytes_h2d;
+}
+
+uint64_t tu_tasks_run(void)
+{
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    uint64_t n = 0;
+    for (int i = 0; i < s.ndevices; i++)
+        n += s.tasks[i];
+    return n;
 }
 
 double tu_tri_diff(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, const void *B,
@@ -401,7 +474,7 @@ double tu_tri_diff(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *
     double s = 0;
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++)
-            if (in_tri(uplo, i, j)) {
+            if (tu_in_triangle(uplo, i, j)) {
                 double a = cabs(tu_get(t, A, i, j, ld) - tu_get(t, B, i, j, ld));
                 s += a * a;
             }
@@ -413,7 +486,7 @@ double tu_tri_norm(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *
     double s = 0;
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++)
-            if (in_tri(uplo, i, j)) {
+            if (tu_in_triangle(uplo, i, j)) {
                 double a = cabs(tu_get(t, A, i, j, ld));
                 s += a * a;
             }
@@ -425,7 +498,7 @@ bool tu_tri_finite(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++) {
             double _Complex v = tu_get(t, A, i, j, ld);
-            if (in_tri(uplo, i, j) && (!isfinite(creal(v)) || !isfinite(cimag(v))))
+            if (tu_in_triangle(uplo, i, j) && (!isfinite(creal(v)) || !isfinite(cimag(v))))
                 return false;
         }
     return true;
@@ -436,7 +509,7 @@ double tu_sym_norm(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *
     double s = 0;
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++)
-            if (in_tri(uplo, i, j)) {
+            if (tu_in_triangle(uplo, i, j)) {
                 double a = cabs(tu_get(t, A, i, j, ld));
                 s += (i == j ? 1 : 2) * a * a;
             }
@@ -448,7 +521,7 @@ void tu_fill_other_triangle(const tu_type_t *t, tess_uplo_t uplo, int64_t n, voi
 {
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++)
-            if (!in_tri(uplo, i, j))
+            if (!tu_in_triangle(uplo, i, j))
                 tu_set(t, A, i, j, ld, v);
 }
 
@@ -472,7 +545,8 @@ bool tu_other_triangle_same(const tu_type_t *t, tess_uplo_t uplo, int64_t n, con
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++) {
             size_t off = (size_t)(i + j * ld) * t->es;
-            if (!in_tri(uplo, i, j) && memcmp((const char *)A + off, (const char *)B + off, t->es))
+            if (!tu_in_triangle(uplo, i, j) &&
+                memcmp((const char *)A + off, (const char *)B + off, t->es))
                 return false;
         }
     return true;

@@ -108,6 +108,25 @@ bool tu_other_triangle_same(const tu_type_t *t, tess_uplo_t uplo, int64_t n, con
  * exactly zero (true for real types). */
 bool tu_real_diagonal(const tu_type_t *t, int64_t n, const void *A, int64_t ld);
 
+/* TRSM (solve) or TRMM of the type's precision, scalars as double complex. */
+int tu_trsm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
+                  tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
+                  int64_t lda, void *B, int64_t ldb);
+int tu_trmm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
+                  tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
+                  int64_t lda, void *B, int64_t ldb);
+/* Whether element (i, j) lies in the uplo triangle. */
+bool tu_in_triangle(tess_uplo_t uplo, int64_t i, int64_t j);
+/* The triangle a TRSM/TRMM call defines from the k x k A (in lda), dense in
+ * k x k (ld k): zeros outside it, ones on the diagonal when diag is unit. */
+void *tu_tri_dense(const tu_type_t *t, const void *A, int64_t k, int64_t lda, tess_uplo_t uplo,
+                   tess_diag_t diag);
+/* Bytes of the tiles of a k x k triangle on the nb grid. */
+uint64_t tu_triangle_tile_bytes(int64_t k, int64_t nb, tess_uplo_t uplo, size_t es);
+/* The runtime's statistics so far: bytes host to device; tasks run on all devices. */
+uint64_t tu_h2d_bytes(void);
+uint64_t tu_tasks_run(void);
+
 /* Hands host memory back: invalidates the runtime's copies, then frees. */
 void tu_release(const tu_type_t *t, void *A, int64_t ld, int64_t n);
 
