@@ -132,61 +132,6 @@ static struct {
     const char *tag;
 } opt = { 100, 3, 3, true, false, NULL };
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes);
-    if (!p) {
-        fprintf(stderr, "bench_blas2_cuda: out of host memory (%.2f GB)\n", bytes / 1e9);
-        exit(1);
-    }
-    return p;
-}
-
-typedef struct {
-    double *p;
-    size_t n;
-    uint64_t seed;
-} fill_job_t;
-
-static void *fill_main(void *arg)
-{
-    fill_job_t *j = arg;
-    uint64_t x = j->seed;
-    for (size_t i = 0; i < j->n; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        j->p[i] = (double)(x >> 11) * 0x1.0p-53 - 0.5;
-    }
-    return NULL;
-}
-
-/* elems doubles uniform in [-0.5, 0.5), one thread a core: a 32768^2 matrix
- * in a fraction of a second. */
-static double *host_array(size_t elems, unsigned seed)
-{
-    double *p = xmalloc(elems * sizeof *p);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int nt = cores < 1 ? 1 : cores > 32 ? 32 : (int)cores;
-    pthread_t th[32];
-    bool started[32];
-    fill_job_t jobs[32];
-    size_t chunk = (elems + nt - 1) / nt;
-    for (int t = 0; t < nt; t++) {
-        size_t lo = t * chunk < elems ? t * chunk : elems;
-        size_t hi = lo + chunk < elems ? lo + chunk : elems;
-        uint64_t state = 0x9e3779b97f4a7c15ull * (seed + 1) ^ 0xbf58476d1ce4e5b9ull * (t + 1);
-        jobs[t] = (fill_job_t){ p + lo, hi - lo, state | 1 };
-        started[t] = !pthread_create(&th[t], NULL, fill_main, &jobs[t]);
-        if (!started[t])
-            fill_main(&jobs[t]);
-    }
-    for (int t = 0; t < nt; t++)
-        if (started[t])
-            pthread_join(th[t], NULL);
-    return p;
-}
-
 /* The bytes of A a routine references: all of it, or SYMV's triangle. */
 static double matrix_bytes(const case_t *c)
 {
@@ -365,7 +310,7 @@ static tess_run_t time_tessera(const case_t *c, const double *A, double *x, cons
     }
     out.first_s = bench_median(t, opt.first_reps);
 
-    double *y1 = xmalloc(xbytes);
+    double *y1 = bench_xmalloc("bench_blas2_cuda", xbytes);
     tess_stats_t s0, s1;
     TK(tess_get_stats(&s0));
     out.repeat = true;
@@ -413,22 +358,6 @@ static tess_run_t time_tessera(const case_t *c, const double *A, double *x, cons
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
-static int parse_list(const char *s, int *v, int max)
-{
-    int k = 0;
-    while (*s && k < max) {
-        char *end;
-        long x = strtol(s, &end, 10);
-        if (end == s || x <= 0)
-            return -1;
-        v[k++] = (int)x;
-        s = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',')
-            return -1;
-    }
-    return *s ? -1 : k;
-}
-
 /* A comma list of routine names into a bit mask; false when it is not one. */
 static bool parse_routines(const char *s, unsigned *mask)
 {
@@ -449,17 +378,6 @@ static bool parse_routines(const char *s, unsigned *mask)
     }
     *mask = m;
     return m != 0;
-}
-
-static void devices_string(int ngpu, int have, char *buf, size_t size)
-{
-    if (ngpu > 1 && ngpu == have) {
-        snprintf(buf, size, "cuda");
-        return;
-    }
-    int at = snprintf(buf, size, "cuda:0");
-    for (int i = 1; i < ngpu && at < (int)size; i++)
-        at += snprintf(buf + at, size - (size_t)at, ",%d", i);
 }
 
 static void usage(FILE *f, const char *argv0)
@@ -529,7 +447,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *dir = argv[ai];
-    int gpus[MAX_GPUS], ngl = parse_list(argv[ai + 1], gpus, MAX_GPUS);
+    int gpus[MAX_GPUS], ngl = bench_parse_list(argv[ai + 1], gpus, MAX_GPUS);
     if (ngl < 1) {
         fprintf(stderr, "bench_blas2_cuda: bad NGPUS %s\n", argv[ai + 1]);
         return 2;
@@ -602,8 +520,10 @@ int main(int argc, char **argv)
             c1++;
         size_t elems = (size_t)n * (size_t)n, bytes = elems * sizeof(double);
         fprintf(stderr, "[n %lld] filling and pinning %.1f GB\n", (long long)n, bytes / 1e9);
-        double *A = host_array(elems, 1), *x0 = host_array((size_t)n, 2);
-        double *x = xmalloc((size_t)n * sizeof *x), *y = host_array((size_t)n, 3);
+        double *A = bench_host_array("bench_blas2_cuda", elems, 1),
+               *x0 = bench_host_array("bench_blas2_cuda", (size_t)n, 2);
+        double *x = bench_xmalloc("bench_blas2_cuda", (size_t)n * sizeof *x),
+               *y = bench_host_array("bench_blas2_cuda", (size_t)n, 3);
         memcpy(x, x0, (size_t)n * sizeof *x);
         double p0 = bench_now();
         CU(cudaHostRegister(A, bytes, cudaHostRegisterPortable));
@@ -627,7 +547,7 @@ int main(int argc, char **argv)
                 continue;
             }
             char devs[64];
-            devices_string(g, have, devs, sizeof devs);
+            bench_cuda_devices(g, have, devs, sizeof devs);
             tess_config_t cfg = { .devices = devs };
             TK(tess_init(&cfg));
             for (int ci = c0; ci < c1; ci++) {

@@ -322,64 +322,6 @@ static void label(const case_t *c, char *buf, size_t size)
              (long long)c->n, (long long)c->k);
 }
 
-/* ---- host data ---------------------------------------------------------------------------- */
-
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes);
-    if (!p) {
-        fprintf(stderr, "bench_blas3_cuda: out of host memory (%.2f GB)\n", bytes / 1e9);
-        exit(1);
-    }
-    return p;
-}
-
-typedef struct {
-    double *p;
-    size_t n;
-    uint64_t seed;
-} fill_job_t;
-
-static void *fill_main(void *arg)
-{
-    fill_job_t *j = arg;
-    uint64_t x = j->seed;
-    for (size_t i = 0; i < j->n; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        j->p[i] = (double)(x >> 11) * 0x1.0p-53 - 0.5;
-    }
-    return NULL;
-}
-
-/* elems doubles uniform in [-0.5, 0.5), filled by one thread per core: the
- * 32768^2 operands then take a fraction of a second each, not seconds. */
-static double *host_matrix(size_t elems, unsigned seed)
-{
-    double *p = xmalloc(elems * sizeof *p);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int nt = cores < 1 ? 1 : cores > 32 ? 32 : (int)cores;
-    pthread_t th[32];
-    bool started[32];
-    fill_job_t jobs[32];
-    size_t chunk = (elems + nt - 1) / nt;
-    for (int t = 0; t < nt; t++) {
-        size_t lo = t * chunk < elems ? t * chunk : elems;
-        size_t hi = lo + chunk < elems ? lo + chunk : elems;
-        /* distinct nonzero xorshift states per chunk */
-        uint64_t state = 0x9e3779b97f4a7c15ull * (seed + 1) ^ 0xbf58476d1ce4e5b9ull * (t + 1);
-        jobs[t] = (fill_job_t){ p + lo, hi - lo, state | 1 };
-        started[t] = !pthread_create(&th[t], NULL, fill_main, &jobs[t]);
-        if (!started[t])
-            fill_main(&jobs[t]);
-    }
-    for (int t = 0; t < nt; t++)
-        if (started[t])
-            pthread_join(th[t], NULL);
-    return p;
-}
-
 /* ---- the calls ----------------------------------------------------------------------------- */
 
 static void tess_call(const case_t *c, double *A, double *B, double *C)
@@ -624,7 +566,7 @@ static void snap_take(const case_t *c, const double *B, const double *C, snap_t 
     int64_t rows = c->r <= R_SYMM || c->r == R_TRSM || c->r == R_TRMM ? c->m : c->n;
     memset(s, 0, sizeof *s);
     if (c->r == R_TRSM_GEMM) {
-        s->cols = xmalloc(3 * (size_t)c->m * sizeof *s->cols);
+        s->cols = bench_xmalloc("bench_blas3_cuda", 3 * (size_t)c->m * sizeof *s->cols);
         for (int a = 0; a < 3; a++) {
             s->cols3[a] = (int64_t)(rnd(&x) % (uint64_t)c->n);
             memcpy(s->cols + a * c->m, B + s->cols3[a] * c->ldb, (size_t)c->m * sizeof *B);
@@ -639,7 +581,7 @@ static void snap_take(const case_t *c, const double *B, const double *C, snap_t 
         return;
     }
     if (c->r == R_TRMM) {
-        s->cols = xmalloc(NSAMPLE * (size_t)c->m * sizeof *s->cols);
+        s->cols = bench_xmalloc("bench_blas3_cuda", NSAMPLE * (size_t)c->m * sizeof *s->cols);
     }
     for (int q = 0; q < NSAMPLE; q++) {
         int64_t i = (int64_t)(rnd(&x) % (uint64_t)rows), j = (int64_t)(rnd(&x) % (uint64_t)c->n);
@@ -701,7 +643,7 @@ static double snap_check(const case_t *c, const double *A, const double *B, cons
     double worst = 0;
     double *x = NULL;
     if (c->r == R_TRSM_GEMM) {
-        x = xmalloc(3 * (size_t)c->m * sizeof *x);
+        x = bench_xmalloc("bench_blas3_cuda", 3 * (size_t)c->m * sizeof *x);
         host_solve3(c, A, s->cols, x);
     }
     const int64_t lda = c->lda, ldb = c->ldb, ldc = c->ldc;
@@ -783,22 +725,11 @@ typedef struct {
     tess_stats_t delta; /* over the last run */
 } tess_run_t;
 
-static void devices_string(int ngpu, int have, char *buf, size_t size)
-{
-    if (ngpu > 1 && ngpu == have) {
-        snprintf(buf, size, "cuda");
-        return;
-    }
-    int at = snprintf(buf, size, "cuda:0");
-    for (int i = 1; i < ngpu && at < (int)size; i++)
-        at += snprintf(buf + at, size - (size_t)at, ",%d", i);
-}
-
 static tess_run_t time_tessera(const case_t *c, int ngpu, int have, double *A, double *B, double *C,
                                size_t elems, int reps)
 {
     char devs[64];
-    devices_string(ngpu, have, devs, sizeof devs);
+    bench_cuda_devices(ngpu, have, devs, sizeof devs);
     tess_config_t cfg = { .devices = devs };
     TK(tess_init(&cfg));
     TK(tess_memory_register_async(A, elems * sizeof *A));
@@ -838,22 +769,6 @@ static double time_ceiling(int64_t n, const double *A, const double *B, const do
 {
     case_t g = make_case(R_GEMM, n, n);
     return time_device(&g, A, B, C, reps);
-}
-
-static int parse_list(const char *s, int *v, int max)
-{
-    int k = 0;
-    while (*s && k < max) {
-        char *end;
-        long x = strtol(s, &end, 10);
-        if (end == s || x <= 0)
-            return -1;
-        v[k++] = (int)x;
-        s = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',')
-            return -1;
-    }
-    return *s ? -1 : k;
 }
 
 /* Adds the routines of a comma list to mask; false on an unknown name. */
@@ -952,7 +867,7 @@ int main(int argc, char **argv)
             bad = opt.reps_large < 1 || opt.reps_large > MAX_REPS;
             ai++;
         } else if (!strcmp(a, "--xt-blocks")) {
-            opt.nblocks = parse_list(v, opt.blocks, MAX_BLOCKS);
+            opt.nblocks = bench_parse_list(v, opt.blocks, MAX_BLOCKS);
             bad = opt.nblocks < 1;
             ai++;
         } else if (!strcmp(a, "--tag")) {
@@ -976,7 +891,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *dir = argv[ai];
-    int gpus[MAX_GPUS], ngl = parse_list(argv[ai + 1], gpus, MAX_GPUS);
+    int gpus[MAX_GPUS], ngl = bench_parse_list(argv[ai + 1], gpus, MAX_GPUS);
     if (ngl < 1) {
         fprintf(stderr, "bench_blas3_cuda: bad NGPUS %s\n", argv[ai + 1]);
         return 2;
@@ -1064,7 +979,9 @@ int main(int argc, char **argv)
         size_t elems = (size_t)dim * (size_t)dim, bytes = elems * sizeof(double);
         fprintf(stderr, "[size %lld] filling and pinning 3 x %.1f GB\n", (long long)dim,
                 bytes / 1e9);
-        double *A = host_matrix(elems, 1), *B = host_matrix(elems, 2), *C = host_matrix(elems, 3);
+        double *A = bench_host_array("bench_blas3_cuda", elems, 1),
+               *B = bench_host_array("bench_blas3_cuda", elems, 2),
+               *C = bench_host_array("bench_blas3_cuda", elems, 3);
         double p0 = bench_now();
         CU(cudaHostRegister(A, bytes, cudaHostRegisterPortable));
         CU(cudaHostRegister(B, bytes, cudaHostRegisterPortable));
@@ -1096,7 +1013,7 @@ int main(int argc, char **argv)
             /* the triangular cases' dominant diagonal, on this case's lda only */
             double *saved = NULL;
             if (triangular(c->r)) {
-                saved = xmalloc((size_t)c->m * sizeof *saved);
+                saved = bench_xmalloc("bench_blas3_cuda", (size_t)c->m * sizeof *saved);
                 for (int64_t i = 0; i < c->m; i++) {
                     saved[i] = A[i + i * c->lda];
                     A[i + i * c->lda] = c->d;

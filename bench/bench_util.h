@@ -1,11 +1,14 @@
-/* Timing and CSV helpers shared by the benchmark drivers. */
+/* Timing, data, command-line and CSV helpers shared by the benchmark drivers. */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline double bench_now(void)
 {
@@ -51,6 +54,94 @@ static inline FILE *bench_csv(const char *dir, const char *name)
     if (!f)
         fprintf(stderr, "cannot write %s\n", path);
     return f;
+}
+
+/* malloc that ends the benchmark, naming prog, when the host is out of memory. */
+static inline void *bench_xmalloc(const char *prog, size_t bytes)
+{
+    void *p = malloc(bytes);
+    if (!p) {
+        fprintf(stderr, "%s: out of host memory (%.2f GB)\n", prog, bytes / 1e9);
+        exit(1);
+    }
+    return p;
+}
+
+typedef struct {
+    double *p;
+    size_t n;
+    uint64_t seed;
+} bench_fill_job_t;
+
+static inline void *bench_fill_main(void *arg)
+{
+    bench_fill_job_t *j = arg;
+    uint64_t x = j->seed;
+    for (size_t i = 0; i < j->n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        j->p[i] = (double)(x >> 11) * 0x1.0p-53 - 0.5;
+    }
+    return NULL;
+}
+
+/* elems doubles uniform in [-0.5, 0.5), filled by one thread per core: a
+ * 32768^2 matrix then takes a fraction of a second, not seconds. */
+static inline double *bench_host_array(const char *prog, size_t elems, unsigned seed)
+{
+    double *p = bench_xmalloc(prog, elems * sizeof *p);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int nt = cores < 1 ? 1 : cores > 32 ? 32 : (int)cores;
+    pthread_t th[32];
+    bool started[32];
+    bench_fill_job_t jobs[32];
+    size_t chunk = (elems + nt - 1) / nt;
+    for (int t = 0; t < nt; t++) {
+        size_t lo = t * chunk < elems ? t * chunk : elems;
+        size_t hi = lo + chunk < elems ? lo + chunk : elems;
+        /* distinct nonzero xorshift states per chunk */
+        uint64_t state = 0x9e3779b97f4a7c15ull * (seed + 1) ^ 0xbf58476d1ce4e5b9ull * (t + 1);
+        jobs[t] = (bench_fill_job_t){ p + lo, hi - lo, state | 1 };
+        started[t] = !pthread_create(&th[t], NULL, bench_fill_main, &jobs[t]);
+        if (!started[t])
+            bench_fill_main(&jobs[t]);
+    }
+    for (int t = 0; t < nt; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
+    return p;
+}
+
+/* A comma list of positive integers into v (at most max): their count, or
+ * -1 when s is not one. */
+static inline int bench_parse_list(const char *s, int *v, int max)
+{
+    int k = 0;
+    while (*s && k < max) {
+        char *end;
+        long x = strtol(s, &end, 10);
+        if (end == s || x <= 0)
+            return -1;
+        v[k++] = (int)x;
+        s = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -1;
+    }
+    return *s ? -1 : k;
+}
+
+/* TESS_DEVICES for the first ngpu of the have GPUs: "cuda" for all of several,
+ * else "cuda:0,1,...". */
+static inline void bench_cuda_devices(int ngpu, int have, char *buf, size_t size)
+{
+    if (ngpu > 1 && ngpu == have) {
+        snprintf(buf, size, "cuda");
+        return;
+    }
+    int at = snprintf(buf, size, "cuda:0");
+    for (int i = 1; i < ngpu && at < (int)size; i++)
+        at += snprintf(buf + at, size - (size_t)at, ",%d", i);
 }
 
 #endif
