@@ -163,6 +163,14 @@ static void a_failed_peer_copy_is_returned_by_sync(void **state)
     bool hit = false;
     for (int attempt = 0; attempt < 20 && !hit; attempt++) {
         init_with_fault("d2d:1", 2, 0);
+        tess_stats_t devs;
+        assert_int_equal(tess_get_stats(&devs), 0);
+        if (devs.ndevices < 2) {
+            /* TESS_TEST_DEVICES chose one device: there is no peer to copy from */
+            assert_int_equal(tess_finalize(), 0);
+            free(A), free(B), free(C), free(A0), free(B0);
+            skip();
+        }
         assert_int_equal(
             tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n), 0);
         assert_int_equal(tess_dgemm_async(TessTrans, TessNoTrans, n, n, n, 1, C, n, A, n, 1, B, n),
