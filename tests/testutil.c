@@ -571,9 +571,13 @@ int tu_init_host(int ndev, int64_t nb, size_t mem)
     if (other && *other) {
         cfg.devices = other;
 #ifdef TU_HAVE_CUDA
+        /* the backend takes its share of what is free after its streams and
+         * handles, a little less than here, and rounds down to 256 bytes: a
+         * cushion of 512 bytes, under the smallest tile of the suites, keeps
+         * mem's last tile from being lost to that rounding */
         size_t free_b = 0, total_b = 0;
         if (mem && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b)
-            cfg.cache_fraction = (double)mem / (double)free_b;
+            cfg.cache_fraction = (double)(mem + 512) / (double)free_b;
 #endif
     }
     return tess_init(&cfg);
