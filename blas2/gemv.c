@@ -42,7 +42,7 @@ static int submit_gemv(kern_type_t t, const tiling_t *g, const void *call)
                 err = blas_task_mv(t, TessAll, false, c->alpha.v, tile(A, i, j), NULL, x.blk[j],
                                    x.inc, j ? one.v : c->beta.v, y.blk[i], NULL, NULL, y.inc);
     } else {
-        bool herm = rt_dtypes[t].is_complex && c->trans == TessConjTrans;
+        bool herm = c->trans == TessConjTrans;
         for (int64_t j = 0; j < A->nt && !err; j++)
             for (int64_t i = 0; i < A->mt && !err; i++)
                 err = blas_task_mv(t, TessAll, herm, c->alpha.v, tile(A, i, j), x.blk[i], NULL,
@@ -76,6 +76,7 @@ int blas_gemv(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, const voi
     bool uses_ax = !rt_scalar_is_zero(t, alpha);
     if (m == 0 || n == 0 || (!uses_ax && rt_scalar_is_one(t, beta)))
         return 0;
+    trans = kern_trans(t, trans);
     bool notrans = trans == TessNoTrans;
     size_t es = rt_dtypes[t].size;
     if ((uses_ax && !vtiling_fits(x, notrans ? n : m, incx, es)) ||

@@ -42,6 +42,8 @@ int blas_gemm(kern_type_t t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_
     bool uses_ab = k > 0 && !rt_scalar_is_zero(t, alpha);
     if (m == 0 || n == 0 || (!uses_ab && rt_scalar_is_one(t, beta)))
         return 0;
+    ta = kern_trans(t, ta);
+    tb = kern_trans(t, tb);
     gemm_call_t c = { ta, tb, k, blas_scalar(t, alpha), blas_scalar(t, beta) };
     blas_operand_t ops[] = {
         [OP_A] = { uses_ab ? A : NULL, ta == TessNoTrans ? m : k, ta == TessNoTrans ? k : m, lda },

@@ -88,6 +88,8 @@ int blas_gemmt(kern_type_t t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb
     bool uses_ab = k > 0 && !rt_scalar_is_zero(t, alpha);
     if (n == 0 || (!uses_ab && rt_scalar_is_one(t, beta)))
         return 0;
+    ta = kern_trans(t, ta);
+    tb = kern_trans(t, tb);
     gemmt_call_t c = { uplo, ta, tb, k, blas_scalar(t, alpha), blas_scalar(t, beta) };
     blas_operand_t ops[] = {
         [OP_A] = { uses_ab ? A : NULL, ta == TessNoTrans ? n : k, ta == TessNoTrans ? k : n, lda },

@@ -107,8 +107,7 @@ int blas_syr2k(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, i
     bool uses_ab = k > 0 && !rt_scalar_is_zero(t, alpha);
     if (n == 0 || (!uses_ab && rt_scalar_is_one(bt, beta)))
         return 0;
-    if (!rt_dtypes[t].is_complex && trans == TessConjTrans)
-        trans = TessTrans;
+    trans = kern_trans(t, trans);
     syr2k_call_t c = { herm, uplo, trans, k, blas_scalar(t, alpha), blas_scalar(bt, beta) };
     bool nt = trans == TessNoTrans;
     blas_operand_t ops[] = {

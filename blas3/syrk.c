@@ -99,8 +99,7 @@ int blas_syrk(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, in
     bool uses_a = k > 0 && !rt_scalar_is_zero(st, alpha);
     if (n == 0 || (!uses_a && rt_scalar_is_one(st, beta)))
         return 0;
-    if (!rt_dtypes[t].is_complex && trans == TessConjTrans)
-        trans = TessTrans;
+    trans = kern_trans(t, trans);
     syrk_call_t c = { herm, uplo, trans, k, blas_scalar(st, alpha), blas_scalar(st, beta) };
     bool nt = trans == TessNoTrans;
     blas_operand_t ops[] = {

@@ -190,8 +190,7 @@ static int blas_trxm(kern_type_t t, bool solve, tess_side_t side, tess_uplo_t up
         return 0;
     /* alpha == 0: B = 0, neither A nor B read */
     bool uses_a = !rt_scalar_is_zero(t, alpha);
-    if (!rt_dtypes[t].is_complex && trans == TessConjTrans)
-        trans = TessTrans;
+    trans = kern_trans(t, trans);
     trxm_call_t c = { solve, side, uplo, trans, diag, blas_scalar(t, alpha) };
     int64_t ka = side == TessLeft ? m : n;
     blas_operand_t ops[] = {

@@ -8,35 +8,24 @@
 #include "cuda/kern_cuda.h"
 #include "cuda_ctx.h"
 
-static cublasOperation_t op(tess_trans_t t)
-{
-    return t == TessNoTrans ? CUBLAS_OP_N : t == TessTrans ? CUBLAS_OP_T : CUBLAS_OP_C;
-}
-
 static int blas_status(cublasStatus_t s)
 {
     return s == CUBLAS_STATUS_SUCCESS ? 0 : TESS_EDEVICE;
 }
 
-/* Real types have no conjugate: ConjTrans is Trans for them. */
-static cublasOperation_t op_real(tess_trans_t t)
-{
-    return t == TessNoTrans ? CUBLAS_OP_N : CUBLAS_OP_T;
-}
-
-#define CUDA_GEMM(P, CT, FN, OP)                                                                   \
+#define CUDA_GEMM(P, CT, FN)                                                                       \
     static int cuda_##P##gemm(kern_ctx_t *x, tess_trans_t ta, tess_trans_t tb, int64_t m,          \
                               int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda, \
                               const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)  \
     {                                                                                              \
-        return blas_status(FN(x->blas, OP(ta), OP(tb), (int)m, (int)n, (int)k, alpha, A, (int)lda, \
-                              B, (int)ldb, beta, C, (int)ldc));                                    \
+        return blas_status(FN(x->blas, kern_cublas_op(ta), kern_cublas_op(tb), (int)m, (int)n,     \
+                              (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));        \
     }
 
-CUDA_GEMM(s, float, cublasSgemm, op_real)
-CUDA_GEMM(d, double, cublasDgemm, op_real)
-CUDA_GEMM(c, cuComplex, cublasCgemm, op)
-CUDA_GEMM(z, cuDoubleComplex, cublasZgemm, op)
+CUDA_GEMM(s, float, cublasSgemm)
+CUDA_GEMM(d, double, cublasDgemm)
+CUDA_GEMM(c, cuComplex, cublasCgemm)
+CUDA_GEMM(z, cuDoubleComplex, cublasZgemm)
 
 /* beta == 0 zeroes without reading (all-zero bytes are 0.0 in every type). */
 #define CUDA_SCAL(P, ES, FN)                                                                       \
@@ -96,7 +85,7 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
  * whole square into the context's scratch and merges one triangle into C;
  * a tile of leaf 2^L rows (every full tile, nb being a power of two) goes
  * by levels, every level one batched GEMM (kern_cuda_gemmt). */
-#define CUDA_SYM3(P, TY, CT, RT, OP, SYMM, HEMM, SYRK, HERK, SYR2K, HER2K)                         \
+#define CUDA_SYM3(P, TY, CT, RT, SYMM, HEMM, SYRK, HERK, SYR2K, HER2K)                             \
     static int cuda_##P##symm(kern_ctx_t *x, bool herm, tess_side_t side, tess_uplo_t uplo,        \
                               int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda, \
                               const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)  \
@@ -120,10 +109,10 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
                                    uplo, ta, tb, n, k, &a, A, lda, A, lda, &b, C, ldc);            \
         }                                                                                          \
         if (herm)                                                                                  \
-            return blas_status(HERK(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,      \
-                                    (int)lda, beta, C, (int)ldc));                                 \
-        return blas_status(SYRK(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,          \
-                                (int)lda, beta, C, (int)ldc));                                     \
+            return blas_status(HERK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,    \
+                                    alpha, A, (int)lda, beta, C, (int)ldc));                       \
+        return blas_status(SYRK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k, alpha, \
+                                A, (int)lda, beta, C, (int)ldc));                                  \
     }                                                                                              \
     /* by levels as syrk: two GEMMTs, alpha op(A) op(B)^T + beta C then alpha' op(B) op(A)^T */    \
     static int cuda_##P##syr2k(kern_ctx_t *x, bool herm, tess_uplo_t uplo, tess_trans_t trans,     \
@@ -147,10 +136,10 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
                                          ldc);                                                     \
         }                                                                                          \
         if (herm)                                                                                  \
-            return blas_status(HER2K(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,     \
-                                     (int)lda, B, (int)ldb, beta, C, (int)ldc));                   \
-        return blas_status(SYR2K(x->blas, fill(uplo), OP(trans), (int)n, (int)k, alpha, A,         \
-                                 (int)lda, B, (int)ldb, beta, C, (int)ldc));                       \
+            return blas_status(HER2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,   \
+                                     alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));         \
+        return blas_status(SYR2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,       \
+                                 alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));             \
     }                                                                                              \
     static int cuda_##P##gemmt_leaf(kern_ctx_t *x, tess_uplo_t uplo, tess_trans_t ta,              \
                                     tess_trans_t tb, int64_t n, int64_t k, const void *alpha,      \
@@ -182,14 +171,14 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
         return kern_cuda_tri_update(TY, x->stream, herm, uplo, n, NULL, 0, &b, C, ldc);            \
     }
 
-CUDA_SYM3(s, KERN_S, float, float, op_real, cublasSsymm, cublasSsymm, cublasSsyrk, cublasSsyrk,
-          cublasSsyr2k, cublasSsyr2k)
-CUDA_SYM3(d, KERN_D, double, double, op_real, cublasDsymm, cublasDsymm, cublasDsyrk, cublasDsyrk,
+CUDA_SYM3(s, KERN_S, float, float, cublasSsymm, cublasSsymm, cublasSsyrk, cublasSsyrk, cublasSsyr2k,
+          cublasSsyr2k)
+CUDA_SYM3(d, KERN_D, double, double, cublasDsymm, cublasDsymm, cublasDsyrk, cublasDsyrk,
           cublasDsyr2k, cublasDsyr2k)
-CUDA_SYM3(c, KERN_C, cuComplex, float, op, cublasCsymm, cublasChemm, cublasCsyrk, cublasCherk,
+CUDA_SYM3(c, KERN_C, cuComplex, float, cublasCsymm, cublasChemm, cublasCsyrk, cublasCherk,
           cublasCsyr2k, cublasCher2k)
-CUDA_SYM3(z, KERN_Z, cuDoubleComplex, double, op, cublasZsymm, cublasZhemm, cublasZsyrk,
-          cublasZherk, cublasZsyr2k, cublasZher2k)
+CUDA_SYM3(z, KERN_Z, cuDoubleComplex, double, cublasZsymm, cublasZhemm, cublasZsyrk, cublasZherk,
+          cublasZsyr2k, cublasZher2k)
 
 #define CUDA_OWN(P, T)                                                                             \
     static int cuda_##P##trsm(kern_ctx_t *x, tess_side_t side, tess_uplo_t uplo,                   \

@@ -14,6 +14,14 @@
 
 typedef enum { KERN_S, KERN_D, KERN_C, KERN_Z, KERN_NTYPES } kern_type_t;
 
+/* The transposition a kernel of type t is given: real types have no
+ * conjugate, so every entry point passes ConjTrans on as Trans for them and
+ * no kernel needs a mapping of its own for real data. */
+static inline tess_trans_t kern_trans(kern_type_t t, tess_trans_t trans)
+{
+    return (t == KERN_S || t == KERN_D) && trans == TessConjTrans ? TessTrans : trans;
+}
+
 /* A backend's execution context: for CUDA a stream and its cuBLAS handle;
  * the host backend passes NULL. */
 typedef struct kern_ctx kern_ctx_t;

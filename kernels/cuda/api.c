@@ -13,8 +13,8 @@
     {                                                                                              \
         int err = check_trxm(type, side, uplo, trans, diag, m, n, &alpha, dA, ldda, dB, lddb);     \
         return err ? err                                                                           \
-                   : kern(type, NULL, stream, side, uplo, trans, diag, m, n, &alpha, dA, ldda, dB, \
-                          lddb);                                                                   \
+                   : kern(type, NULL, stream, side, uplo, kern_trans(type, trans), diag, m, n,     \
+                          &alpha, dA, ldda, dB, lddb);                                             \
     }
 
 TRXM_ENTRY(tess_cuda_strsm, kern_cuda_trsm, KERN_S, float)
@@ -32,8 +32,8 @@ TRXM_ENTRY(tess_cuda_ztrmm, kern_cuda_trmm, KERN_Z, double _Complex)
     {                                                                                              \
         int err = check_gemv(type, trans, m, n, &alpha, dA, ldda, dx, incx, dy, incy);             \
         return err ? err                                                                           \
-                   : kern_cuda_gemv(type, NULL, stream, trans, m, n, &alpha, dA, ldda, dx, incx,   \
-                                    &beta, dy, incy);                                              \
+                   : kern_cuda_gemv(type, NULL, stream, kern_trans(type, trans), m, n, &alpha, dA, \
+                                    ldda, dx, incx, &beta, dy, incy);                              \
     }
 
 GEMV_ENTRY(tess_cuda_sgemv, KERN_S, float)

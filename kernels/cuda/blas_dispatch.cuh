@@ -3,7 +3,7 @@
 #define KERN_CUDA_BLAS_DISPATCH_CUH
 
 #include <cublas_v2.h>
-#include "tessera.h"
+#include "kern_cuda.h"
 #include <stdint.h>
 
 static inline cublasStatus_t kern_gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
@@ -51,11 +51,5 @@ KERN_GEMM_BATCHED(double, cublasDgemmStridedBatched_64)
 KERN_GEMM_BATCHED(cuComplex, cublasCgemmStridedBatched_64)
 KERN_GEMM_BATCHED(cuDoubleComplex, cublasZgemmStridedBatched_64)
 #undef KERN_GEMM_BATCHED
-
-/* Tessera's transposition (CBLAS values) as cuBLAS's; ^H of a real matrix is ^T. */
-static inline cublasOperation_t kern_cublas_op(tess_trans_t t)
-{
-    return t == TessNoTrans ? CUBLAS_OP_N : t == TessTrans ? CUBLAS_OP_T : CUBLAS_OP_C;
-}
 
 #endif

@@ -25,6 +25,13 @@
 extern "C" {
 #endif
 
+/* Tessera's transposition (CBLAS values) as cuBLAS's.  Real data never comes
+ * with ConjTrans (kern_trans). */
+static inline cublasOperation_t kern_cublas_op(tess_trans_t t)
+{
+    return t == TessNoTrans ? CUBLAS_OP_N : t == TessTrans ? CUBLAS_OP_T : CUBLAS_OP_C;
+}
+
 /* B = alpha op(A)^-1 B (side left) or alpha B op(A)^-1 (side right), in place:
  * recursive, off-diagonal blocks by cuBLAS GEMM, diagonal leaves in-kernel. */
 int kern_cuda_trsm(kern_type_t t, cublasHandle_t h, cudaStream_t s, tess_side_t side,
