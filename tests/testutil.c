@@ -10,7 +10,7 @@
 #include <string.h>
 #include "testutil.h"
 
-const tu_type_t tu_types[4] = {
+const tu_type_t tu_types[TU_NTYPES] = {
     { "s", sizeof(float), false, FLT_EPSILON },
     { "d", sizeof(double), false, DBL_EPSILON },
     { "c", sizeof(float _Complex), true, FLT_EPSILON },
@@ -48,6 +48,13 @@ void tu_set(const tu_type_t *t, void *A, int64_t i, int64_t j, int64_t ld, doubl
     tu_scalar(t, v, (char *)A + (size_t)(i + j * ld) * t->es);
 }
 
+void *tu_alloc(const tu_type_t *t, int64_t ld, int64_t n)
+{
+    void *A = malloc((size_t)(ld * (n > 0 ? n : 1)) * t->es);
+    assert_non_null(A);
+    return A;
+}
+
 static double uniform(unsigned *state)
 {
     *state = *state * 1103515245u + 12345u;
@@ -56,7 +63,7 @@ static double uniform(unsigned *state)
 
 void *tu_matrix(const tu_type_t *t, int64_t ld, int64_t n, unsigned seed)
 {
-    void *A = malloc((size_t)(ld * (n > 0 ? n : 1)) * t->es);
+    void *A = tu_alloc(t, ld, n);
     unsigned s = seed * 2654435761u + 1;
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < ld; i++)
@@ -64,11 +71,42 @@ void *tu_matrix(const tu_type_t *t, int64_t ld, int64_t n, unsigned seed)
     return A;
 }
 
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+void tu_seed(uint64_t seed)
+{
+    rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
+}
+
+static double rand_unit(void)
+{
+    /* xorshift64*: plenty for test data, and the same sequence everywhere */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (double)((rng_state * 0x2545f4914f6cdd1dull) >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+}
+
+double _Complex tu_rand(void)
+{
+    const double re = rand_unit();
+    return re + rand_unit() * I;
+}
+
+void *tu_random(const tu_type_t *t, int64_t m, int64_t n, int64_t ld, double _Complex pad)
+{
+    void *A = tu_alloc(t, ld, n);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < ld; i++)
+            tu_set(t, A, i, j, ld, i < m ? tu_rand() : pad);
+    return A;
+}
+
 void *tu_copy(const tu_type_t *t, const void *A, int64_t ld, int64_t n)
 {
-    size_t bytes = (size_t)(ld * (n > 0 ? n : 1)) * t->es;
-    void *B = malloc(bytes);
-    memcpy(B, A, bytes);
+    /* all of an allocation, which has one column when n is 0 */
+    void *B = tu_alloc(t, ld, n);
+    memcpy(B, A, (size_t)(ld * (n > 0 ? n : 1)) * t->es);
     return B;
 }
 
@@ -99,6 +137,21 @@ double tu_diff(const tu_type_t *t, const void *A, const void *B, int64_t m, int6
             s += a * a;
         }
     return sqrt(s);
+}
+
+bool tu_pad_intact(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld,
+                   double _Complex v)
+{
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = m; i < ld; i++)
+            if (tu_get(t, A, i, j, ld) != v)
+                return false;
+    return true;
+}
+
+int64_t tu_vec_span(int64_t len, int64_t inc)
+{
+    return len > 0 ? 1 + (len - 1) * llabs(inc) : 1;
 }
 
 bool tu_all_finite(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld)

@@ -1,6 +1,9 @@
-/* Shared test helpers: matrices of any of the four element types, their
- * norms, and a reference GEMM from the host BLAS, so that each test is
- * written once for S, D, C and Z. */
+/* The test helpers of every suite: the host runtime suites (tests/test_*.c)
+ * and the CUDA kernel suites (tests/cuda/, which add tu_cuda.h).  Matrices of
+ * any of the four element types, random data, norms and references from the
+ * host BLAS, so that each test is written once for S, D, C and Z.  Host
+ * matrices are plain column-major arrays of the element type; values travel
+ * through the helpers as double _Complex. */
 #ifndef TESTUTIL_H
 #define TESTUTIL_H
 
@@ -13,25 +16,58 @@
 #include "tessera.h"
 
 typedef struct {
-    const char *name;
-    size_t es;
+    const char *name; /* "s", "d", "c", "z" */
+    size_t es;        /* element size in bytes */
     bool is_complex;
-    double eps;
+    double eps; /* machine epsilon of the working precision */
 } tu_type_t;
 
-extern const tu_type_t tu_types[4]; /* s, d, c, z */
+/* s, d, c, z: the order of the kernel tables' kern_type_t (KERN_S to KERN_Z),
+ * so that a type's index here also selects its kernel table (tu_cuda.h).  The
+ * helpers know a type by its place in this table: pass pointers into it. */
+#define TU_NTYPES 4
+extern const tu_type_t tu_types[TU_NTYPES];
+
+/* One cmocka entry per precision, named by the type's letter and label, for
+ * a test that takes its tu_type_t as state. */
+#define TU_PER_TYPE(fn, label)                                                                     \
+    { "s" label, fn, NULL, NULL, (void *)&tu_types[0] },                                           \
+        { "d" label, fn, NULL, NULL, (void *)&tu_types[1] },                                       \
+        { "c" label, fn, NULL, NULL, (void *)&tu_types[2] },                                       \
+    {                                                                                              \
+        "z" label, fn, NULL, NULL, (void *)&tu_types[3]                                            \
+    }
 
 /* Scalars travel as double complex and are narrowed to the type. */
 void tu_scalar(const tu_type_t *t, double _Complex v, void *out);
+double _Complex tu_get(const tu_type_t *t, const void *A, int64_t i, int64_t j, int64_t ld);
+void tu_set(const tu_type_t *t, void *A, int64_t i, int64_t j, int64_t ld, double _Complex v);
 
+/* Random data, uniform in [-1, 1] (both parts for complex), from two fixed
+ * generators: tu_matrix draws a whole matrix from its own seed, whatever was
+ * drawn before; tu_rand and tu_random draw from one stream, which a test
+ * restarts with tu_seed so that its data do not depend on the tests before. */
 void *tu_matrix(const tu_type_t *t, int64_t ld, int64_t n, unsigned seed); /* random, ld x n */
+void tu_seed(uint64_t seed);
+double _Complex tu_rand(void);
+/* ld x n: rows 0 to m-1 from tu_rand, the rows below them pad. */
+void *tu_random(const tu_type_t *t, int64_t m, int64_t n, int64_t ld, double _Complex pad);
+
+/* ld x n elements (one column when n is 0), uninitialised; tu_copy copies
+ * all of such an allocation. */
+void *tu_alloc(const tu_type_t *t, int64_t ld, int64_t n);
 void *tu_copy(const tu_type_t *t, const void *A, int64_t ld, int64_t n);
 void tu_fill(const tu_type_t *t, void *A, int64_t m, int64_t n, int64_t ld, double _Complex v);
+/* Frobenius norm of the m x n matrix at A; of the difference A - B.  A NaN
+ * anywhere makes the result NaN, which fails every bound check. */
 double tu_norm(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld);
 double tu_diff(const tu_type_t *t, const void *A, const void *B, int64_t m, int64_t n, int64_t ld);
 bool tu_all_finite(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld);
-double _Complex tu_get(const tu_type_t *t, const void *A, int64_t i, int64_t j, int64_t ld);
-void tu_set(const tu_type_t *t, void *A, int64_t i, int64_t j, int64_t ld, double _Complex v);
+/* Whether rows m to ld-1 of each column still hold exactly v (nothing wrote there). */
+bool tu_pad_intact(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld,
+                   double _Complex v);
+/* Length in elements of a vector of len entries with increment inc. */
+int64_t tu_vec_span(int64_t len, int64_t inc);
 
 int tu_gemm_async(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,
                   int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,

@@ -5,7 +5,7 @@
  * incx 8, incy 11; SYMV/HEMV uplo 1, n 2, lda 5, incx 7, incy 10.  An operand
  * the call would touch must not be NULL: TRSM/TRMM A 8, B 10; GEMV A 5, x 7,
  * y 10; SYMV A 4, x 6, y 9. */
-#include "tcu.h"
+#include "tu_cuda.h"
 
 #define BAD 7 /* a value of no enum */
 
@@ -13,11 +13,11 @@
 static double some[2];
 #define P ((void *)some)
 
-typedef int (*trxm_fn)(const tcu_type_t *, cudaStream_t, tess_side_t, tess_uplo_t, tess_trans_t,
+typedef int (*trxm_fn)(const tu_type_t *, cudaStream_t, tess_side_t, tess_uplo_t, tess_trans_t,
                        tess_diag_t, int64_t, int64_t, double _Complex, const void *, int64_t,
                        void *, int64_t);
 
-static void trxm_args(trxm_fn f, const tcu_type_t *t)
+static void trxm_args(trxm_fn f, const tu_type_t *t)
 {
     const tess_side_t L = TessLeft;
     const tess_uplo_t U = TessUpper;
@@ -44,54 +44,54 @@ static void trxm_args(trxm_fn f, const tcu_type_t *t)
 
 static void trsm_rejects_bad_arguments_with_blas_numbers(void **state)
 {
-    for (int k = 0; k < KERN_NTYPES; k++)
-        trxm_args(tcu_trsm, &tcu_types[k]);
+    for (int k = 0; k < TU_NTYPES; k++)
+        trxm_args(tu_cuda_trsm, &tu_types[k]);
     (void)state;
 }
 
 static void trmm_rejects_bad_arguments_with_blas_numbers(void **state)
 {
-    for (int k = 0; k < KERN_NTYPES; k++)
-        trxm_args(tcu_trmm, &tcu_types[k]);
+    for (int k = 0; k < TU_NTYPES; k++)
+        trxm_args(tu_cuda_trmm, &tu_types[k]);
     (void)state;
 }
 
 static void gemv_rejects_bad_arguments_with_blas_numbers(void **state)
 {
-    for (int k = 0; k < KERN_NTYPES; k++) {
-        const tcu_type_t *t = &tcu_types[k];
+    for (int k = 0; k < TU_NTYPES; k++) {
+        const tu_type_t *t = &tu_types[k];
         const tess_trans_t N = TessNoTrans;
-        assert_int_equal(tcu_gemv(t, 0, (tess_trans_t)BAD, 4, 4, 1, P, 4, P, 1, 0, P, 1), -1);
-        assert_int_equal(tcu_gemv(t, 0, N, -1, 4, 1, P, 4, P, 1, 0, P, 1), -2);
-        assert_int_equal(tcu_gemv(t, 0, N, 4, -1, 1, P, 4, P, 1, 0, P, 1), -3);
-        assert_int_equal(tcu_gemv(t, 0, N, 4, 4, 1, P, 3, P, 1, 0, P, 1), -6);
-        assert_int_equal(tcu_gemv(t, 0, TessTrans, 0, 4, 1, P, 0, P, 1, 0, P, 1), -6);
-        assert_int_equal(tcu_gemv(t, 0, N, 4, 4, 1, P, 4, P, 0, 0, P, 1), -8);
-        assert_int_equal(tcu_gemv(t, 0, N, 4, 4, 1, P, 4, P, 1, 0, P, 0), -11);
-        assert_int_equal(tcu_gemv(t, 0, N, 4, 4, 1, NULL, 4, P, 1, 0, P, 1), -5);
-        assert_int_equal(tcu_gemv(t, 0, N, 4, 4, 1, P, 4, NULL, 1, 0, P, 1), -7);
-        assert_int_equal(tcu_gemv(t, 0, N, 4, 4, 1, P, 4, P, 1, 0, NULL, 1), -10);
+        assert_int_equal(tu_cuda_gemv(t, 0, (tess_trans_t)BAD, 4, 4, 1, P, 4, P, 1, 0, P, 1), -1);
+        assert_int_equal(tu_cuda_gemv(t, 0, N, -1, 4, 1, P, 4, P, 1, 0, P, 1), -2);
+        assert_int_equal(tu_cuda_gemv(t, 0, N, 4, -1, 1, P, 4, P, 1, 0, P, 1), -3);
+        assert_int_equal(tu_cuda_gemv(t, 0, N, 4, 4, 1, P, 3, P, 1, 0, P, 1), -6);
+        assert_int_equal(tu_cuda_gemv(t, 0, TessTrans, 0, 4, 1, P, 0, P, 1, 0, P, 1), -6);
+        assert_int_equal(tu_cuda_gemv(t, 0, N, 4, 4, 1, P, 4, P, 0, 0, P, 1), -8);
+        assert_int_equal(tu_cuda_gemv(t, 0, N, 4, 4, 1, P, 4, P, 1, 0, P, 0), -11);
+        assert_int_equal(tu_cuda_gemv(t, 0, N, 4, 4, 1, NULL, 4, P, 1, 0, P, 1), -5);
+        assert_int_equal(tu_cuda_gemv(t, 0, N, 4, 4, 1, P, 4, NULL, 1, 0, P, 1), -7);
+        assert_int_equal(tu_cuda_gemv(t, 0, N, 4, 4, 1, P, 4, P, 1, 0, NULL, 1), -10);
         /* reference BLAS returns before scaling y when m or n is 0 */
-        assert_int_equal(tcu_gemv(t, 0, N, 0, 4, 1, NULL, 1, NULL, 1, 0, NULL, 1), 0);
-        assert_int_equal(tcu_gemv(t, 0, N, 4, 0, 1, NULL, 4, NULL, 1, 0, NULL, 1), 0);
+        assert_int_equal(tu_cuda_gemv(t, 0, N, 0, 4, 1, NULL, 1, NULL, 1, 0, NULL, 1), 0);
+        assert_int_equal(tu_cuda_gemv(t, 0, N, 4, 0, 1, NULL, 4, NULL, 1, 0, NULL, 1), 0);
     }
     (void)state;
 }
 
 static void symv_rejects_bad_arguments_with_blas_numbers(void **state)
 {
-    for (int k = 0; k < KERN_NTYPES; k++) {
-        const tcu_type_t *t = &tcu_types[k];
+    for (int k = 0; k < TU_NTYPES; k++) {
+        const tu_type_t *t = &tu_types[k];
         const tess_uplo_t L = TessLower;
-        assert_int_equal(tcu_symv(t, 0, (tess_uplo_t)BAD, 4, 1, P, 4, P, 1, 0, P, 1), -1);
-        assert_int_equal(tcu_symv(t, 0, L, -1, 1, P, 4, P, 1, 0, P, 1), -2);
-        assert_int_equal(tcu_symv(t, 0, L, 4, 1, P, 3, P, 1, 0, P, 1), -5);
-        assert_int_equal(tcu_symv(t, 0, L, 4, 1, P, 4, P, 0, 0, P, 1), -7);
-        assert_int_equal(tcu_symv(t, 0, L, 4, 1, P, 4, P, 1, 0, P, 0), -10);
-        assert_int_equal(tcu_symv(t, 0, L, 4, 1, NULL, 4, P, 1, 0, P, 1), -4);
-        assert_int_equal(tcu_symv(t, 0, L, 4, 1, P, 4, NULL, 1, 0, P, 1), -6);
-        assert_int_equal(tcu_symv(t, 0, L, 4, 1, P, 4, P, 1, 0, NULL, 1), -9);
-        assert_int_equal(tcu_symv(t, 0, L, 0, 1, NULL, 1, NULL, 1, 0, NULL, 1), 0);
+        assert_int_equal(tu_cuda_symv(t, 0, (tess_uplo_t)BAD, 4, 1, P, 4, P, 1, 0, P, 1), -1);
+        assert_int_equal(tu_cuda_symv(t, 0, L, -1, 1, P, 4, P, 1, 0, P, 1), -2);
+        assert_int_equal(tu_cuda_symv(t, 0, L, 4, 1, P, 3, P, 1, 0, P, 1), -5);
+        assert_int_equal(tu_cuda_symv(t, 0, L, 4, 1, P, 4, P, 0, 0, P, 1), -7);
+        assert_int_equal(tu_cuda_symv(t, 0, L, 4, 1, P, 4, P, 1, 0, P, 0), -10);
+        assert_int_equal(tu_cuda_symv(t, 0, L, 4, 1, NULL, 4, P, 1, 0, P, 1), -4);
+        assert_int_equal(tu_cuda_symv(t, 0, L, 4, 1, P, 4, NULL, 1, 0, P, 1), -6);
+        assert_int_equal(tu_cuda_symv(t, 0, L, 4, 1, P, 4, P, 1, 0, NULL, 1), -9);
+        assert_int_equal(tu_cuda_symv(t, 0, L, 0, 1, NULL, 1, NULL, 1, 0, NULL, 1), 0);
     }
     (void)state;
 }

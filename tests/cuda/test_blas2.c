@@ -7,7 +7,7 @@
  * entries were not written.  beta = 0 cases fill y with NaN first (it must not
  * be read); SYMV/HEMV cases put NaN in the triangle that must not be read and
  * HEMV cases in the imaginary parts of the diagonal. */
-#include "tcu.h"
+#include "tu_cuda.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,44 +22,44 @@ static const incs_t incs[] = { { 1, 1 }, { -2, 3 }, { 3, -1 } };
 
 /* A vector of len entries with increment inc: random entries, or NaN when
  * nan_entries, and GAP_SENTINEL between them. */
-static void *strided(const tcu_type_t *t, int64_t len, int64_t inc, bool nan_entries)
+static void *strided(const tu_type_t *t, int64_t len, int64_t inc, bool nan_entries)
 {
-    const int64_t span = tcu_vec_span(len, inc), step = llabs(inc);
-    void *v = tcu_alloc(t, span, 1);
+    const int64_t span = tu_vec_span(len, inc), step = llabs(inc);
+    void *v = tu_alloc(t, span, 1);
     for (int64_t i = 0; i < span; i++)
-        tcu_set(t, v, i, 0, span, i % step ? GAP_SENTINEL : nan_entries ? NAN : tcu_rand());
+        tu_set(t, v, i, 0, span, i % step ? GAP_SENTINEL : nan_entries ? NAN : tu_rand());
     return v;
 }
 
-static bool gaps_intact(const tcu_type_t *t, const void *v, int64_t len, int64_t inc)
+static bool gaps_intact(const tu_type_t *t, const void *v, int64_t len, int64_t inc)
 {
-    const int64_t span = tcu_vec_span(len, inc), step = llabs(inc);
+    const int64_t span = tu_vec_span(len, inc), step = llabs(inc);
     for (int64_t i = 0; i < span; i++)
-        if (i % step && tcu_get(t, v, i, 0, span) != GAP_SENTINEL)
+        if (i % step && tu_get(t, v, i, 0, span) != GAP_SENTINEL)
             return false;
     return true;
 }
 
 /* 2-norm of a strided vector's entries; NaN entries count as zero (a beta = 0
  * y, whose entries are not part of the problem). */
-static double vec_norm(const tcu_type_t *t, const void *v, int64_t len, int64_t inc)
+static double vec_norm(const tu_type_t *t, const void *v, int64_t len, int64_t inc)
 {
-    const int64_t span = tcu_vec_span(len, inc);
+    const int64_t span = tu_vec_span(len, inc);
     double s = 0;
     for (int64_t i = 0; i < len; i++) {
-        const double a = cabs(tcu_get(t, v, i * llabs(inc), 0, span));
+        const double a = cabs(tu_get(t, v, i * llabs(inc), 0, span));
         s += isnan(a) ? 0.0 : a * a;
     }
     return sqrt(s);
 }
 
-static double vec_diff(const tcu_type_t *t, const void *u, const void *v, int64_t len, int64_t inc)
+static double vec_diff(const tu_type_t *t, const void *u, const void *v, int64_t len, int64_t inc)
 {
-    const int64_t span = tcu_vec_span(len, inc);
+    const int64_t span = tu_vec_span(len, inc);
     double s = 0;
     for (int64_t i = 0; i < len; i++) {
         const double a =
-            cabs(tcu_get(t, u, i * llabs(inc), 0, span) - tcu_get(t, v, i * llabs(inc), 0, span));
+            cabs(tu_get(t, u, i * llabs(inc), 0, span) - tu_get(t, v, i * llabs(inc), 0, span));
         s += a * a;
     }
     return sqrt(s);
@@ -67,55 +67,56 @@ static double vec_diff(const tcu_type_t *t, const void *u, const void *v, int64_
 
 /* The y the host reference gets: NaN entries (beta = 0) become zeros, which
  * is the same problem without relying on how the host BLAS treats them. */
-static void *reference_y(const tcu_type_t *t, const void *y0, int64_t len, int64_t inc)
+static void *reference_y(const tu_type_t *t, const void *y0, int64_t len, int64_t inc)
 {
-    const int64_t span = tcu_vec_span(len, inc);
-    void *y = tcu_copy(t, y0, span, 1);
+    const int64_t span = tu_vec_span(len, inc);
+    void *y = tu_copy(t, y0, span, 1);
     for (int64_t i = 0; i < span; i++)
-        if (isnan(creal(tcu_get(t, y, i, 0, span))))
-            tcu_set(t, y, i, 0, span, 0.0);
+        if (isnan(creal(tu_get(t, y, i, 0, span))))
+            tu_set(t, y, i, 0, span, 0.0);
     return y;
 }
 
 /* One device GEMV (sym = false) or SYMV/HEMV on A, against the host BLAS on
  * Aref (the same matrix, with no poison); returns the residual ratio. */
-static double check_blas2(const tcu_type_t *t, bool sym, tess_trans_t trans, tess_uplo_t uplo,
+static double check_blas2(const tu_type_t *t, bool sym, tess_trans_t trans, tess_uplo_t uplo,
                           int64_t m, int64_t n, const void *A, const void *Aref, int64_t lda,
                           int64_t a_offset, double normA, incs_t inc, double _Complex alpha,
                           double _Complex beta)
 {
-    if (!t->cplx) {
+    if (!t->is_complex) {
         alpha = creal(alpha);
         beta = creal(beta);
     }
     const bool notrans = sym || trans == TessNoTrans;
     const int64_t lenx = notrans ? n : m, leny = notrans ? m : n;
-    const int64_t spanx = tcu_vec_span(lenx, inc.incx), spany = tcu_vec_span(leny, inc.incy);
+    const int64_t spanx = tu_vec_span(lenx, inc.incx), spany = tu_vec_span(leny, inc.incy);
     void *x = strided(t, lenx, inc.incx, false);
     void *y0 = strided(t, leny, inc.incy, beta == 0.0);
-    void *dAbuf = tcu_to_device(t, A, lda, n + (a_offset > 0));
+    void *dAbuf = tu_to_device(t, A, lda, n + (a_offset > 0));
     const void *dA = (const char *)dAbuf + a_offset * t->es;
-    void *dx = tcu_to_device(t, x, spanx, 1);
-    void *dy = tcu_to_device(t, y0, spany, 1);
+    void *dx = tu_to_device(t, x, spanx, 1);
+    void *dy = tu_to_device(t, y0, spany, 1);
 
     const int rc =
-        sym ? tcu_symv(t, 0, uplo, n, alpha, dA, lda, dx, inc.incx, beta, dy, inc.incy)
-            : tcu_gemv(t, 0, trans, m, n, alpha, dA, lda, dx, inc.incx, beta, dy, inc.incy);
+        sym ? tu_cuda_symv(t, 0, uplo, n, alpha, dA, lda, dx, inc.incx, beta, dy, inc.incy)
+            : tu_cuda_gemv(t, 0, trans, m, n, alpha, dA, lda, dx, inc.incx, beta, dy, inc.incy);
     assert_int_equal(rc, 0);
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
-    void *y = tcu_to_host(t, dy, spany, 1);
+    void *y = tu_to_host(t, dy, spany, 1);
     assert_true(gaps_intact(t, y, leny, inc.incy));
 
     void *yref = reference_y(t, y0, leny, inc.incy);
     unsigned char a_t[16], b_t[16];
-    tcu_scalar(t, alpha, a_t);
-    tcu_scalar(t, beta, b_t);
+    tu_scalar(t, alpha, a_t);
+    tu_scalar(t, beta, b_t);
     const void *Ar = (const char *)Aref + a_offset * t->es;
     if (sym)
-        kern_host_table[t->t].symv(NULL, uplo, n, a_t, Ar, lda, x, inc.incx, b_t, yref, inc.incy);
+        kern_host_table[tu_kern(t)].symv(NULL, uplo, n, a_t, Ar, lda, x, inc.incx, b_t, yref,
+                                         inc.incy);
     else
-        kern_host_table[t->t].gemv(NULL, trans, m, n, a_t, Ar, lda, x, inc.incx, b_t, yref,
-                                   inc.incy);
+        kern_host_table[tu_kern(t)].gemv(NULL, trans, m, n, a_t, Ar, lda, x, inc.incx, b_t, yref,
+                                         inc.incy);
     const double denom = (cabs(alpha) * normA * vec_norm(t, x, lenx, inc.incx) +
                           cabs(beta) * vec_norm(t, y0, leny, inc.incy)) *
                          (double)(m > n ? m : n) * t->eps;
@@ -126,9 +127,9 @@ static double check_blas2(const tcu_type_t *t, bool sym, tess_trans_t trans, tes
                     t->name, sym ? "symv" : "gemv", trans, uplo, (long long)m, (long long)n,
                     (long long)lda, (long long)a_offset, (long long)inc.incx, (long long)inc.incy,
                     cabs(beta), ratio);
-    tcu_free_device(dAbuf);
-    tcu_free_device(dx);
-    tcu_free_device(dy);
+    tu_free_device(dAbuf);
+    tu_free_device(dx);
+    tu_free_device(dy);
     free(x);
     free(y0);
     free(y);
@@ -136,11 +137,11 @@ static double check_blas2(const tcu_type_t *t, bool sym, tess_trans_t trans, tes
     return ratio;
 }
 
-static void gemv_case(const tcu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t lda,
+static void gemv_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t lda,
                       int64_t off, incs_t inc, double _Complex beta)
 {
-    void *A = tcu_random(t, lda, n + 1, lda, 0.0);
-    const double normA = tcu_norm(t, (char *)A + off * t->es, m, n, lda);
+    void *A = tu_random(t, lda, n + 1, lda, 0.0);
+    const double normA = tu_norm(t, (char *)A + off * t->es, m, n, lda);
     assert_true(check_blas2(t, false, trans, TessLower, m, n, A, A, lda, off, normA, inc,
                             0.5 - 1.5 * I, beta) < BLAS2_BOUND);
     free(A);
@@ -151,13 +152,13 @@ static void gemv_case(const tcu_type_t *t, tess_trans_t trans, int64_t m, int64_
  * increments; beta = 0 over NaN and beta != 0. */
 static void gemv_all_cases(void **state)
 {
-    TCU_REQUIRE_GPU();
-    const tcu_type_t *t = *state;
+    TU_REQUIRE_GPU();
+    const tu_type_t *t = *state;
     static const int64_t mn[][2] = { { 1, 1 },       { 31, 33 },   { 32, 32 },
                                      { 33, 100 },    { 100, 31 },  { 257, 513 },
                                      { 1000, 1000 }, { 4097, 31 }, { 31, 4097 } };
     static const tess_trans_t tr[] = { TessNoTrans, TessTrans, TessConjTrans };
-    tcu_seed(3);
+    tu_seed(3);
     for (size_t c = 0; c < sizeof mn / sizeof mn[0]; c++)
         for (int ti = 0; ti < 3; ti++)
             for (int odd = 0; odd < 2; odd++)
@@ -172,33 +173,33 @@ static void gemv_all_cases(void **state)
  * is not aligned for paired reads even though ld is even. */
 static void gemv_misaligned_view(void **state)
 {
-    TCU_REQUIRE_GPU();
-    const tcu_type_t *t = *state;
-    tcu_seed(4);
+    TU_REQUIRE_GPU();
+    const tu_type_t *t = *state;
+    tu_seed(4);
     for (int ti = 0; ti < 3; ti++)
         gemv_case(t, (tess_trans_t)(TessNoTrans + ti), 300, 200, 302, 1, incs[0], 1.0);
 }
 
 /* A n x n random matrix whose stored triangle (uplo) is A and the other holds
  * NaN, and a clean copy with real diagonal for the host reference. */
-static double symv_case(const tcu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t lda, incs_t inc,
+static double symv_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t lda, incs_t inc,
                         double _Complex beta)
 {
-    void *Aref = tcu_random(t, lda, n, lda, 0.0);
-    void *A = tcu_copy(t, Aref, lda, n);
+    void *Aref = tu_random(t, lda, n, lda, 0.0);
+    void *A = tu_copy(t, Aref, lda, n);
     double s = 0;
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++) {
             const bool stored = uplo == TessLower ? i >= j : i <= j;
-            const double _Complex a = tcu_get(t, Aref, i, j, lda);
+            const double _Complex a = tu_get(t, Aref, i, j, lda);
             if (i == j) {
-                tcu_set(t, Aref, i, i, lda, creal(a));
-                tcu_set(t, A, i, i, lda, t->cplx ? CMPLX(creal(a), NAN) : a);
+                tu_set(t, Aref, i, i, lda, creal(a));
+                tu_set(t, A, i, i, lda, t->is_complex ? CMPLX(creal(a), NAN) : a);
                 s += creal(a) * creal(a);
             } else if (stored) {
                 s += 2 * cabs(a) * cabs(a);
             } else {
-                tcu_set(t, A, i, j, lda, NAN);
+                tu_set(t, A, i, j, lda, NAN);
             }
         }
     const double ratio = check_blas2(t, true, TessNoTrans, uplo, n, n, A, Aref, lda, 0, sqrt(s),
@@ -213,12 +214,12 @@ static double symv_case(const tcu_type_t *t, tess_uplo_t uplo, int64_t n, int64_
  * beta = 1 (y not scaled) and any other (y scaled inside the kernel). */
 static void symv_all_cases(void **state)
 {
-    TCU_REQUIRE_GPU();
-    const tcu_type_t *t = *state;
+    TU_REQUIRE_GPU();
+    const tu_type_t *t = *state;
     static const int64_t ns[] = { 1, 31, 32, 33, 100, 200, 1000 };
     static const tess_uplo_t ul[] = { TessLower, TessUpper };
     static const double _Complex betas[] = { -0.75 + 0.5 * I, 0.0, 1.0 };
-    tcu_seed(5);
+    tu_seed(5);
     for (size_t c = 0; c < sizeof ns / sizeof ns[0]; c++)
         for (int ui = 0; ui < 2; ui++)
             for (int odd = 0; odd < 2; odd++)
@@ -235,30 +236,30 @@ static void symv_all_cases(void **state)
  * may be read) and y strided. */
 static void symv_alpha_zero_only_scales_y(void **state)
 {
-    TCU_REQUIRE_GPU();
-    const tcu_type_t *t = *state;
-    const int64_t n = 100, incy = 2, spany = tcu_vec_span(n, incy);
-    tcu_seed(7);
-    void *A = tcu_alloc(t, n, n), *x = tcu_alloc(t, n, 1);
+    TU_REQUIRE_GPU();
+    const tu_type_t *t = *state;
+    const int64_t n = 100, incy = 2, spany = tu_vec_span(n, incy);
+    tu_seed(7);
+    void *A = tu_alloc(t, n, n), *x = tu_alloc(t, n, 1);
     for (int64_t j = 0; j < n; j++) {
-        tcu_set(t, x, j, 0, n, NAN);
+        tu_set(t, x, j, 0, n, NAN);
         for (int64_t i = 0; i < n; i++)
-            tcu_set(t, A, i, j, n, NAN);
+            tu_set(t, A, i, j, n, NAN);
     }
     void *y0 = strided(t, n, incy, false);
-    void *dA = tcu_to_device(t, A, n, n), *dx = tcu_to_device(t, x, n, 1);
-    void *dy = tcu_to_device(t, y0, spany, 1);
+    void *dA = tu_to_device(t, A, n, n), *dx = tu_to_device(t, x, n, 1);
+    void *dy = tu_to_device(t, y0, spany, 1);
     for (int ui = 0; ui < 2; ui++)
         assert_int_equal(
-            tcu_symv(t, 0, ui ? TessUpper : TessLower, n, 0.0, dA, n, dx, 1, 0.5, dy, incy), 0);
+            tu_cuda_symv(t, 0, ui ? TessUpper : TessLower, n, 0.0, dA, n, dx, 1, 0.5, dy, incy), 0);
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
-    void *y = tcu_to_host(t, dy, spany, 1);
+    void *y = tu_to_host(t, dy, spany, 1);
     assert_true(gaps_intact(t, y, n, incy));
     for (int64_t i = 0; i < n; i++)
-        assert_true(tcu_get(t, y, i * incy, 0, spany) == 0.25 * tcu_get(t, y0, i * incy, 0, spany));
-    tcu_free_device(dA);
-    tcu_free_device(dx);
-    tcu_free_device(dy);
+        assert_true(tu_get(t, y, i * incy, 0, spany) == 0.25 * tu_get(t, y0, i * incy, 0, spany));
+    tu_free_device(dA);
+    tu_free_device(dx);
+    tu_free_device(dy);
     free(A);
     free(x);
     free(y0);
@@ -270,10 +271,10 @@ static void symv_alpha_zero_only_scales_y(void **state)
  * over NaN and 1. */
 static void symv_large(void **state)
 {
-    TCU_REQUIRE_GPU();
-    const tcu_type_t *t = *state;
+    TU_REQUIRE_GPU();
+    const tu_type_t *t = *state;
     static const double betas[] = { 0.5, 0.0, 1.0 };
-    tcu_seed(6);
+    tu_seed(6);
     for (int bi = 0; bi < 3; bi++) {
         assert_true(symv_case(t, TessLower, 4097, 4098, incs[0], betas[bi]) < BLAS2_BOUND);
         assert_true(symv_case(t, TessUpper, 4097, 4097, incs[1], betas[bi]) < BLAS2_BOUND);
@@ -282,21 +283,23 @@ static void symv_large(void **state)
 
 int main(void)
 {
-    if (!tcu_have_gpu())
+    if (!tu_have_gpu())
         return 77; /* meson's code for a skipped test */
-    if (tcu_start())
+    if (tu_cuda_start())
         return 1;
     const struct CMUnitTest tests[] = {
-        PER_TYPE(gemv_all_cases, "gemv: N/T/C, m,n in {1,31,32,33,100,257,513,1000,4097}, "
-                                 "even/odd ld, incs (1,1),(-2,3),(3,-1), beta 0 over NaN: "
-                                 "residual < 10"),
-        PER_TYPE(gemv_misaligned_view, "gemv: view one element into A (unaligned): residual < 10"),
-        PER_TYPE(symv_all_cases, "symv/hemv: lower/upper, n in {1,31,32,33,100,200,1000}, "
-                                 "even/odd ld, strided incs, beta 0 over NaN, 1 and other, "
-                                 "other triangle NaN: residual < 10"),
-        PER_TYPE(symv_alpha_zero_only_scales_y, "symv/hemv: alpha=0 with A, x NaN: y = beta y "
-                                                "exactly"),
-        PER_TYPE(symv_large, "symv/hemv: n=4097 lower and upper, beta 0.5, 0 and 1: residual < 10"),
+        TU_PER_TYPE(gemv_all_cases, "gemv: N/T/C, m,n in {1,31,32,33,100,257,513,1000,4097}, "
+                                    "even/odd ld, incs (1,1),(-2,3),(3,-1), beta 0 over NaN: "
+                                    "residual < 10"),
+        TU_PER_TYPE(gemv_misaligned_view,
+                    "gemv: view one element into A (unaligned): residual < 10"),
+        TU_PER_TYPE(symv_all_cases, "symv/hemv: lower/upper, n in {1,31,32,33,100,200,1000}, "
+                                    "even/odd ld, strided incs, beta 0 over NaN, 1 and other, "
+                                    "other triangle NaN: residual < 10"),
+        TU_PER_TYPE(symv_alpha_zero_only_scales_y, "symv/hemv: alpha=0 with A, x NaN: y = beta y "
+                                                   "exactly"),
+        TU_PER_TYPE(symv_large,
+                    "symv/hemv: n=4097 lower and upper, beta 0.5, 0 and 1: residual < 10"),
     };
     return cmocka_run_group_tests_name("cuda gemv/symv", tests, NULL, NULL);
 }

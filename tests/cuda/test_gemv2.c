@@ -11,7 +11,7 @@
  * not be read); diagonal tiles hold NaN in the triangle that must not be read
  * and, complex, in the imaginary parts of the diagonal.  Results must repeat
  * bit for bit, and not depend on the scratch beyond the partials' geometry. */
-#include "tcu.h"
+#include "tu_cuda.h"
 #include "cuda/kern_cuda.h"
 #include "cuda_ctx.h"
 #include <math.h>
@@ -32,61 +32,61 @@ static const incs_t incs[] = { { 1, 1 }, { -1, -1 }, { 2, -3 } };
 
 /* A vector of len entries with increment inc: random entries, or NaN when
  * nan_entries, and GAP between them. */
-static void *strided(const tcu_type_t *t, int64_t len, int64_t inc, bool nan_entries)
+static void *strided(const tu_type_t *t, int64_t len, int64_t inc, bool nan_entries)
 {
-    const int64_t span = tcu_vec_span(len, inc), step = llabs(inc);
-    void *v = tcu_alloc(t, span, 1);
+    const int64_t span = tu_vec_span(len, inc), step = llabs(inc);
+    void *v = tu_alloc(t, span, 1);
     for (int64_t i = 0; i < span; i++)
-        tcu_set(t, v, i, 0, span, i % step ? GAP : nan_entries ? NAN : tcu_rand());
+        tu_set(t, v, i, 0, span, i % step ? GAP : nan_entries ? NAN : tu_rand());
     return v;
 }
 
-static bool gaps_intact(const tcu_type_t *t, const void *v, int64_t len, int64_t inc)
+static bool gaps_intact(const tu_type_t *t, const void *v, int64_t len, int64_t inc)
 {
-    const int64_t span = tcu_vec_span(len, inc), step = llabs(inc);
+    const int64_t span = tu_vec_span(len, inc), step = llabs(inc);
     for (int64_t i = 0; i < span; i++)
-        if (i % step && tcu_get(t, v, i, 0, span) != GAP)
+        if (i % step && tu_get(t, v, i, 0, span) != GAP)
             return false;
     return true;
 }
 
 /* 2-norm of a strided vector's entries; NaN entries (a beta = 0 y) count as zero. */
-static double vec_norm(const tcu_type_t *t, const void *v, int64_t len, int64_t inc)
+static double vec_norm(const tu_type_t *t, const void *v, int64_t len, int64_t inc)
 {
-    const int64_t span = tcu_vec_span(len, inc);
+    const int64_t span = tu_vec_span(len, inc);
     double s = 0;
     for (int64_t i = 0; i < len; i++) {
-        const double a = cabs(tcu_get(t, v, i * llabs(inc), 0, span));
+        const double a = cabs(tu_get(t, v, i * llabs(inc), 0, span));
         s += isnan(a) ? 0.0 : a * a;
     }
     return sqrt(s);
 }
 
-static double vec_diff(const tcu_type_t *t, const void *u, const void *v, int64_t len, int64_t inc)
+static double vec_diff(const tu_type_t *t, const void *u, const void *v, int64_t len, int64_t inc)
 {
-    const int64_t span = tcu_vec_span(len, inc);
+    const int64_t span = tu_vec_span(len, inc);
     double s = 0;
     for (int64_t i = 0; i < len; i++) {
         const double a =
-            cabs(tcu_get(t, u, i * llabs(inc), 0, span) - tcu_get(t, v, i * llabs(inc), 0, span));
+            cabs(tu_get(t, u, i * llabs(inc), 0, span) - tu_get(t, v, i * llabs(inc), 0, span));
         s += a * a;
     }
     return sqrt(s);
 }
 
 /* The y the host reference gets: NaN entries (beta = 0) become zeros. */
-static void *reference_y(const tcu_type_t *t, const void *y0, int64_t len, int64_t inc)
+static void *reference_y(const tu_type_t *t, const void *y0, int64_t len, int64_t inc)
 {
-    const int64_t span = tcu_vec_span(len, inc);
-    void *y = tcu_copy(t, y0, span, 1);
+    const int64_t span = tu_vec_span(len, inc);
+    void *y = tu_copy(t, y0, span, 1);
     for (int64_t i = 0; i < span; i++)
-        if (isnan(creal(tcu_get(t, y, i, 0, span))))
-            tcu_set(t, y, i, 0, span, 0.0);
+        if (isnan(creal(tu_get(t, y, i, 0, span))))
+            tu_set(t, y, i, 0, span, 0.0);
     return y;
 }
 
 typedef struct {
-    const tcu_type_t *t;
+    const tu_type_t *t;
     g2mode_t mode;
     int64_t m, n, lda;
     incs_t inc;
@@ -108,26 +108,26 @@ typedef struct {
 
 static inputs_t make_inputs(const case_t *c)
 {
-    const tcu_type_t *t = c->t;
+    const tu_type_t *t = c->t;
     inputs_t in;
-    in.Aref = tcu_random(t, c->m, c->n, c->lda, 0.0);
-    in.A = tcu_copy(t, in.Aref, c->lda, c->n);
+    in.Aref = tu_random(t, c->m, c->n, c->lda, 0.0);
+    in.A = tu_copy(t, in.Aref, c->lda, c->n);
     double s = 0;
     const tess_part_t part = part_of(c->mode);
     for (int64_t j = 0; j < c->n; j++)
         for (int64_t i = 0; i < c->m; i++) {
-            const double _Complex a = tcu_get(t, in.Aref, i, j, c->lda);
+            const double _Complex a = tu_get(t, in.Aref, i, j, c->lda);
             if (part == TessAll) {
                 s += cabs(a) * cabs(a);
             } else if (i == j) {
-                tcu_set(t, in.Aref, i, i, c->lda, creal(a));
-                tcu_set(t, in.A, i, i, c->lda, t->cplx ? CMPLX(creal(a), NAN) : a);
+                tu_set(t, in.Aref, i, i, c->lda, creal(a));
+                tu_set(t, in.A, i, i, c->lda, t->is_complex ? CMPLX(creal(a), NAN) : a);
                 s += creal(a) * creal(a);
             } else if (part == TessLowerPart ? i > j : i < j) {
                 s += 2 * cabs(a) * cabs(a);
             } else {
-                tcu_set(t, in.A, i, j, c->lda, NAN);
-                tcu_set(t, in.Aref, i, j, c->lda, 0.0);
+                tu_set(t, in.A, i, j, c->lda, NAN);
+                tu_set(t, in.Aref, i, j, c->lda, 0.0);
             }
         }
     in.normA = sqrt(s);
@@ -158,50 +158,50 @@ static bool has_y2(g2mode_t mode)
     return mode == M_T || mode == M_C || mode == M_NT || mode == M_NC;
 }
 
-static bool herm_of(const tcu_type_t *t, g2mode_t mode)
+static bool herm_of(const tu_type_t *t, g2mode_t mode)
 {
-    return t->cplx && (mode == M_C || mode == M_NC || mode == M_LOWER || mode == M_UPPER);
+    return t->is_complex && (mode == M_C || mode == M_NC || mode == M_LOWER || mode == M_UPPER);
 }
 
 /* Runs the case on the GPU; *y1, *y2 get the results (NULL: not asked). */
 static void run_gpu(const case_t *c, const inputs_t *in, void **y1, void **y2)
 {
-    const tcu_type_t *t = c->t;
-    const int64_t sx1 = tcu_vec_span(c->m, c->inc.incx), sx2 = tcu_vec_span(c->n, c->inc.incx);
-    const int64_t sy1 = tcu_vec_span(c->m, c->inc.incy), sy2 = tcu_vec_span(c->n, c->inc.incy);
+    const tu_type_t *t = c->t;
+    const int64_t sx1 = tu_vec_span(c->m, c->inc.incx), sx2 = tu_vec_span(c->n, c->inc.incx);
+    const int64_t sy1 = tu_vec_span(c->m, c->inc.incy), sy2 = tu_vec_span(c->n, c->inc.incy);
     const size_t scratch_bytes =
         c->scratch_bytes ? c->scratch_bytes : cuda_scratch_bytes(c->m > c->n ? c->m : c->n);
-    void *dA = tcu_to_device(t, in->A, c->lda, c->n);
-    void *dx1 = tcu_to_device(t, in->x1, sx1, 1), *dx2 = tcu_to_device(t, in->x2, sx2, 1);
-    void *dy1 = tcu_to_device(t, in->y1, sy1, 1), *dy2 = tcu_to_device(t, in->y2, sy2, 1);
+    void *dA = tu_to_device(t, in->A, c->lda, c->n);
+    void *dx1 = tu_to_device(t, in->x1, sx1, 1), *dx2 = tu_to_device(t, in->x2, sx2, 1);
+    void *dy1 = tu_to_device(t, in->y1, sy1, 1), *dy2 = tu_to_device(t, in->y2, sy2, 1);
     void *scratch = NULL;
     assert_int_equal(cudaMalloc(&scratch, scratch_bytes), cudaSuccess);
     /* the partials start as garbage, as a context's scratch after other kernels */
     assert_int_equal(cudaMemset(scratch, 0xff, scratch_bytes), cudaSuccess);
     unsigned char a_t[16], b_t[16];
-    tcu_scalar(t, c->alpha, a_t);
-    tcu_scalar(t, c->beta, b_t);
+    tu_scalar(t, c->alpha, a_t);
+    tu_scalar(t, c->beta, b_t);
     const bool w1 = has_y1(c->mode), w2 = has_y2(c->mode);
-    assert_int_equal(kern_cuda_gemv2(t->t, 0, scratch, scratch_bytes, part_of(c->mode),
+    assert_int_equal(kern_cuda_gemv2(tu_kern(t), 0, scratch, scratch_bytes, part_of(c->mode),
                                      herm_of(t, c->mode), c->m, c->n, a_t, dA, c->lda, dx1,
                                      c->inc.incx, dx2, c->inc.incx, b_t, w1 ? dy1 : NULL,
                                      c->inc.incy, b_t, w2 ? dy2 : NULL, c->inc.incy),
                      0);
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
-    *y1 = w1 ? tcu_to_host(t, dy1, sy1, 1) : NULL;
-    *y2 = w2 ? tcu_to_host(t, dy2, sy2, 1) : NULL;
-    tcu_free_device(dA);
-    tcu_free_device(dx1);
-    tcu_free_device(dx2);
-    tcu_free_device(dy1);
-    tcu_free_device(dy2);
-    tcu_free_device(scratch);
+    *y1 = w1 ? tu_to_host(t, dy1, sy1, 1) : NULL;
+    *y2 = w2 ? tu_to_host(t, dy2, sy2, 1) : NULL;
+    tu_free_device(dA);
+    tu_free_device(dx1);
+    tu_free_device(dx2);
+    tu_free_device(dy1);
+    tu_free_device(dy2);
+    tu_free_device(scratch);
 }
 
 static double ratio_of(const case_t *c, const void *y, const void *yref, const void *y0,
                        const void *x, int64_t len, int64_t lenx, double normA)
 {
-    const tcu_type_t *t = c->t;
+    const tu_type_t *t = c->t;
     const double denom = (cabs(c->alpha) * normA * vec_norm(t, x, lenx, c->inc.incx) +
                           cabs(c->beta) * vec_norm(t, y0, len, c->inc.incy)) *
                          (double)(c->m > c->n ? c->m : c->n) * t->eps;
@@ -211,8 +211,8 @@ static double ratio_of(const case_t *c, const void *y, const void *yref, const v
 /* The case against the host table; returns the larger residual ratio. */
 static double check_case(case_t c)
 {
-    const tcu_type_t *t = c.t;
-    if (!t->cplx) {
+    const tu_type_t *t = c.t;
+    if (!t->is_complex) {
         c.alpha = creal(c.alpha);
         c.beta = creal(c.beta);
     }
@@ -221,12 +221,12 @@ static double check_case(case_t c)
     run_gpu(&c, &in, &y1, &y2);
     void *r1 = reference_y(t, in.y1, c.m, c.inc.incy), *r2 = reference_y(t, in.y2, c.n, c.inc.incy);
     unsigned char a_t[16], b_t[16];
-    tcu_scalar(t, c.alpha, a_t);
-    tcu_scalar(t, c.beta, b_t);
-    assert_int_equal(kern_host_table[t->t].gemv2(NULL, part_of(c.mode), herm_of(t, c.mode), c.m,
-                                                 c.n, a_t, in.Aref, c.lda, in.x1, c.inc.incx, in.x2,
-                                                 c.inc.incx, b_t, y1 ? r1 : NULL, c.inc.incy, b_t,
-                                                 y2 ? r2 : NULL, c.inc.incy),
+    tu_scalar(t, c.alpha, a_t);
+    tu_scalar(t, c.beta, b_t);
+    assert_int_equal(kern_host_table[tu_kern(t)].gemv2(
+                         NULL, part_of(c.mode), herm_of(t, c.mode), c.m, c.n, a_t, in.Aref, c.lda,
+                         in.x1, c.inc.incx, in.x2, c.inc.incx, b_t, y1 ? r1 : NULL, c.inc.incy, b_t,
+                         y2 ? r2 : NULL, c.inc.incy),
                      0);
     double ratio = 0;
     if (y1) {
@@ -252,11 +252,11 @@ static double check_case(case_t c)
     return ratio;
 }
 
-static bool mode_applies(const tcu_type_t *t, g2mode_t mode, int64_t m, int64_t n)
+static bool mode_applies(const tu_type_t *t, g2mode_t mode, int64_t m, int64_t n)
 {
     if ((mode == M_LOWER || mode == M_UPPER) && m != n)
         return false;
-    return t->cplx || (mode != M_C && mode != M_NC);
+    return t->is_complex || (mode != M_C && mode != M_NC);
 }
 
 /* Every mode; sizes around the 64-row sub-tiles, tall, wide and a full tile
@@ -264,13 +264,13 @@ static bool mode_applies(const tcu_type_t *t, g2mode_t mode, int64_t m, int64_t 
  * strided increments; beta 0 over NaN, 1, and any other. */
 static void gemv2_all_modes_match_the_host_kernel(void **state)
 {
-    TCU_REQUIRE_GPU();
-    const tcu_type_t *t = *state;
+    TU_REQUIRE_GPU();
+    const tu_type_t *t = *state;
     static const int64_t mn[][2] = { { 1, 1 },      { 63, 65 },    { 64, 64 },     { 65, 63 },
                                      { 200, 130 },  { 130, 200 },  { 1000, 1000 }, { 4096, 100 },
                                      { 100, 4096 }, { 4096, 4096 } };
     static const double _Complex betas[] = { 0.25 + 0.5 * I, 0.0, 1.0 };
-    tcu_seed(11);
+    tu_seed(11);
     for (size_t s = 0; s < sizeof mn / sizeof mn[0]; s++)
         for (int mode = 0; mode < M_COUNT; mode++)
             for (int odd = 0; odd < 2; odd++)
@@ -296,9 +296,9 @@ static void gemv2_all_modes_match_the_host_kernel(void **state)
  * block adding its group's panels into one partial. */
 static void gemv2_with_little_scratch_groups_panels(void **state)
 {
-    TCU_REQUIRE_GPU();
-    const tcu_type_t *t = *state;
-    tcu_seed(12);
+    TU_REQUIRE_GPU();
+    const tu_type_t *t = *state;
+    tu_seed(12);
     for (int mode = 0; mode < M_COUNT; mode++)
         for (int s = 0; s < 2; s++) {
             const int64_t n = s ? 1000 : 4096;
@@ -314,9 +314,9 @@ static void gemv2_with_little_scratch_groups_panels(void **state)
  * same bits. */
 static void gemv2_results_repeat_bit_for_bit(void **state)
 {
-    TCU_REQUIRE_GPU();
-    const tcu_type_t *t = *state;
-    tcu_seed(13);
+    TU_REQUIRE_GPU();
+    const tu_type_t *t = *state;
+    tu_seed(13);
     for (int mode = 0; mode < M_COUNT; mode++) {
         const int64_t n = 4096 - 3;
         if (!mode_applies(t, (g2mode_t)mode, n, n))
@@ -328,7 +328,7 @@ static void gemv2_results_repeat_bit_for_bit(void **state)
         run_gpu(&c, &in, &b1, &b2);
         c.scratch_bytes = 2 * cuda_scratch_bytes(n);
         run_gpu(&c, &in, &c1, &c2);
-        const size_t b1bytes = (size_t)tcu_vec_span(n, c.inc.incy) * t->es;
+        const size_t b1bytes = (size_t)tu_vec_span(n, c.inc.incy) * t->es;
         if (a1) {
             assert_memory_equal(a1, b1, b1bytes);
             assert_memory_equal(a1, c1, b1bytes);
@@ -345,23 +345,23 @@ static void gemv2_results_repeat_bit_for_bit(void **state)
 /* alpha = 0: y = beta y, A and x all NaN (neither may be read). */
 static void gemv2_alpha_zero_only_scales(void **state)
 {
-    TCU_REQUIRE_GPU();
-    const tcu_type_t *t = *state;
-    tcu_seed(14);
+    TU_REQUIRE_GPU();
+    const tu_type_t *t = *state;
+    tu_seed(14);
     case_t c = { t, M_NT, 100, 70, 100, incs[2], 0.0, 0.5, 0 };
     inputs_t in = make_inputs(&c);
     for (int64_t j = 0; j < c.n; j++)
         for (int64_t i = 0; i < c.m; i++)
-            tcu_set(t, in.A, i, j, c.lda, NAN);
+            tu_set(t, in.A, i, j, c.lda, NAN);
     void *y1, *y2;
     run_gpu(&c, &in, &y1, &y2);
     for (int64_t i = 0; i < c.m; i++) {
-        const int64_t k = i * llabs(c.inc.incy), s = tcu_vec_span(c.m, c.inc.incy);
-        assert_true(tcu_get(t, y1, k, 0, s) == 0.5 * tcu_get(t, in.y1, k, 0, s));
+        const int64_t k = i * llabs(c.inc.incy), s = tu_vec_span(c.m, c.inc.incy);
+        assert_true(tu_get(t, y1, k, 0, s) == 0.5 * tu_get(t, in.y1, k, 0, s));
     }
     for (int64_t j = 0; j < c.n; j++) {
-        const int64_t k = j * llabs(c.inc.incy), s = tcu_vec_span(c.n, c.inc.incy);
-        assert_true(tcu_get(t, y2, k, 0, s) == 0.5 * tcu_get(t, in.y2, k, 0, s));
+        const int64_t k = j * llabs(c.inc.incy), s = tu_vec_span(c.n, c.inc.incy);
+        assert_true(tu_get(t, y2, k, 0, s) == 0.5 * tu_get(t, in.y2, k, 0, s));
     }
     free(y1);
     free(y2);
@@ -371,13 +371,13 @@ static void gemv2_alpha_zero_only_scales(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        PER_TYPE(gemv2_all_modes_match_the_host_kernel, "gemv2_all_modes_match_the_host_kernel"),
-        PER_TYPE(gemv2_with_little_scratch_groups_panels,
-                 "gemv2_with_little_scratch_groups_panels"),
-        PER_TYPE(gemv2_results_repeat_bit_for_bit, "gemv2_results_repeat_bit_for_bit"),
-        PER_TYPE(gemv2_alpha_zero_only_scales, "gemv2_alpha_zero_only_scales"),
+        TU_PER_TYPE(gemv2_all_modes_match_the_host_kernel, "gemv2_all_modes_match_the_host_kernel"),
+        TU_PER_TYPE(gemv2_with_little_scratch_groups_panels,
+                    "gemv2_with_little_scratch_groups_panels"),
+        TU_PER_TYPE(gemv2_results_repeat_bit_for_bit, "gemv2_results_repeat_bit_for_bit"),
+        TU_PER_TYPE(gemv2_alpha_zero_only_scales, "gemv2_alpha_zero_only_scales"),
     };
-    if (tcu_start())
+    if (tu_cuda_start())
         return 1;
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
