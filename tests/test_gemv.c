@@ -17,7 +17,6 @@
 #include "testutil.h"
 
 #define NB TU_NB
-#define GAP 77.0
 
 static const tess_trans_t transposes[] = { TessNoTrans, TessTrans, TessConjTrans };
 /* one on the tile grid, the others off it */
@@ -25,71 +24,6 @@ static const int64_t sizes[] = { 1, NB - 1, NB + 1, 2 * NB, 7 * NB / 2 };
 #define NSIZES ((int)(sizeof sizes / sizeof *sizes))
 static const int64_t incs[][2] = { { 1, 1 }, { -2, 3 }, { 3, -1 }, { -1, -2 } };
 #define NINCS ((int)(sizeof incs / sizeof *incs))
-
-/* ---- vectors ------------------------------------------------------------- */
-
-static int64_t span(int64_t len, int64_t inc)
-{
-    return len > 0 ? 1 + (len - 1) * llabs(inc) : 1;
-}
-
-/* Entry e of a vector in reference BLAS's order: from the far end when inc < 0. */
-static int64_t at(int64_t len, int64_t inc, int64_t e)
-{
-    return (inc < 0 ? len - 1 - e : e) * llabs(inc);
-}
-
-/* A vector of len random entries (value v instead when v is not 0), GAP between them. */
-static void *vec(const tu_type_t *t, int64_t len, int64_t inc, unsigned seed, double _Complex v)
-{
-    int64_t s = span(len, inc);
-    void *x = tu_matrix(t, s, 1, seed);
-    for (int64_t i = 0; i < s; i++)
-        if (i % llabs(inc))
-            tu_set(t, x, i, 0, s, GAP);
-        else if (v != 0)
-            tu_set(t, x, i, 0, s, v);
-    return x;
-}
-
-static double vec_norm(const tu_type_t *t, const void *x, int64_t len, int64_t inc)
-{
-    double s = 0;
-    for (int64_t e = 0; e < len; e++) {
-        double a = cabs(tu_get(t, x, at(len, inc, e), 0, 0));
-        s += a * a;
-    }
-    return sqrt(s);
-}
-
-static double vec_diff(const tu_type_t *t, const void *x, const void *y, int64_t len, int64_t inc)
-{
-    double s = 0;
-    for (int64_t e = 0; e < len; e++) {
-        int64_t i = at(len, inc, e);
-        double a = cabs(tu_get(t, x, i, 0, 0) - tu_get(t, y, i, 0, 0));
-        s += a * a;
-    }
-    return sqrt(s);
-}
-
-static bool gaps_intact(const tu_type_t *t, const void *x, int64_t len, int64_t inc)
-{
-    for (int64_t i = 0; i < span(len, inc); i++)
-        if (i % llabs(inc) && tu_get(t, x, i, 0, 0) != GAP)
-            return false;
-    return true;
-}
-
-static int coherent_vec(const tu_type_t *t, const void *x, int64_t len, int64_t inc)
-{
-    return tess_memory_coherent_async(TessAll, 1, len, x, llabs(inc), t->es);
-}
-
-static void release_vec(const tu_type_t *t, void *x, int64_t len, int64_t inc)
-{
-    tu_release(t, x, span(len, inc), 1);
-}
 
 /* ---- the routine and its reference ----------------------------------------- */
 
@@ -144,21 +78,21 @@ static double run_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_
 {
     int64_t lda = m + 3, lx = trans == TessNoTrans ? n : m, ly = trans == TessNoTrans ? m : n;
     void *A = tu_matrix(t, lda, n, 1), *A0 = tu_copy(t, A, lda, n);
-    void *x = vec(t, lx, incx, 2, 0), *y = vec(t, ly, incy, 3, 0);
-    void *yref = tu_copy(t, y, span(ly, incy), 1);
-    double nA = tu_norm(t, A, m, n, lda), nx = vec_norm(t, x, lx, incx);
-    double ny = vec_norm(t, y, ly, incy);
+    void *x = tu_vec(t, lx, incx, 2, 0), *y = tu_vec(t, ly, incy, 3, 0);
+    void *yref = tu_copy(t, y, tu_vec_span(ly, incy), 1);
+    double nA = tu_norm(t, A, m, n, lda), nx = tu_vec_norm(t, x, lx, incx);
+    double ny = tu_vec_norm(t, y, ly, incy);
 
     assert_int_equal(gemv_async(t, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), 0);
-    assert_int_equal(coherent_vec(t, y, ly, incy), 0);
+    assert_int_equal(tu_vec_coherent_async(t, y, ly, incy), 0);
     assert_int_equal(tess_sync(), 0);
     gemv_ref(t, trans, m, n, alpha, A, lda, x, incx, beta, yref, incy);
-    double r = tu_residual(t, vec_diff(t, y, yref, ly, incy), lx, alpha, nA, nx, beta, ny);
-    assert_true(gaps_intact(t, y, ly, incy));
+    double r = tu_residual(t, tu_vec_diff(t, y, yref, ly, incy), lx, alpha, nA, nx, beta, ny);
+    assert_true(tu_vec_gaps_intact(t, y, ly, incy));
     assert_memory_equal(A, A0, (size_t)(lda * n) * t->es);
     tu_release(t, A, lda, n);
-    release_vec(t, x, lx, incx);
-    release_vec(t, y, ly, incy);
+    tu_vec_release(t, x, lx, incx);
+    tu_vec_release(t, y, ly, incy);
     free(A0);
     free(yref);
     return r;
@@ -211,15 +145,15 @@ static void gemv_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
             size_t yo = (size_t)(3 + (n + 4) * ld);
             char *A = (char *)P + ao * es, *x = (char *)P + xo * es, *y = (char *)P + yo * es;
             double _Complex alpha = 0.5 + 0.25 * I, beta = -0.75;
-            double nA = tu_norm(t, A, m, n, ld), nx = vec_norm(t, x, lx, ld);
-            double ny = vec_norm(t, y, ly, 1);
+            double nA = tu_norm(t, A, m, n, ld), nx = tu_vec_norm(t, x, lx, ld);
+            double ny = tu_vec_norm(t, y, ly, 1);
             assert_int_equal(gemv_async(t, trans, m, n, alpha, A, ld, x, ld, beta, y, 1), 0);
             assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, es), 0);
             assert_int_equal(tess_sync(), 0);
             char *yr = (char *)Pref + yo * es;
             gemv_ref(t, trans, m, n, alpha, (char *)Pref + ao * es, ld, (char *)Pref + xo * es, ld,
                      beta, yr, 1);
-            double r = tu_residual(t, vec_diff(t, y, yr, ly, 1), lx, alpha, nA, nx, beta, ny);
+            double r = tu_residual(t, tu_vec_diff(t, y, yr, ly, 1), lx, alpha, nA, nx, beta, ny);
             if (!(r < TU_GEMM_BOUND))
                 fail_msg("%sgemv trans=%d: residual %g", t->name, trans, r);
             assert_true(tu_same_outside(t, P, Pref, ld, ld, ld, 3, n + 4, ly, 1));
@@ -239,23 +173,23 @@ static void gemv_with_beta_zero_ignores_nan_in_y(void **state)
                 tess_trans_t trans = transposes[tr];
                 int64_t m = 2 * NB + 5, n = 3 * NB - 1, incy = alpha_zero ? -2 : 1;
                 int64_t lx = trans == TessNoTrans ? n : m, ly = trans == TessNoTrans ? m : n;
-                void *A = tu_matrix(t, m, n, 5), *x = vec(t, lx, 1, 6, 0);
-                void *y = vec(t, ly, incy, 7, NAN), *yref = vec(t, ly, incy, 7, 0);
-                tu_fill(t, yref, span(ly, incy), 1, span(ly, incy), 0.0);
+                void *A = tu_matrix(t, m, n, 5), *x = tu_vec(t, lx, 1, 6, 0);
+                void *y = tu_vec(t, ly, incy, 7, NAN), *yref = tu_vec(t, ly, incy, 7, 0);
+                tu_fill(t, yref, tu_vec_span(ly, incy), 1, tu_vec_span(ly, incy), 0.0);
                 double _Complex alpha = alpha_zero ? 0.0 : 1.5;
                 assert_int_equal(gemv_async(t, trans, m, n, alpha, A, m, x, 1, 0.0, y, incy), 0);
-                assert_int_equal(coherent_vec(t, y, ly, incy), 0);
+                assert_int_equal(tu_vec_coherent_async(t, y, ly, incy), 0);
                 assert_int_equal(tess_sync(), 0);
                 gemv_ref(t, trans, m, n, alpha, A, m, x, 1, 0.0, yref, incy);
-                double r = tu_residual(t, vec_diff(t, y, yref, ly, incy), lx, alpha,
-                                       tu_norm(t, A, m, n, m), vec_norm(t, x, lx, 1), 0.0, 0);
+                double r = tu_residual(t, tu_vec_diff(t, y, yref, ly, incy), lx, alpha,
+                                       tu_norm(t, A, m, n, m), tu_vec_norm(t, x, lx, 1), 0.0, 0);
                 assert_true(r < TU_GEMM_BOUND);
-                assert_true(gaps_intact(t, y, ly, incy));
+                assert_true(tu_vec_gaps_intact(t, y, ly, incy));
                 if (alpha_zero)
-                    assert_true(vec_norm(t, y, ly, incy) == 0);
+                    assert_true(tu_vec_norm(t, y, ly, incy) == 0);
                 tu_release(t, A, m, n);
-                release_vec(t, x, lx, 1);
-                release_vec(t, y, ly, incy);
+                tu_vec_release(t, x, lx, 1);
+                tu_vec_release(t, y, ly, incy);
                 free(yref);
             }
 }
@@ -268,24 +202,25 @@ static void gemv_with_alpha_zero_never_reads_a_or_x_and_scales_y(void **state)
         for (int null_ops = 0; null_ops < 2; null_ops++) {
             const tu_type_t *t = &tu_types[ti];
             int64_t m = 3 * NB + 2, n = NB + 3, incy = null_ops ? 1 : 3;
-            void *A = tu_matrix(t, m, n, 8), *x = vec(t, n, 1, 9, NAN), *y = vec(t, m, incy, 10, 0);
+            void *A = tu_matrix(t, m, n, 8), *x = tu_vec(t, n, 1, 9, NAN),
+                 *y = tu_vec(t, m, incy, 10, 0);
             tu_fill(t, A, m, n, m, NAN);
-            void *yref = tu_copy(t, y, span(m, incy), 1);
+            void *yref = tu_copy(t, y, tu_vec_span(m, incy), 1);
             double _Complex beta = 0.5 - 0.5 * I;
-            double ny = vec_norm(t, y, m, incy);
+            double ny = tu_vec_norm(t, y, m, incy);
             assert_int_equal(gemv_async(t, TessNoTrans, m, n, 0.0, null_ops ? NULL : A, m,
                                         null_ops ? NULL : x, 1, beta, y, incy),
                              0);
-            assert_int_equal(coherent_vec(t, y, m, incy), 0);
+            assert_int_equal(tu_vec_coherent_async(t, y, m, incy), 0);
             assert_int_equal(tess_sync(), 0);
-            void *Af = tu_matrix(t, m, n, 11), *xf = vec(t, n, 1, 12, 0);
+            void *Af = tu_matrix(t, m, n, 11), *xf = tu_vec(t, n, 1, 12, 0);
             gemv_ref(t, TessNoTrans, m, n, 0.0, Af, m, xf, 1, beta, yref, incy);
-            assert_true(tu_residual(t, vec_diff(t, y, yref, m, incy), 0, 0.0, 0, 0, beta, ny) <
+            assert_true(tu_residual(t, tu_vec_diff(t, y, yref, m, incy), 0, 0.0, 0, 0, beta, ny) <
                         TU_GEMM_BOUND);
-            assert_true(gaps_intact(t, y, m, incy));
+            assert_true(tu_vec_gaps_intact(t, y, m, incy));
             tu_release(t, A, m, n);
-            release_vec(t, x, n, 1);
-            release_vec(t, y, m, incy);
+            tu_vec_release(t, x, n, 1);
+            tu_vec_release(t, y, m, incy);
             free(Af);
             free(xf);
             free(yref);
@@ -301,16 +236,16 @@ static void gemv_quick_returns_leave_y_bitwise_unchanged(void **state)
         for (int c = 0; c < 3; c++) {
             const tu_type_t *t = &tu_types[ti];
             int64_t m = c == 1 ? 0 : NB + 1, n = c == 2 ? 0 : NB + 2;
-            void *y = vec(t, NB + 2, 1, 13, 0);
+            void *y = tu_vec(t, NB + 2, 1, 13, 0);
             tu_set(t, y, 1, 0, NB + 2, NAN);
             void *y0 = tu_copy(t, y, NB + 2, 1);
             assert_int_equal(gemv_async(t, TessTrans, m, n, c == 0 ? 0.0 : 1.0, NULL, NB + 1, NULL,
                                         1, c == 0 ? 1.0 : 0.0, y, 1),
                              0);
-            assert_int_equal(coherent_vec(t, y, NB + 2, 1), 0);
+            assert_int_equal(tu_vec_coherent_async(t, y, NB + 2, 1), 0);
             assert_int_equal(tess_sync(), 0);
             assert_memory_equal(y, y0, (size_t)(NB + 2) * t->es);
-            release_vec(t, y, NB + 2, 1);
+            tu_vec_release(t, y, NB + 2, 1);
             free(y0);
         }
 }
@@ -343,12 +278,12 @@ static void *product_bits(const tu_type_t *t, tess_trans_t trans, int64_t m, int
                           const void *A, const void *x, int64_t incx, int64_t incy)
 {
     int64_t ly = trans == TessNoTrans ? m : n;
-    void *y = vec(t, ly, incy, 21, 0);
+    void *y = tu_vec(t, ly, incy, 21, 0);
     assert_int_equal(gemv_async(t, trans, m, n, 0.3 + 0.6 * I, A, m, x, incx, 0.9, y, incy), 0);
-    assert_int_equal(coherent_vec(t, y, ly, incy), 0);
+    assert_int_equal(tu_vec_coherent_async(t, y, ly, incy), 0);
     assert_int_equal(tess_sync(), 0);
-    void *bits = tu_copy(t, y, span(ly, incy), 1);
-    release_vec(t, y, ly, incy);
+    void *bits = tu_copy(t, y, tu_vec_span(ly, incy), 1);
+    tu_vec_release(t, y, ly, incy);
     return bits;
 }
 
@@ -363,16 +298,16 @@ static void gemv_results_are_bitwise_identical_across_runs_on_several_devices(vo
             const tu_type_t *t = &tu_types[ti];
             tess_trans_t trans = transposes[tr];
             int64_t lx = trans == TessNoTrans ? n : m, ly = trans == TessNoTrans ? m : n;
-            void *A = tu_matrix(t, m, n, 22), *x = vec(t, lx, -1, 23, 0);
+            void *A = tu_matrix(t, m, n, 22), *x = tu_vec(t, lx, -1, 23, 0);
             void *y1 = product_bits(t, trans, m, n, A, x, -1, 2);
             void *y2 = product_bits(t, trans, m, n, A, x, -1, 2);
             assert_int_equal(tess_memory_invalidate_all(), 0);
             void *y3 = product_bits(t, trans, m, n, A, x, -1, 2);
-            size_t bytes = (size_t)span(ly, 2) * t->es;
+            size_t bytes = (size_t)tu_vec_span(ly, 2) * t->es;
             assert_memory_equal(y1, y2, bytes);
             assert_memory_equal(y1, y3, bytes);
             tu_release(t, A, m, n);
-            release_vec(t, x, lx, -1);
+            tu_vec_release(t, x, lx, -1);
             free(y1);
             free(y2);
             free(y3);
@@ -388,10 +323,11 @@ static void gemv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
     for (int ti = 0; ti < 4; ti++) {
         const tu_type_t *t = &tu_types[ti];
         void *B = tu_matrix(t, m, k, 30), *C = tu_matrix(t, k, n, 31), *A = tu_matrix(t, m, n, 32);
-        void *x = vec(t, n, 1, 33, 0), *y = vec(t, m, -1, 34, 0), *y2 = vec(t, n, 2, 35, 0);
+        void *x = tu_vec(t, n, 1, 33, 0), *y = tu_vec(t, m, -1, 34, 0),
+             *y2 = tu_vec(t, n, 2, 35, 0);
         void *Aref = tu_copy(t, A, m, n), *yref = tu_copy(t, y, m, 1);
-        void *y2ref = tu_copy(t, y2, span(n, 2), 1);
-        double ny20 = vec_norm(t, y2, n, 2);
+        void *y2ref = tu_copy(t, y2, tu_vec_span(n, 2), 1);
+        double ny20 = tu_vec_norm(t, y2, n, 2);
         /* A = B C; y = A x; y2 = A^T y; A = 2 B C */
         assert_int_equal(
             tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, k, 1.0, B, m, C, k, 0.0, A, m), 0);
@@ -399,8 +335,8 @@ static void gemv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
         assert_int_equal(gemv_async(t, TessTrans, m, n, 1.0, A, m, y, -1, 0.5, y2, 2), 0);
         assert_int_equal(
             tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, k, 2.0, B, m, C, k, 0.0, A, m), 0);
-        assert_int_equal(coherent_vec(t, y, m, -1), 0);
-        assert_int_equal(coherent_vec(t, y2, n, 2), 0);
+        assert_int_equal(tu_vec_coherent_async(t, y, m, -1), 0);
+        assert_int_equal(tu_vec_coherent_async(t, y2, n, 2), 0);
         assert_int_equal(tess_memory_coherent_async(TessAll, m, n, A, m, t->es), 0);
         assert_int_equal(tess_sync(), 0);
         tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, n, k, 1.0, B, m, C, k, 0.0, Aref, m);
@@ -408,10 +344,10 @@ static void gemv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
         gemv_ref(t, TessTrans, m, n, 1.0, Aref, m, yref, -1, 0.5, y2ref, 2);
         /* A's own error (k eps ||B|| ||C||) reaches y and y2: the bounds take ||B|| ||C|| for
          * ||A|| and the inner dimensions that the errors add up over */
-        double nBC = tu_norm(t, B, m, k, m) * tu_norm(t, C, k, n, k), nx = vec_norm(t, x, n, 1);
-        double ry = tu_residual(t, vec_diff(t, y, yref, m, -1), n + k, 1.0, nBC, nx, 0.0, 0);
-        double ry2 = tu_residual(t, vec_diff(t, y2, y2ref, n, 2), m + n + 2 * k, 1.0, nBC, nBC * nx,
-                                 0.5, ny20);
+        double nBC = tu_norm(t, B, m, k, m) * tu_norm(t, C, k, n, k), nx = tu_vec_norm(t, x, n, 1);
+        double ry = tu_residual(t, tu_vec_diff(t, y, yref, m, -1), n + k, 1.0, nBC, nx, 0.0, 0);
+        double ry2 = tu_residual(t, tu_vec_diff(t, y2, y2ref, n, 2), m + n + 2 * k, 1.0, nBC,
+                                 nBC * nx, 0.5, ny20);
         if (!(ry < TU_GEMM_BOUND && ry2 < TU_GEMM_BOUND))
             fail_msg("%s: residuals %g (A x), %g (A^T y)", t->name, ry, ry2);
         tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, n, k, 2.0, B, m, C, k, 0.0, Aref, m);
@@ -420,9 +356,9 @@ static void gemv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
         tu_release(t, A, m, n);
         tu_release(t, B, m, k);
         tu_release(t, C, k, n);
-        release_vec(t, x, n, 1);
-        release_vec(t, y, m, -1);
-        release_vec(t, y2, n, 2);
+        tu_vec_release(t, x, n, 1);
+        tu_vec_release(t, y, m, -1);
+        tu_vec_release(t, y2, n, 2);
         free(Aref);
         free(yref);
         free(y2ref);
@@ -437,7 +373,7 @@ static void gemv_on_a_cached_matrix_moves_only_the_vectors_whatever_the_trans(vo
     (void)state;
     const tu_type_t *t = &tu_types[1];
     int64_t m = 6 * NB + 3, n = 5 * NB + 1;
-    void *A = tu_matrix(t, m, n, 40), *x = vec(t, m, 1, 41, 0), *y = vec(t, m, 1, 42, 0);
+    void *A = tu_matrix(t, m, n, 40), *x = tu_vec(t, m, 1, 41, 0), *y = tu_vec(t, m, 1, 42, 0);
     const tess_trans_t order[] = { TessNoTrans, TessTrans, TessNoTrans, TessTrans };
     for (int c = 0; c < 4; c++) {
         tess_trans_t trans = order[c];
@@ -445,7 +381,7 @@ static void gemv_on_a_cached_matrix_moves_only_the_vectors_whatever_the_trans(vo
         tess_stats_t s0, s1;
         assert_int_equal(tess_get_stats(&s0), 0);
         assert_int_equal(tess_dgemv_async(trans, m, n, 1.0, A, m, x, 1, 0.0, y, 1), 0);
-        assert_int_equal(coherent_vec(t, y, ly, 1), 0);
+        assert_int_equal(tu_vec_coherent_async(t, y, ly, 1), 0);
         assert_int_equal(tess_sync(), 0);
         assert_int_equal(tess_get_stats(&s1), 0);
         uint64_t h2d = s1.bytes_h2d - s0.bytes_h2d, d2d = s1.bytes_d2d - s0.bytes_d2d;
@@ -458,13 +394,13 @@ static void gemv_on_a_cached_matrix_moves_only_the_vectors_whatever_the_trans(vo
             fail_msg("call %d: h2d %llu, d2d %llu bytes; vectors at most %llu", c,
                      (unsigned long long)h2d, (unsigned long long)d2d, (unsigned long long)vecs);
         /* the host writes the next x */
-        release_vec(t, x, m, 1);
-        x = vec(t, m, 1, 43 + c, 0);
+        tu_vec_release(t, x, m, 1);
+        x = tu_vec(t, m, 1, 43 + c, 0);
         assert_int_equal(tess_memory_invalidate(ly, 1, y, ly, t->es), 0);
     }
     tu_release(t, A, m, n);
-    release_vec(t, x, m, 1);
-    release_vec(t, y, m, 1);
+    tu_vec_release(t, x, m, 1);
+    tu_vec_release(t, y, m, 1);
 }
 
 /* Device memory for a few tiles: tiles are evicted while the product runs,

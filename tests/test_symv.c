@@ -19,7 +19,6 @@
 #include "testutil.h"
 
 #define NB TU_NB
-#define GAP 77.0
 /* the imaginary parts of a Hermitian diagonal, which must not be read */
 #define DIAG_IM 1e3
 
@@ -29,70 +28,6 @@ static const int64_t sizes[] = { 1, NB - 1, NB + 1, 2 * NB, 7 * NB / 2, 5 * NB +
 #define NSIZES ((int)(sizeof sizes / sizeof *sizes))
 static const int64_t incs[][2] = { { 1, 1 }, { -2, 3 }, { 3, -1 }, { -1, -2 } };
 #define NINCS ((int)(sizeof incs / sizeof *incs))
-
-/* ---- vectors ------------------------------------------------------------- */
-
-static int64_t span(int64_t len, int64_t inc)
-{
-    return len > 0 ? 1 + (len - 1) * llabs(inc) : 1;
-}
-
-static int64_t at(int64_t len, int64_t inc, int64_t e)
-{
-    return (inc < 0 ? len - 1 - e : e) * llabs(inc);
-}
-
-/* A vector of len random entries (value v instead when v is not 0), GAP between them. */
-static void *vec(const tu_type_t *t, int64_t len, int64_t inc, unsigned seed, double _Complex v)
-{
-    int64_t s = span(len, inc);
-    void *x = tu_matrix(t, s, 1, seed);
-    for (int64_t i = 0; i < s; i++)
-        if (i % llabs(inc))
-            tu_set(t, x, i, 0, s, GAP);
-        else if (v != 0)
-            tu_set(t, x, i, 0, s, v);
-    return x;
-}
-
-static double vec_norm(const tu_type_t *t, const void *x, int64_t len, int64_t inc)
-{
-    double s = 0;
-    for (int64_t e = 0; e < len; e++) {
-        double a = cabs(tu_get(t, x, at(len, inc, e), 0, 0));
-        s += a * a;
-    }
-    return sqrt(s);
-}
-
-static double vec_diff(const tu_type_t *t, const void *x, const void *y, int64_t len, int64_t inc)
-{
-    double s = 0;
-    for (int64_t e = 0; e < len; e++) {
-        int64_t i = at(len, inc, e);
-        double a = cabs(tu_get(t, x, i, 0, 0) - tu_get(t, y, i, 0, 0));
-        s += a * a;
-    }
-    return sqrt(s);
-}
-
-static bool gaps_intact(const tu_type_t *t, const void *x, int64_t len, int64_t inc)
-{
-    for (int64_t i = 0; i < span(len, inc); i++)
-        if (i % llabs(inc) && tu_get(t, x, i, 0, 0) != GAP)
-            return false;
-    return true;
-}
-
-static int coherent_vec(const tu_type_t *t, const void *x, int64_t len, int64_t inc)
-{
-    return tess_memory_coherent_async(TessAll, 1, len, x, llabs(inc), t->es);
-}
-
-static void release_vec(const tu_type_t *t, void *x, int64_t len, int64_t inc)
-{
-    tu_release(t, x, span(len, inc), 1);
-}
 
 /* ---- the routine and its reference ----------------------------------------- */
 
@@ -181,21 +116,21 @@ static double run_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t 
 {
     int64_t lda = n + 3;
     void *A = sym_matrix(t, uplo, lda, n, 1), *A0 = tu_copy(t, A, lda, n);
-    void *x = vec(t, n, incx, 2, 0), *y = vec(t, n, incy, 3, 0);
-    void *yref = tu_copy(t, y, span(n, incy), 1);
-    double nA = sym_norm(t, uplo, n, A, lda), nx = vec_norm(t, x, n, incx);
-    double ny = vec_norm(t, y, n, incy);
+    void *x = tu_vec(t, n, incx, 2, 0), *y = tu_vec(t, n, incy, 3, 0);
+    void *yref = tu_copy(t, y, tu_vec_span(n, incy), 1);
+    double nA = sym_norm(t, uplo, n, A, lda), nx = tu_vec_norm(t, x, n, incx);
+    double ny = tu_vec_norm(t, y, n, incy);
 
     assert_int_equal(symv_async(t, uplo, n, alpha, A, lda, x, incx, beta, y, incy), 0);
-    assert_int_equal(coherent_vec(t, y, n, incy), 0);
+    assert_int_equal(tu_vec_coherent_async(t, y, n, incy), 0);
     assert_int_equal(tess_sync(), 0);
     symv_ref(t, uplo, n, alpha, A, lda, x, incx, beta, yref, incy);
-    double r = tu_residual(t, vec_diff(t, y, yref, n, incy), n, alpha, nA, nx, beta, ny);
-    assert_true(gaps_intact(t, y, n, incy));
+    double r = tu_residual(t, tu_vec_diff(t, y, yref, n, incy), n, alpha, nA, nx, beta, ny);
+    assert_true(tu_vec_gaps_intact(t, y, n, incy));
     assert_true(tu_same_outside(t, A, A0, lda, n, lda, 0, 0, 0, 0));
     tu_release(t, A, lda, n);
-    release_vec(t, x, n, incx);
-    release_vec(t, y, n, incy);
+    tu_vec_release(t, x, n, incx);
+    tu_vec_release(t, y, n, incy);
     free(A0);
     free(yref);
     return r;
@@ -245,15 +180,15 @@ static void symv_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
             tu_fill_other_triangle(t, uplos[u], n, A, ld, NAN);
             void *Pref = tu_copy(t, P, ld, ld);
             double _Complex alpha = 0.5 + 0.25 * I, beta = -0.75;
-            double nA = sym_norm(t, uplos[u], n, A, ld), nx = vec_norm(t, x, n, ld);
-            double ny = vec_norm(t, y, n, 1);
+            double nA = sym_norm(t, uplos[u], n, A, ld), nx = tu_vec_norm(t, x, n, ld);
+            double ny = tu_vec_norm(t, y, n, 1);
             assert_int_equal(symv_async(t, uplos[u], n, alpha, A, ld, x, ld, beta, y, 1), 0);
             assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, es), 0);
             assert_int_equal(tess_sync(), 0);
             char *yr = (char *)Pref + yo * es;
             symv_ref(t, uplos[u], n, alpha, (char *)Pref + ao * es, ld, (char *)Pref + xo * es, ld,
                      beta, yr, 1);
-            double r = tu_residual(t, vec_diff(t, y, yr, n, 1), n, alpha, nA, nx, beta, ny);
+            double r = tu_residual(t, tu_vec_diff(t, y, yr, n, 1), n, alpha, nA, nx, beta, ny);
             if (!(r < TU_GEMM_BOUND))
                 fail_msg("%s%s uplo=%d: residual %g", t->name, routine(t), uplos[u], r);
             assert_true(tu_same_outside(t, P, Pref, ld, ld, ld, 3, n + 4, n, 1));
@@ -271,23 +206,23 @@ static void symv_with_beta_zero_ignores_nan_in_y(void **state)
             const tu_type_t *t = &tu_types[ti];
             tess_uplo_t uplo = uplos[alpha_zero];
             int64_t n = 3 * NB + 5, incy = alpha_zero ? -2 : 1;
-            void *A = sym_matrix(t, uplo, n, n, 5), *x = vec(t, n, 1, 6, 0);
-            void *y = vec(t, n, incy, 7, NAN), *yref = vec(t, n, incy, 7, 0);
-            tu_fill(t, yref, span(n, incy), 1, span(n, incy), 0.0);
+            void *A = sym_matrix(t, uplo, n, n, 5), *x = tu_vec(t, n, 1, 6, 0);
+            void *y = tu_vec(t, n, incy, 7, NAN), *yref = tu_vec(t, n, incy, 7, 0);
+            tu_fill(t, yref, tu_vec_span(n, incy), 1, tu_vec_span(n, incy), 0.0);
             double _Complex alpha = alpha_zero ? 0.0 : 1.5;
             assert_int_equal(symv_async(t, uplo, n, alpha, A, n, x, 1, 0.0, y, incy), 0);
-            assert_int_equal(coherent_vec(t, y, n, incy), 0);
+            assert_int_equal(tu_vec_coherent_async(t, y, n, incy), 0);
             assert_int_equal(tess_sync(), 0);
             symv_ref(t, uplo, n, alpha, A, n, x, 1, 0.0, yref, incy);
-            double r = tu_residual(t, vec_diff(t, y, yref, n, incy), n, alpha,
-                                   sym_norm(t, uplo, n, A, n), vec_norm(t, x, n, 1), 0.0, 0);
+            double r = tu_residual(t, tu_vec_diff(t, y, yref, n, incy), n, alpha,
+                                   sym_norm(t, uplo, n, A, n), tu_vec_norm(t, x, n, 1), 0.0, 0);
             assert_true(r < TU_GEMM_BOUND);
-            assert_true(gaps_intact(t, y, n, incy));
+            assert_true(tu_vec_gaps_intact(t, y, n, incy));
             if (alpha_zero)
-                assert_true(vec_norm(t, y, n, incy) == 0);
+                assert_true(tu_vec_norm(t, y, n, incy) == 0);
             tu_release(t, A, n, n);
-            release_vec(t, x, n, 1);
-            release_vec(t, y, n, incy);
+            tu_vec_release(t, x, n, 1);
+            tu_vec_release(t, y, n, incy);
             free(yref);
         }
 }
@@ -300,24 +235,25 @@ static void symv_with_alpha_zero_never_reads_a_or_x_and_scales_y(void **state)
         for (int null_ops = 0; null_ops < 2; null_ops++) {
             const tu_type_t *t = &tu_types[ti];
             int64_t n = 3 * NB + 2, incy = null_ops ? 1 : 3;
-            void *A = tu_matrix(t, n, n, 8), *x = vec(t, n, 1, 9, NAN), *y = vec(t, n, incy, 10, 0);
+            void *A = tu_matrix(t, n, n, 8), *x = tu_vec(t, n, 1, 9, NAN),
+                 *y = tu_vec(t, n, incy, 10, 0);
             tu_fill(t, A, n, n, n, NAN);
-            void *yref = tu_copy(t, y, span(n, incy), 1);
+            void *yref = tu_copy(t, y, tu_vec_span(n, incy), 1);
             double _Complex beta = 0.5 - 0.5 * I;
-            double ny = vec_norm(t, y, n, incy);
+            double ny = tu_vec_norm(t, y, n, incy);
             assert_int_equal(symv_async(t, TessLower, n, 0.0, null_ops ? NULL : A, n,
                                         null_ops ? NULL : x, 1, beta, y, incy),
                              0);
-            assert_int_equal(coherent_vec(t, y, n, incy), 0);
+            assert_int_equal(tu_vec_coherent_async(t, y, n, incy), 0);
             assert_int_equal(tess_sync(), 0);
-            void *Af = tu_matrix(t, n, n, 11), *xf = vec(t, n, 1, 12, 0);
+            void *Af = tu_matrix(t, n, n, 11), *xf = tu_vec(t, n, 1, 12, 0);
             symv_ref(t, TessLower, n, 0.0, Af, n, xf, 1, beta, yref, incy);
-            assert_true(tu_residual(t, vec_diff(t, y, yref, n, incy), 0, 0.0, 0, 0, beta, ny) <
+            assert_true(tu_residual(t, tu_vec_diff(t, y, yref, n, incy), 0, 0.0, 0, 0, beta, ny) <
                         TU_GEMM_BOUND);
-            assert_true(gaps_intact(t, y, n, incy));
+            assert_true(tu_vec_gaps_intact(t, y, n, incy));
             tu_release(t, A, n, n);
-            release_vec(t, x, n, 1);
-            release_vec(t, y, n, incy);
+            tu_vec_release(t, x, n, 1);
+            tu_vec_release(t, y, n, incy);
             free(Af);
             free(xf);
             free(yref);
@@ -332,16 +268,16 @@ static void symv_quick_returns_leave_y_bitwise_unchanged(void **state)
         for (int c = 0; c < 2; c++) {
             const tu_type_t *t = &tu_types[ti];
             int64_t n = NB + 2;
-            void *y = vec(t, n, 1, 13, 0);
+            void *y = tu_vec(t, n, 1, 13, 0);
             tu_set(t, y, 1, 0, n, NAN);
             void *y0 = tu_copy(t, y, n, 1);
             assert_int_equal(symv_async(t, TessUpper, c ? 0 : n, c ? 1.0 : 0.0, NULL, n, NULL, 1,
                                         c ? 0.0 : 1.0, c ? NULL : y, 1),
                              0);
-            assert_int_equal(coherent_vec(t, y, n, 1), 0);
+            assert_int_equal(tu_vec_coherent_async(t, y, n, 1), 0);
             assert_int_equal(tess_sync(), 0);
             assert_memory_equal(y, y0, (size_t)n * t->es);
-            release_vec(t, y, n, 1);
+            tu_vec_release(t, y, n, 1);
             free(y0);
         }
 }
@@ -371,12 +307,12 @@ static void symv_argument_errors_return_reference_positions_and_submit_nothing(v
 static void *product_bits(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A,
                           const void *x, int64_t incx, int64_t incy)
 {
-    void *y = vec(t, n, incy, 21, 0);
+    void *y = tu_vec(t, n, incy, 21, 0);
     assert_int_equal(symv_async(t, uplo, n, 0.3 + 0.6 * I, A, n, x, incx, 0.9, y, incy), 0);
-    assert_int_equal(coherent_vec(t, y, n, incy), 0);
+    assert_int_equal(tu_vec_coherent_async(t, y, n, incy), 0);
     assert_int_equal(tess_sync(), 0);
-    void *bits = tu_copy(t, y, span(n, incy), 1);
-    release_vec(t, y, n, incy);
+    void *bits = tu_copy(t, y, tu_vec_span(n, incy), 1);
+    tu_vec_release(t, y, n, incy);
     return bits;
 }
 
@@ -389,16 +325,16 @@ static void symv_results_are_bitwise_identical_across_runs_on_several_devices(vo
         for (int u = 0; u < 2; u++) {
             const tu_type_t *t = &tu_types[ti];
             int64_t n = (11 + u) * NB + 5;
-            void *A = sym_matrix(t, uplos[u], n, n, 22), *x = vec(t, n, -1, 23, 0);
+            void *A = sym_matrix(t, uplos[u], n, n, 22), *x = tu_vec(t, n, -1, 23, 0);
             void *y1 = product_bits(t, uplos[u], n, A, x, -1, 2);
             void *y2 = product_bits(t, uplos[u], n, A, x, -1, 2);
             assert_int_equal(tess_memory_invalidate_all(), 0);
             void *y3 = product_bits(t, uplos[u], n, A, x, -1, 2);
-            size_t bytes = (size_t)span(n, 2) * t->es;
+            size_t bytes = (size_t)tu_vec_span(n, 2) * t->es;
             assert_memory_equal(y1, y2, bytes);
             assert_memory_equal(y1, y3, bytes);
             tu_release(t, A, n, n);
-            release_vec(t, x, n, -1);
+            tu_vec_release(t, x, n, -1);
             free(y1);
             free(y2);
             free(y3);
@@ -415,29 +351,29 @@ static void symv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
         const tu_type_t *t = &tu_types[ti];
         tess_trans_t bt = t->is_complex ? TessConjTrans : TessTrans;
         void *B = tu_matrix(t, n, k, 30), *A = tu_matrix(t, n, n, 32);
-        void *x = vec(t, n, 1, 33, 0), *y = vec(t, n, -1, 34, 0);
+        void *x = tu_vec(t, n, 1, 33, 0), *y = tu_vec(t, n, -1, 34, 0);
         void *Aref = tu_copy(t, A, n, n), *yref = tu_copy(t, y, n, 1);
-        double ny0 = vec_norm(t, y, n, -1);
+        double ny0 = tu_vec_norm(t, y, n, -1);
         assert_int_equal(tu_gemm_async(t, TessNoTrans, bt, n, n, k, 1.0, B, n, B, n, 0.0, A, n), 0);
         assert_int_equal(symv_async(t, TessLower, n, 1.0, A, n, x, 1, 0.5, y, -1), 0);
         assert_int_equal(tu_gemm_async(t, TessNoTrans, bt, n, n, k, 2.0, B, n, B, n, 0.0, A, n), 0);
-        assert_int_equal(coherent_vec(t, y, n, -1), 0);
+        assert_int_equal(tu_vec_coherent_async(t, y, n, -1), 0);
         assert_int_equal(tess_memory_coherent_async(TessAll, n, n, A, n, t->es), 0);
         assert_int_equal(tess_sync(), 0);
         tu_gemm_ref(t, TessNoTrans, bt, n, n, k, 1.0, B, n, B, n, 0.0, Aref, n);
         symv_ref(t, TessLower, n, 1.0, Aref, n, x, 1, 0.5, yref, -1);
         /* A's own error (k eps ||B||^2) reaches y: the bound takes ||B||^2 for ||A|| */
         double nB = tu_norm(t, B, n, k, n);
-        double r = tu_residual(t, vec_diff(t, y, yref, n, -1), n + k, 1.0, nB * nB,
-                               vec_norm(t, x, n, 1), 0.5, ny0);
+        double r = tu_residual(t, tu_vec_diff(t, y, yref, n, -1), n + k, 1.0, nB * nB,
+                               tu_vec_norm(t, x, n, 1), 0.5, ny0);
         if (!(r < TU_GEMM_BOUND))
             fail_msg("%s%s: residual %g", t->name, routine(t), r);
         tu_gemm_ref(t, TessNoTrans, bt, n, n, k, 2.0, B, n, B, n, 0.0, Aref, n);
         assert_true(tu_gemm_residual(t, n, n, k, 2.0, nB, nB, 0.0, 0, A, Aref, n) < TU_GEMM_BOUND);
         tu_release(t, A, n, n);
         tu_release(t, B, n, k);
-        release_vec(t, x, n, 1);
-        release_vec(t, y, n, -1);
+        tu_vec_release(t, x, n, 1);
+        tu_vec_release(t, y, n, -1);
         free(Aref);
         free(yref);
     }
@@ -451,15 +387,15 @@ static void symv_on_a_cached_matrix_reads_its_stored_tiles_once_and_then_moves_v
     const tu_type_t *t = &tu_types[1];
     int64_t n = 7 * NB + 3, nt = 8;
     for (int u = 0; u < 2; u++) {
-        void *A = sym_matrix(t, uplos[u], n, n, 40), *x = vec(t, n, 1, 41, 0);
-        void *y = vec(t, n, 1, 42, 0);
+        void *A = sym_matrix(t, uplos[u], n, n, 40), *x = tu_vec(t, n, 1, 41, 0);
+        void *y = tu_vec(t, n, 1, 42, 0);
         /* the stored tiles: nt - 1 full ones a side, then an edge of 3 */
         uint64_t tiles = (uint64_t)((nt - 1) * nt / 2 * NB * NB + (nt - 1) * NB * 3 + 9) * t->es;
         for (int c = 0; c < 3; c++) {
             tess_stats_t s0, s1;
             assert_int_equal(tess_get_stats(&s0), 0);
             assert_int_equal(tess_dsymv_async(uplos[u], n, 1.0, A, n, x, 1, 0.0, y, 1), 0);
-            assert_int_equal(coherent_vec(t, y, n, 1), 0);
+            assert_int_equal(tu_vec_coherent_async(t, y, n, 1), 0);
             assert_int_equal(tess_sync(), 0);
             assert_int_equal(tess_get_stats(&s1), 0);
             uint64_t h2d = s1.bytes_h2d - s0.bytes_h2d, d2d = s1.bytes_d2d - s0.bytes_d2d;
@@ -474,13 +410,13 @@ static void symv_on_a_cached_matrix_reads_its_stored_tiles_once_and_then_moves_v
                 fail_msg("uplo %d, call %d: h2d %llu, d2d %llu bytes; vectors at most %llu",
                          uplos[u], c, (unsigned long long)h2d, (unsigned long long)d2d,
                          (unsigned long long)vecs);
-            release_vec(t, x, n, 1);
-            x = vec(t, n, 1, 43 + c, 0);
+            tu_vec_release(t, x, n, 1);
+            x = tu_vec(t, n, 1, 43 + c, 0);
             assert_int_equal(tess_memory_invalidate(n, 1, y, n, t->es), 0);
         }
         tu_release(t, A, n, n);
-        release_vec(t, x, n, 1);
-        release_vec(t, y, n, 1);
+        tu_vec_release(t, x, n, 1);
+        tu_vec_release(t, y, n, 1);
     }
 }
 

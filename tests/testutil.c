@@ -154,6 +154,76 @@ int64_t tu_vec_span(int64_t len, int64_t inc)
     return len > 0 ? 1 + (len - 1) * llabs(inc) : 1;
 }
 
+void *tu_vec(const tu_type_t *t, int64_t len, int64_t inc, unsigned seed, double _Complex v)
+{
+    int64_t s = tu_vec_span(len, inc);
+    void *x = tu_matrix(t, s, 1, seed);
+    for (int64_t i = 0; i < s; i++)
+        if (i % llabs(inc))
+            tu_set(t, x, i, 0, s, TU_VEC_GAP);
+        else if (v != 0)
+            tu_set(t, x, i, 0, s, v);
+    return x;
+}
+
+void *tu_vec_random(const tu_type_t *t, int64_t len, int64_t inc, double _Complex v)
+{
+    int64_t s = tu_vec_span(len, inc), step = llabs(inc);
+    void *x = tu_alloc(t, s, 1);
+    for (int64_t i = 0; i < s; i++)
+        tu_set(t, x, i, 0, s, i % step ? TU_VEC_GAP : v != 0 ? v : tu_rand());
+    return x;
+}
+
+bool tu_vec_gaps_intact(const tu_type_t *t, const void *x, int64_t len, int64_t inc)
+{
+    for (int64_t i = 0; i < tu_vec_span(len, inc); i++)
+        if (i % llabs(inc) && tu_get(t, x, i, 0, 0) != TU_VEC_GAP)
+            return false;
+    return true;
+}
+
+double tu_vec_norm(const tu_type_t *t, const void *x, int64_t len, int64_t inc)
+{
+    double s = 0;
+    for (int64_t e = 0; e < len; e++) {
+        double a = cabs(tu_get(t, x, e * llabs(inc), 0, 0));
+        s += a * a;
+    }
+    return sqrt(s);
+}
+
+double tu_vec_diff(const tu_type_t *t, const void *x, const void *y, int64_t len, int64_t inc)
+{
+    double s = 0;
+    for (int64_t e = 0; e < len; e++) {
+        int64_t i = e * llabs(inc);
+        double a = cabs(tu_get(t, x, i, 0, 0) - tu_get(t, y, i, 0, 0));
+        s += a * a;
+    }
+    return sqrt(s);
+}
+
+void *tu_vec_nan_to_zero(const tu_type_t *t, const void *x, int64_t len, int64_t inc)
+{
+    int64_t s = tu_vec_span(len, inc);
+    void *y = tu_copy(t, x, s, 1);
+    for (int64_t i = 0; i < s; i++)
+        if (isnan(creal(tu_get(t, y, i, 0, 0))))
+            tu_set(t, y, i, 0, 0, 0.0);
+    return y;
+}
+
+int tu_vec_coherent_async(const tu_type_t *t, const void *x, int64_t len, int64_t inc)
+{
+    return tess_memory_coherent_async(TessAll, 1, len, x, llabs(inc), t->es);
+}
+
+void tu_vec_release(const tu_type_t *t, void *x, int64_t len, int64_t inc)
+{
+    tu_release(t, x, tu_vec_span(len, inc), 1);
+}
+
 bool tu_all_finite(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld)
 {
     for (int64_t j = 0; j < n; j++)

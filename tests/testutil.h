@@ -66,8 +66,27 @@ bool tu_all_finite(const tu_type_t *t, const void *A, int64_t m, int64_t n, int6
 /* Whether rows m to ld-1 of each column still hold exactly v (nothing wrote there). */
 bool tu_pad_intact(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld,
                    double _Complex v);
-/* Length in elements of a vector of len entries with increment inc. */
+
+/* Strided vectors: len entries with increment inc, at the multiples of |inc|
+ * in an array of tu_vec_span(len, inc) elements.  The elements between the
+ * entries hold TU_VEC_GAP, which no routine may write. */
+#define TU_VEC_GAP 77.0
 int64_t tu_vec_span(int64_t len, int64_t inc);
+/* Random entries, or v in each when v is not 0 (NaN, for one): tu_vec draws
+ * them as tu_matrix from seed, tu_vec_random from tu_rand's stream. */
+void *tu_vec(const tu_type_t *t, int64_t len, int64_t inc, unsigned seed, double _Complex v);
+void *tu_vec_random(const tu_type_t *t, int64_t len, int64_t inc, double _Complex v);
+bool tu_vec_gaps_intact(const tu_type_t *t, const void *x, int64_t len, int64_t inc);
+/* 2-norm of the entries of x; of x - y.  A NaN entry makes the result NaN. */
+double tu_vec_norm(const tu_type_t *t, const void *x, int64_t len, int64_t inc);
+double tu_vec_diff(const tu_type_t *t, const void *x, const void *y, int64_t len, int64_t inc);
+/* A copy of x with zeros for its NaN entries: the y that a host reference
+ * gets for beta = 0 over NaN, the same problem without relying on how the
+ * host BLAS treats NaN there. */
+void *tu_vec_nan_to_zero(const tu_type_t *t, const void *x, int64_t len, int64_t inc);
+/* The runtime's tess_memory_coherent_async and tu_release for the vector. */
+int tu_vec_coherent_async(const tu_type_t *t, const void *x, int64_t len, int64_t inc);
+void tu_vec_release(const tu_type_t *t, void *x, int64_t len, int64_t inc);
 
 int tu_gemm_async(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,
                   int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,

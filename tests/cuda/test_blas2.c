@@ -13,69 +13,11 @@
 #include <stdlib.h>
 
 #define BLAS2_BOUND 10.0
-#define GAP_SENTINEL 77.0
 
 typedef struct {
     int64_t incx, incy;
 } incs_t;
 static const incs_t incs[] = { { 1, 1 }, { -2, 3 }, { 3, -1 } };
-
-/* A vector of len entries with increment inc: random entries, or NaN when
- * nan_entries, and GAP_SENTINEL between them. */
-static void *strided(const tu_type_t *t, int64_t len, int64_t inc, bool nan_entries)
-{
-    const int64_t span = tu_vec_span(len, inc), step = llabs(inc);
-    void *v = tu_alloc(t, span, 1);
-    for (int64_t i = 0; i < span; i++)
-        tu_set(t, v, i, 0, span, i % step ? GAP_SENTINEL : nan_entries ? NAN : tu_rand());
-    return v;
-}
-
-static bool gaps_intact(const tu_type_t *t, const void *v, int64_t len, int64_t inc)
-{
-    const int64_t span = tu_vec_span(len, inc), step = llabs(inc);
-    for (int64_t i = 0; i < span; i++)
-        if (i % step && tu_get(t, v, i, 0, span) != GAP_SENTINEL)
-            return false;
-    return true;
-}
-
-/* 2-norm of a strided vector's entries; NaN entries count as zero (a beta = 0
- * y, whose entries are not part of the problem). */
-static double vec_norm(const tu_type_t *t, const void *v, int64_t len, int64_t inc)
-{
-    const int64_t span = tu_vec_span(len, inc);
-    double s = 0;
-    for (int64_t i = 0; i < len; i++) {
-        const double a = cabs(tu_get(t, v, i * llabs(inc), 0, span));
-        s += isnan(a) ? 0.0 : a * a;
-    }
-    return sqrt(s);
-}
-
-static double vec_diff(const tu_type_t *t, const void *u, const void *v, int64_t len, int64_t inc)
-{
-    const int64_t span = tu_vec_span(len, inc);
-    double s = 0;
-    for (int64_t i = 0; i < len; i++) {
-        const double a =
-            cabs(tu_get(t, u, i * llabs(inc), 0, span) - tu_get(t, v, i * llabs(inc), 0, span));
-        s += a * a;
-    }
-    return sqrt(s);
-}
-
-/* The y the host reference gets: NaN entries (beta = 0) become zeros, which
- * is the same problem without relying on how the host BLAS treats them. */
-static void *reference_y(const tu_type_t *t, const void *y0, int64_t len, int64_t inc)
-{
-    const int64_t span = tu_vec_span(len, inc);
-    void *y = tu_copy(t, y0, span, 1);
-    for (int64_t i = 0; i < span; i++)
-        if (isnan(creal(tu_get(t, y, i, 0, span))))
-            tu_set(t, y, i, 0, span, 0.0);
-    return y;
-}
 
 /* One device GEMV (sym = false) or SYMV/HEMV on A, against the host BLAS on
  * Aref (the same matrix, with no poison); returns the residual ratio. */
@@ -91,8 +33,8 @@ static double check_blas2(const tu_type_t *t, bool sym, tess_trans_t trans, tess
     const bool notrans = sym || trans == TessNoTrans;
     const int64_t lenx = notrans ? n : m, leny = notrans ? m : n;
     const int64_t spanx = tu_vec_span(lenx, inc.incx), spany = tu_vec_span(leny, inc.incy);
-    void *x = strided(t, lenx, inc.incx, false);
-    void *y0 = strided(t, leny, inc.incy, beta == 0.0);
+    void *x = tu_vec_random(t, lenx, inc.incx, 0.0);
+    void *y0 = tu_vec_random(t, leny, inc.incy, beta == 0.0 ? NAN : 0.0);
     void *dAbuf = tu_to_device(t, A, lda, n + (a_offset > 0));
     const void *dA = (const char *)dAbuf + a_offset * t->es;
     void *dx = tu_to_device(t, x, spanx, 1);
@@ -104,9 +46,12 @@ static double check_blas2(const tu_type_t *t, bool sym, tess_trans_t trans, tess
     assert_int_equal(rc, 0);
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
     void *y = tu_to_host(t, dy, spany, 1);
-    assert_true(gaps_intact(t, y, leny, inc.incy));
+    assert_true(tu_vec_gaps_intact(t, y, leny, inc.incy));
 
-    void *yref = reference_y(t, y0, leny, inc.incy);
+    /* y0's NaN entries (beta = 0) are not part of the problem: zeros for the
+     * reference and the norm */
+    void *yref = tu_vec_nan_to_zero(t, y0, leny, inc.incy);
+    const double normy0 = tu_vec_norm(t, yref, leny, inc.incy);
     unsigned char a_t[16], b_t[16];
     tu_scalar(t, alpha, a_t);
     tu_scalar(t, beta, b_t);
@@ -117,10 +62,10 @@ static double check_blas2(const tu_type_t *t, bool sym, tess_trans_t trans, tess
     else
         kern_host_table[tu_kern(t)].gemv(NULL, trans, m, n, a_t, Ar, lda, x, inc.incx, b_t, yref,
                                          inc.incy);
-    const double denom = (cabs(alpha) * normA * vec_norm(t, x, lenx, inc.incx) +
-                          cabs(beta) * vec_norm(t, y0, leny, inc.incy)) *
-                         (double)(m > n ? m : n) * t->eps;
-    const double ratio = vec_diff(t, y, yref, leny, inc.incy) / denom;
+    const double denom =
+        (cabs(alpha) * normA * tu_vec_norm(t, x, lenx, inc.incx) + cabs(beta) * normy0) *
+        (double)(m > n ? m : n) * t->eps;
+    const double ratio = tu_vec_diff(t, y, yref, leny, inc.incy) / denom;
     if (!(ratio < BLAS2_BOUND))
         print_error("%s%s trans=%d uplo=%d m=%lld n=%lld lda=%lld off=%lld inc=(%lld,%lld) "
                     "beta=%g: ratio %g\n",
@@ -246,7 +191,7 @@ static void symv_alpha_zero_only_scales_y(void **state)
         for (int64_t i = 0; i < n; i++)
             tu_set(t, A, i, j, n, NAN);
     }
-    void *y0 = strided(t, n, incy, false);
+    void *y0 = tu_vec_random(t, n, incy, 0.0);
     void *dA = tu_to_device(t, A, n, n), *dx = tu_to_device(t, x, n, 1);
     void *dy = tu_to_device(t, y0, spany, 1);
     for (int ui = 0; ui < 2; ui++)
@@ -254,7 +199,7 @@ static void symv_alpha_zero_only_scales_y(void **state)
             tu_cuda_symv(t, 0, ui ? TessUpper : TessLower, n, 0.0, dA, n, dx, 1, 0.5, dy, incy), 0);
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
     void *y = tu_to_host(t, dy, spany, 1);
-    assert_true(gaps_intact(t, y, n, incy));
+    assert_true(tu_vec_gaps_intact(t, y, n, incy));
     for (int64_t i = 0; i < n; i++)
         assert_true(tu_get(t, y, i * incy, 0, spany) == 0.25 * tu_get(t, y0, i * incy, 0, spany));
     tu_free_device(dA);

@@ -20,7 +20,6 @@
 #include <string.h>
 
 #define BOUND 10.0
-#define GAP 77.0
 
 typedef enum { M_N, M_T, M_C, M_NT, M_NC, M_LOWER, M_UPPER, M_COUNT } g2mode_t;
 static const char *const mode_name[M_COUNT] = { "N", "T", "C", "N+T", "N+C", "lower", "upper" };
@@ -29,61 +28,6 @@ typedef struct {
     int64_t incx, incy;
 } incs_t;
 static const incs_t incs[] = { { 1, 1 }, { -1, -1 }, { 2, -3 } };
-
-/* A vector of len entries with increment inc: random entries, or NaN when
- * nan_entries, and GAP between them. */
-static void *strided(const tu_type_t *t, int64_t len, int64_t inc, bool nan_entries)
-{
-    const int64_t span = tu_vec_span(len, inc), step = llabs(inc);
-    void *v = tu_alloc(t, span, 1);
-    for (int64_t i = 0; i < span; i++)
-        tu_set(t, v, i, 0, span, i % step ? GAP : nan_entries ? NAN : tu_rand());
-    return v;
-}
-
-static bool gaps_intact(const tu_type_t *t, const void *v, int64_t len, int64_t inc)
-{
-    const int64_t span = tu_vec_span(len, inc), step = llabs(inc);
-    for (int64_t i = 0; i < span; i++)
-        if (i % step && tu_get(t, v, i, 0, span) != GAP)
-            return false;
-    return true;
-}
-
-/* 2-norm of a strided vector's entries; NaN entries (a beta = 0 y) count as zero. */
-static double vec_norm(const tu_type_t *t, const void *v, int64_t len, int64_t inc)
-{
-    const int64_t span = tu_vec_span(len, inc);
-    double s = 0;
-    for (int64_t i = 0; i < len; i++) {
-        const double a = cabs(tu_get(t, v, i * llabs(inc), 0, span));
-        s += isnan(a) ? 0.0 : a * a;
-    }
-    return sqrt(s);
-}
-
-static double vec_diff(const tu_type_t *t, const void *u, const void *v, int64_t len, int64_t inc)
-{
-    const int64_t span = tu_vec_span(len, inc);
-    double s = 0;
-    for (int64_t i = 0; i < len; i++) {
-        const double a =
-            cabs(tu_get(t, u, i * llabs(inc), 0, span) - tu_get(t, v, i * llabs(inc), 0, span));
-        s += a * a;
-    }
-    return sqrt(s);
-}
-
-/* The y the host reference gets: NaN entries (beta = 0) become zeros. */
-static void *reference_y(const tu_type_t *t, const void *y0, int64_t len, int64_t inc)
-{
-    const int64_t span = tu_vec_span(len, inc);
-    void *y = tu_copy(t, y0, span, 1);
-    for (int64_t i = 0; i < span; i++)
-        if (isnan(creal(tu_get(t, y, i, 0, span))))
-            tu_set(t, y, i, 0, span, 0.0);
-    return y;
-}
 
 typedef struct {
     const tu_type_t *t;
@@ -131,10 +75,10 @@ static inputs_t make_inputs(const case_t *c)
             }
         }
     in.normA = sqrt(s);
-    in.x1 = strided(t, c->m, c->inc.incx, false);
-    in.x2 = strided(t, c->n, c->inc.incx, false);
-    in.y1 = strided(t, c->m, c->inc.incy, c->beta == 0.0);
-    in.y2 = strided(t, c->n, c->inc.incy, c->beta == 0.0);
+    in.x1 = tu_vec_random(t, c->m, c->inc.incx, 0.0);
+    in.x2 = tu_vec_random(t, c->n, c->inc.incx, 0.0);
+    in.y1 = tu_vec_random(t, c->m, c->inc.incy, c->beta == 0.0 ? NAN : 0.0);
+    in.y2 = tu_vec_random(t, c->n, c->inc.incy, c->beta == 0.0 ? NAN : 0.0);
     return in;
 }
 
@@ -198,14 +142,14 @@ static void run_gpu(const case_t *c, const inputs_t *in, void **y1, void **y2)
     tu_free_device(scratch);
 }
 
-static double ratio_of(const case_t *c, const void *y, const void *yref, const void *y0,
+static double ratio_of(const case_t *c, const void *y, const void *yref, double normy0,
                        const void *x, int64_t len, int64_t lenx, double normA)
 {
     const tu_type_t *t = c->t;
-    const double denom = (cabs(c->alpha) * normA * vec_norm(t, x, lenx, c->inc.incx) +
-                          cabs(c->beta) * vec_norm(t, y0, len, c->inc.incy)) *
-                         (double)(c->m > c->n ? c->m : c->n) * t->eps;
-    return vec_diff(t, y, yref, len, c->inc.incy) / denom;
+    const double denom =
+        (cabs(c->alpha) * normA * tu_vec_norm(t, x, lenx, c->inc.incx) + cabs(c->beta) * normy0) *
+        (double)(c->m > c->n ? c->m : c->n) * t->eps;
+    return tu_vec_diff(t, y, yref, len, c->inc.incy) / denom;
 }
 
 /* The case against the host table; returns the larger residual ratio. */
@@ -219,7 +163,12 @@ static double check_case(case_t c)
     inputs_t in = make_inputs(&c);
     void *y1, *y2;
     run_gpu(&c, &in, &y1, &y2);
-    void *r1 = reference_y(t, in.y1, c.m, c.inc.incy), *r2 = reference_y(t, in.y2, c.n, c.inc.incy);
+    /* y's NaN entries (beta = 0) are not part of the problem: zeros for the
+     * reference and the norms */
+    void *r1 = tu_vec_nan_to_zero(t, in.y1, c.m, c.inc.incy);
+    void *r2 = tu_vec_nan_to_zero(t, in.y2, c.n, c.inc.incy);
+    const double normy1 = tu_vec_norm(t, r1, c.m, c.inc.incy);
+    const double normy2 = tu_vec_norm(t, r2, c.n, c.inc.incy);
     unsigned char a_t[16], b_t[16];
     tu_scalar(t, c.alpha, a_t);
     tu_scalar(t, c.beta, b_t);
@@ -230,12 +179,12 @@ static double check_case(case_t c)
                      0);
     double ratio = 0;
     if (y1) {
-        assert_true(gaps_intact(t, y1, c.m, c.inc.incy));
-        ratio = ratio_of(&c, y1, r1, in.y1, in.x2, c.m, c.n, in.normA);
+        assert_true(tu_vec_gaps_intact(t, y1, c.m, c.inc.incy));
+        ratio = ratio_of(&c, y1, r1, normy1, in.x2, c.m, c.n, in.normA);
     }
     if (y2) {
-        assert_true(gaps_intact(t, y2, c.n, c.inc.incy));
-        const double r = ratio_of(&c, y2, r2, in.y2, in.x1, c.n, c.m, in.normA);
+        assert_true(tu_vec_gaps_intact(t, y2, c.n, c.inc.incy));
+        const double r = ratio_of(&c, y2, r2, normy2, in.x1, c.n, c.m, in.normA);
         ratio = r > ratio ? r : ratio;
     }
     if (!(ratio < BOUND))
