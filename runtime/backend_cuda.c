@@ -9,6 +9,7 @@
 #include <hwloc/cudart.h>
 #include <limits.h>
 #include <stdlib.h>
+#include "cuda_check.h"
 #include "cuda_ctx.h"
 #include "rt.h"
 #include "stage_cuda.h"
@@ -24,11 +25,6 @@ typedef struct {
     int64_t origin_ns;                       /* ... which completed at this rt_now_ns() */
 } cuda_dev_t;
 
-static int ok(cudaError_t e)
-{
-    return e == cudaSuccess ? 0 : TESS_EDEVICE;
-}
-
 static cuda_dev_t *gpu(const rt_device_t *d)
 {
     return d->be_data;
@@ -36,7 +32,7 @@ static cuda_dev_t *gpu(const rt_device_t *d)
 
 static int make_current(rt_device_t *d)
 {
-    return ok(cudaSetDevice(gpu(d)->ordinal));
+    return CUDA_OK(cudaSetDevice(gpu(d)->ordinal));
 }
 
 int cuda_device_count(void)
@@ -58,14 +54,14 @@ static int enable_peers(rt_device_t *d)
     for (int i = 0; i < d->id; i++) {
         int a = gpu(d)->ordinal, b = gpu(rt.dev[i])->ordinal, can_ab = 0, can_ba = 0;
         int rank_ab = 0, rank_ba = 0;
-        if (ok(cudaDeviceCanAccessPeer(&can_ab, a, b)) ||
-            ok(cudaDeviceCanAccessPeer(&can_ba, b, a)))
+        if (CUDA_OK(cudaDeviceCanAccessPeer(&can_ab, a, b)) ||
+            CUDA_OK(cudaDeviceCanAccessPeer(&can_ba, b, a)))
             return TESS_EDEVICE;
         gpu(d)->rank[i] = gpu(rt.dev[i])->rank[d->id] = INT_MAX;
         if (!can_ab || !can_ba)
             continue;
-        if (ok(cudaDeviceGetP2PAttribute(&rank_ab, cudaDevP2PAttrPerformanceRank, b, a)) ||
-            ok(cudaDeviceGetP2PAttribute(&rank_ba, cudaDevP2PAttrPerformanceRank, a, b)))
+        if (CUDA_OK(cudaDeviceGetP2PAttribute(&rank_ab, cudaDevP2PAttrPerformanceRank, b, a)) ||
+            CUDA_OK(cudaDeviceGetP2PAttribute(&rank_ba, cudaDevP2PAttrPerformanceRank, a, b)))
             return TESS_EDEVICE;
         gpu(d)->rank[i] = rank_ab;
         gpu(rt.dev[i])->rank[d->id] = rank_ba;
@@ -91,7 +87,7 @@ static int cuda_open(rt_device_t *d)
     if (make_current(d))
         return TESS_EDEVICE;
     for (int i = 0; i < RT_NSTREAMS; i++)
-        if (ok(cudaStreamCreateWithFlags(&g->stream[i], cudaStreamNonBlocking)))
+        if (CUDA_OK(cudaStreamCreateWithFlags(&g->stream[i], cudaStreamNonBlocking)))
             return TESS_EDEVICE;
     for (int i = 0; i < RT_COMPUTE_STREAMS; i++) {
         struct kern_ctx *x = &g->ctx[i];
@@ -104,13 +100,13 @@ static int cuda_open(rt_device_t *d)
             return TESS_ENOMEM;
         }
     }
-    if (ok(cudaEventCreate(&g->origin)) ||
-        ok(cudaEventRecord(g->origin, g->stream[RT_S_COMPUTE])) ||
-        ok(cudaEventSynchronize(g->origin)))
+    if (CUDA_OK(cudaEventCreate(&g->origin)) ||
+        CUDA_OK(cudaEventRecord(g->origin, g->stream[RT_S_COMPUTE])) ||
+        CUDA_OK(cudaEventSynchronize(g->origin)))
         return TESS_EDEVICE;
     g->origin_ns = rt_now_ns();
     size_t free_b, total_b;
-    if (enable_peers(d) || ok(cudaMemGetInfo(&free_b, &total_b)))
+    if (enable_peers(d) || CUDA_OK(cudaMemGetInfo(&free_b, &total_b)))
         return TESS_EDEVICE;
     size_t want = (size_t)(rt.cfg.cache_fraction * (double)free_b);
     /* processes sharing this GPU (cuda:local) take equal parts of the fraction
@@ -163,7 +159,7 @@ static kern_ctx_t *cuda_ctx(rt_device_t *d, int compute_stream)
 static int cuda_event_init(rt_device_t *d, rt_event_t *ev)
 {
     cudaEvent_t e;
-    if (make_current(d) || ok(cudaEventCreate(&e)))
+    if (make_current(d) || CUDA_OK(cudaEventCreate(&e)))
         return TESS_EDEVICE;
     ev->be = e;
     return 0;
@@ -183,12 +179,12 @@ static int cuda_event_done(rt_event_t *ev, bool *done)
         cudaGetLastError();
         return 0;
     }
-    return ok(e);
+    return cuda_result(e, "cudaEventQuery");
 }
 
 static int cuda_event_sync(rt_event_t *ev)
 {
-    return ok(cudaEventSynchronize(ev->be));
+    return CUDA_OK(cudaEventSynchronize(ev->be));
 }
 
 static int64_t cuda_event_time(rt_event_t *ev)
@@ -204,14 +200,14 @@ static int cuda_record(rt_device_t *d, int stream, rt_event_t *ev)
 {
     if (make_current(d))
         return TESS_EDEVICE;
-    return ok(cudaEventRecord(ev->be, gpu(d)->stream[stream]));
+    return CUDA_OK(cudaEventRecord(ev->be, gpu(d)->stream[stream]));
 }
 
 static int cuda_wait(rt_device_t *d, int stream, rt_event_t *ev)
 {
     if (make_current(d))
         return TESS_EDEVICE;
-    return ok(cudaStreamWaitEvent(gpu(d)->stream[stream], ev->be, 0));
+    return CUDA_OK(cudaStreamWaitEvent(gpu(d)->stream[stream], ev->be, 0));
 }
 
 static int cuda_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
@@ -223,8 +219,8 @@ static int cuda_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
         stage_wanted(b->ptr) ? stage_h2d(gpu(d)->ordinal, gpu(d)->stream[RT_S_H2D], dst, b) : -1;
     if (err >= 0)
         return err;
-    return ok(cudaMemcpy2DAsync(dst, row, b->ptr, (size_t)b->ld * b->elsize, row, (size_t)b->n,
-                                cudaMemcpyHostToDevice, gpu(d)->stream[RT_S_H2D]));
+    return CUDA_OK(cudaMemcpy2DAsync(dst, row, b->ptr, (size_t)b->ld * b->elsize, row, (size_t)b->n,
+                                     cudaMemcpyHostToDevice, gpu(d)->stream[RT_S_H2D]));
 }
 
 static int cuda_d2h(rt_device_t *d, const rt_block_t *b, const void *src)
@@ -236,8 +232,8 @@ static int cuda_d2h(rt_device_t *d, const rt_block_t *b, const void *src)
         stage_wanted(b->ptr) ? stage_d2h(gpu(d)->ordinal, gpu(d)->stream[RT_S_D2H], b, src) : -1;
     if (err >= 0)
         return err;
-    return ok(cudaMemcpy2DAsync(b->ptr, (size_t)b->ld * b->elsize, src, row, row, (size_t)b->n,
-                                cudaMemcpyDeviceToHost, gpu(d)->stream[RT_S_D2H]));
+    return CUDA_OK(cudaMemcpy2DAsync(b->ptr, (size_t)b->ld * b->elsize, src, row, row, (size_t)b->n,
+                                     cudaMemcpyDeviceToHost, gpu(d)->stream[RT_S_D2H]));
 }
 
 static int cuda_d2d(rt_device_t *dst_dev, void *dst, rt_device_t *src_dev, const void *src,
@@ -245,8 +241,8 @@ static int cuda_d2d(rt_device_t *dst_dev, void *dst, rt_device_t *src_dev, const
 {
     if (make_current(dst_dev))
         return TESS_EDEVICE;
-    return ok(cudaMemcpyPeerAsync(dst, gpu(dst_dev)->ordinal, src, gpu(src_dev)->ordinal, bytes,
-                                  gpu(dst_dev)->stream[RT_S_PEER]));
+    return CUDA_OK(cudaMemcpyPeerAsync(dst, gpu(dst_dev)->ordinal, src, gpu(src_dev)->ordinal,
+                                       bytes, gpu(dst_dev)->stream[RT_S_PEER]));
 }
 
 static int cuda_link_rank(const rt_device_t *dst, const rt_device_t *src)
@@ -268,7 +264,7 @@ static int cuda_pin(void *p, size_t bytes, bool *mine)
         cudaGetLastError();
         return 0;
     }
-    return ok(e);
+    return cuda_result(e, "cudaHostRegister");
 }
 
 static int cuda_unpin(void *p)
@@ -278,7 +274,7 @@ static int cuda_unpin(void *p)
         cudaGetLastError();
         return 0;
     }
-    return ok(e);
+    return cuda_result(e, "cudaHostUnregister");
 }
 
 const rt_backend_t rt_backend_cuda = {

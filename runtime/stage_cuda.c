@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cuda_check.h"
 #include "stage_cuda.h"
 
 #define SLOTS 4
@@ -252,15 +253,13 @@ int stage_h2d(int dev, cudaStream_t s, void *dst, const rt_block_t *b)
         int i = r->next;
         r->next = (i + 1) % SLOTS;
         char *slot = r->buf + (size_t)i * SLOT_BYTES;
-        if (cudaEventSynchronize(r->done[i]) != cudaSuccess) {
-            err = TESS_EDEVICE;
+        if ((err = CUDA_OK(cudaEventSynchronize(r->done[i]))))
             break;
-        }
         copy_cols(r, slot, row, b->ptr + (size_t)c0 * sld, sld, row, nc);
-        if (cudaMemcpyAsync((char *)dst + (size_t)c0 * row, slot, (size_t)nc * row,
-                            cudaMemcpyHostToDevice, s) != cudaSuccess ||
-            cudaEventRecord(r->done[i], s) != cudaSuccess)
-            err = TESS_EDEVICE;
+        err = CUDA_OK(cudaMemcpyAsync((char *)dst + (size_t)c0 * row, slot, (size_t)nc * row,
+                                      cudaMemcpyHostToDevice, s));
+        if (!err)
+            err = CUDA_OK(cudaEventRecord(r->done[i], s));
     }
     pthread_mutex_unlock(&r->lock);
     return err;
@@ -283,16 +282,14 @@ int stage_d2h(int dev, cudaStream_t s, const rt_block_t *b, const void *src)
         int i = r->next;
         if (nc > 0) {
             r->next = (i + 1) % SLOTS;
-            if (cudaMemcpyAsync(r->buf + (size_t)i * SLOT_BYTES,
-                                (const char *)src + (size_t)c0 * row, (size_t)nc * row,
-                                cudaMemcpyDeviceToHost, s) != cudaSuccess ||
-                cudaEventRecord(r->done[i], s) != cudaSuccess)
-                err = TESS_EDEVICE;
+            err = CUDA_OK(cudaMemcpyAsync(r->buf + (size_t)i * SLOT_BYTES,
+                                          (const char *)src + (size_t)c0 * row, (size_t)nc * row,
+                                          cudaMemcpyDeviceToHost, s));
+            if (!err)
+                err = CUDA_OK(cudaEventRecord(r->done[i], s));
         }
         if (prev >= 0 && !err) {
-            if (cudaEventSynchronize(r->done[prev]) != cudaSuccess)
-                err = TESS_EDEVICE;
-            else
+            if (!(err = CUDA_OK(cudaEventSynchronize(r->done[prev]))))
                 copy_cols(r, b->ptr + (size_t)prev_c0 * dld, dld,
                           r->buf + (size_t)prev * SLOT_BYTES, row, row, prev_nc);
         }

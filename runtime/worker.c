@@ -70,6 +70,10 @@ static int issue_kernel(rt_device_t *d, flight_t *f)
     if (!err) {
         /* kept for tess_sync; the flight goes on */
         f->err = rt_fault(RT_FAULT_KERNEL) ? TESS_EDEVICE : t->fn(&x);
+        if (f->err && rt.cfg.verbose)
+            fprintf(stderr, "tessera: device %d: a %s task on tiles of %lld x %lld: %s\n", d->id,
+                    t->name, (long long)t->acc[0].blk->m, (long long)t->acc[0].blk->n,
+                    tess_strerror(f->err));
         rt_task_failed(f->err); /* at once: copies to the host stop now */
         err = d->be->record(d, s, f->done);
     }
