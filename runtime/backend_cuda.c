@@ -210,30 +210,46 @@ static int cuda_wait(rt_device_t *d, int stream, rt_event_t *ev)
     return CUDA_OK(cudaStreamWaitEvent(gpu(d)->stream[stream], ev->be, 0));
 }
 
-static int cuda_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
+/* A tile's copy between host and device memory.  Page-locked memory is
+ * copied directly, pageable memory through the staging slots.  A tile over
+ * the edge of a locked range (part of it locked by a registration of a
+ * smaller view) is refused by CUDA as an invalid argument: it is staged too,
+ * whatever TESS_STAGING says.  Copies that cannot be staged (no slot to be
+ * had) are direct. */
+static int host_copy(rt_device_t *d, const rt_block_t *b, void *dev, bool h2d)
 {
-    size_t row = (size_t)b->m * b->elsize;
     if (make_current(d))
         return TESS_EDEVICE;
-    int err =
-        stage_wanted(b->ptr) ? stage_h2d(gpu(d)->ordinal, gpu(d)->stream[RT_S_H2D], dst, b) : -1;
-    if (err >= 0)
-        return err;
-    return CUDA_OK(cudaMemcpy2DAsync(dst, row, b->ptr, (size_t)b->ld * b->elsize, row, (size_t)b->n,
-                                     cudaMemcpyHostToDevice, gpu(d)->stream[RT_S_H2D]));
+    cuda_dev_t *g = gpu(d);
+    cudaStream_t s = g->stream[h2d ? RT_S_H2D : RT_S_D2H];
+    size_t row = (size_t)b->m * b->elsize, hld = (size_t)b->ld * b->elsize;
+    bool staged = stage_wanted(b);
+    for (int attempt = 0; attempt < 2; attempt++, staged = !staged) {
+        if (staged) {
+            int err = h2d ? stage_h2d(g->ordinal, s, dev, b) : stage_d2h(g->ordinal, s, b, dev);
+            if (err >= 0)
+                return err;
+            continue;
+        }
+        cudaError_t e = h2d ? cudaMemcpy2DAsync(dev, row, b->ptr, hld, row, (size_t)b->n,
+                                                cudaMemcpyHostToDevice, s)
+                            : cudaMemcpy2DAsync(b->ptr, hld, dev, row, row, (size_t)b->n,
+                                                cudaMemcpyDeviceToHost, s);
+        if (e != cudaErrorInvalidValue || attempt)
+            return cuda_result(e, "cudaMemcpy2DAsync");
+        cudaGetLastError(); /* refused before anything was queued */
+    }
+    return cuda_result(cudaErrorInvalidValue, "cudaMemcpy2DAsync");
+}
+
+static int cuda_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
+{
+    return host_copy(d, b, dst, true);
 }
 
 static int cuda_d2h(rt_device_t *d, const rt_block_t *b, const void *src)
 {
-    size_t row = (size_t)b->m * b->elsize;
-    if (make_current(d))
-        return TESS_EDEVICE;
-    int err =
-        stage_wanted(b->ptr) ? stage_d2h(gpu(d)->ordinal, gpu(d)->stream[RT_S_D2H], b, src) : -1;
-    if (err >= 0)
-        return err;
-    return CUDA_OK(cudaMemcpy2DAsync(b->ptr, (size_t)b->ld * b->elsize, src, row, row, (size_t)b->n,
-                                     cudaMemcpyDeviceToHost, gpu(d)->stream[RT_S_D2H]));
+    return host_copy(d, b, (void *)src, false);
 }
 
 static int cuda_d2d(rt_device_t *dst_dev, void *dst, rt_device_t *src_dev, const void *src,

@@ -142,16 +142,20 @@ bool stage_enabled(void)
     return enabled;
 }
 
-bool stage_wanted(const void *p)
+static bool pageable(const void *p)
 {
-    if (!stage_enabled())
-        return false;
     struct cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
         cudaGetLastError();
         return false;
     }
     return a.type == cudaMemoryTypeUnregistered;
+}
+
+bool stage_wanted(const rt_block_t *b)
+{
+    const char *last = b->ptr + ((size_t)(b->n - 1) * (size_t)b->ld + (size_t)b->m) * b->elsize - 1;
+    return stage_enabled() && (pageable(b->ptr) || pageable(last));
 }
 
 /* The ring, locked and with its buffers made, or NULL (nothing held). */

@@ -11,9 +11,9 @@
  * tess_config_t). */
 bool stage_enabled(void);
 
-/* Whether host memory at p is pageable (not page-locked by anyone): its
- * copies go through the staging buffers. */
-bool stage_wanted(const void *p);
+/* Whether the host memory of tile b is pageable (not page-locked by anyone)
+ * at either end: its copies go through the staging buffers. */
+bool stage_wanted(const rt_block_t *b);
 
 /* The tile b from pageable host memory into dst (packed, leading dimension
  * b->m) on the current device, GPU ordinal dev, in the order of stream s: the
