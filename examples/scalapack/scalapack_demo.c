@@ -3,10 +3,11 @@
  * ranks, with ScaLAPACK calling each rank's BLAS: the system's, or Tessera's
  * legacy library preloaded in its place (README.md, ScaLAPACK).
  *
- *   mpirun -np 2 scalapack_demo [-n N] [-b NB] [-g PxQ] [-r potrf,getrf,gemm] [-w]
- *                               [-x]
+ *   mpirun -np 2 scalapack_demo [-n N] [-b NB] [-s S] [-g PxQ] [-r potrf,getrf,gemm]
+ *                               [-w] [-x]
  *
- * N (2000) the order, NB (128) ScaLAPACK's block size, PxQ the grid (the most
+ * N (2000) the order, NB (128) ScaLAPACK's block size, S (NB) the width of the
+ * strips PBLAS cuts its level-3 updates into (pilaenv_ below), PxQ the grid (the most
  * square one of the ranks by default), -r the routines in order (potrf,getrf),
  * -w one untimed DGEMM of order 2048 on each rank first (a GPU BLAS starts
  * there rather than in the first timed call), -x no residual check.
@@ -70,9 +71,21 @@ static const double one = 1.0, zero = 0.0;
 /* This rank's part of the grid and of an N x N matrix in NB x NB blocks. */
 static struct {
     int rank, nranks, ctxt, p, q, myrow, mycol;
-    int n, nb, mloc, nloc, lld;
+    int n, nb, strip, mloc, nloc, lld;
     int desc[9], vdesc[9]; /* the matrices, and N x 1 vectors */
 } g;
+
+/* PBLAS cuts the trailing updates of PDPOTRF (PDSYRK, PDGEMM) into strips of
+ * pilaenv_ columns, 32 in ScaLAPACK's own pilaenv.f, which its installation
+ * notes leave to the user to tune: on a GPU BLAS, strips so narrow make each
+ * local product too small to run there (Tessera's legacy library keeps them on
+ * the host).  The program's definition replaces the library's. */
+int pilaenv_(const int *ictxt, const char *prec)
+{
+    (void)ictxt;
+    (void)prec;
+    return g.strip;
+}
 
 /* Uniform in [-0.5, 0.5), a function of (i, j, seed) alone: every grid holds
  * the same matrix. */
@@ -287,7 +300,8 @@ static void warm_up(void)
 static void usage(const char *argv0)
 {
     if (g.rank == 0)
-        fprintf(stderr, "usage: %s [-n N] [-b NB] [-g PxQ] [-r potrf,getrf,gemm] [-w] [-x]\n",
+        fprintf(stderr,
+                "usage: %s [-n N] [-b NB] [-s S] [-g PxQ] [-r potrf,getrf,gemm] [-w] [-x]\n",
                 argv0);
 }
 
@@ -300,10 +314,11 @@ int main(int argc, char **argv)
     g.nb = 128;
     char routines[256] = "potrf,getrf";
     bool check = true, warm = false;
-    for (int c; (c = getopt(argc, argv, "n:b:g:r:wx")) != -1;) {
+    for (int c; (c = getopt(argc, argv, "n:b:s:g:r:wx")) != -1;) {
         switch (c) {
         case 'n': g.n = atoi(optarg); break;
         case 'b': g.nb = atoi(optarg); break;
+        case 's': g.strip = atoi(optarg); break;
         case 'g':
             if (sscanf(optarg, "%dx%d", &g.p, &g.q) != 2)
                 g.p = -1;
@@ -321,7 +336,9 @@ int main(int argc, char **argv)
         for (int p = 1; p * p <= g.nranks; p++)
             if (g.nranks % p == 0)
                 g.p = p, g.q = g.nranks / p;
-    if (g.n < 1 || g.nb < 1 || g.p < 1 || g.q < 1 || g.p * g.q != g.nranks) {
+    if (!g.strip)
+        g.strip = g.nb;
+    if (g.n < 1 || g.nb < 1 || g.strip < 1 || g.p < 1 || g.q < 1 || g.p * g.q != g.nranks) {
         if (g.rank == 0)
             fprintf(stderr, "scalapack_demo: N and NB must be positive and P x Q the %d ranks\n",
                     g.nranks);
@@ -357,8 +374,9 @@ int main(int argc, char **argv)
     }
 
     if (g.rank == 0) {
-        printf("# ScaLAPACK on %d rank(s), grid %d x %d, N %d, NB %d; dgemm_ from %s\n", g.nranks,
-               g.p, g.q, g.n, g.nb, profile_blas_library());
+        printf("# ScaLAPACK on %d rank(s), grid %d x %d, N %d, NB %d, strips of %d; dgemm_ "
+               "from %s\n",
+               g.nranks, g.p, g.q, g.n, g.nb, g.strip, profile_blas_library());
         printf("# %-8s %7s %5s %9s %9s %10s %7s %7s %7s  %s\n", "routine", "N", "NB", "time_s",
                "gflops", "residual", "blas3", "mpi", "rest", "check");
     }
