@@ -15,10 +15,14 @@
 # times the rest) exceeds what is left is not started, and the summary says
 # so with the estimate; OpenBLAS at 65536 runs PDPOTRF only (its PDGEMM would
 # take some 8 minutes).
-# NB (1024) is ScaLAPACK's block size for every run: larger blocks move the
-# trailing matrix of PDPOTRF across the host link fewer times, smaller ones
-# shorten the panels it factors with BLAS-2 on the host.  SIZES ("32768
-# 65536") and BUILD (build-gpu) are for a trial of the script elsewhere.
+# NB (1024) is ScaLAPACK's block size for every run, and PBLAS's strip width
+# (scalapack_demo's pilaenv_): larger blocks move the trailing matrix of
+# PDPOTRF across the host link fewer times, smaller ones shorten the panels it
+# factors with BLAS-2 on the host.  LIBS ("tessera nvblas openblas") picks the
+# libraries, in order: on a 16-core H200 host the three at 32768 alone take
+# more than one command's 10 minutes, so a full comparison is several runs.
+# SIZES ("32768 65536") and BUILD (build-gpu) are for a trial of the script
+# elsewhere.
 #
 # OUTDIR gets scalapack_TAG.txt (the summary: rate in TFLOP/s and against the
 # device's DGEMM, measured here by bench_blas3_cuda at 16384, speed-ups, and
@@ -33,9 +37,6 @@
 # Exit status: 0, 1 when a run or that test failed, 3 when the budget ran out
 # before a run could start.
 #
-# Estimated on one H200 with 16 cores: build 90 s, device DGEMM 20 s, at
-# 32768 Tessera 15 s, NVBLAS 25 s, OpenBLAS 90 s, at 65536 Tessera 45 s,
-# NVBLAS 100 s, OpenBLAS (PDPOTRF) 100 s: some 8 minutes.
 set -uo pipefail
 out=${1:?usage: bench/scalapack_gpu.sh OUTDIR [BUDGET-S]}
 budget=${2:-520}
@@ -46,6 +47,7 @@ start=$(date +%s)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 export PATH=/usr/local/cuda/bin:$PATH
+export PMIX_MCA_pcompress_base_silence_warning=1 # Debian's PMIx without zlib: a warning per run
 [ -f .devdeps/use-deps.sh ] && . .devdeps/use-deps.sh .devdeps
 [ -d .devdeps/mpi ] && . examples/scalapack/use-mpi-deps.sh .devdeps/mpi
 . tests/scalapack/mpi_env.sh
@@ -158,7 +160,8 @@ run() {
 if [ -z "$nvblas" ]; then
     echo "scalapack: no libnvblas.so under $cuda: NVBLAS not run" | tee -a "$log" "$txt"
 fi
-libs="tessera${nvblas:+ nvblas} openblas"
+libs=${LIBS:-tessera nvblas openblas}
+[ -z "$nvblas" ] && libs=${libs//nvblas/}
 for lib in $libs; do
     run "$lib" "$n1" gemm,potrf
 done
