@@ -1,7 +1,6 @@
 /* tess_init, tess_finalize, tess_sync and the error and statistics calls. */
 #include <stdlib.h>
 #include <string.h>
-#include "host/host_blas.h"
 #include "rt.h"
 
 rt_t rt;
@@ -139,8 +138,6 @@ static int start(const tess_config_t *cfg)
     pthread_cond_init(&rt.done_cond, NULL);
     if ((err = block_dir_init()))
         return err;
-    if (!rt.cfg.cuda && (err = host_blas_open()))
-        return err;
     trace_start();
     for (int i = 0; i < rt.ndev; i++) {
         rt_device_t *d = calloc(1, sizeof *d);
@@ -160,14 +157,17 @@ static int start(const tess_config_t *cfg)
         sched_fini();
         return err;
     }
-    /* each host device drives the host BLAS on its share of the cores */
-    rt.blas_threads_saved = host_blas_get_threads();
-    if (!rt.cfg.cuda)
-        host_blas_set_threads(sched_cores_per_device());
-    if ((err = sched_start())) {
+    const rt_backend_t *be = rt.dev[0]->be;
+    if (be->start && (err = be->start())) {
         pin_fini();
         sched_fini();
-        host_blas_set_threads(rt.blas_threads_saved);
+        return err;
+    }
+    if ((err = sched_start())) {
+        if (be->stop)
+            be->stop();
+        pin_fini();
+        sched_fini();
     }
     return err;
 }
@@ -214,7 +214,8 @@ TESS_API int tess_finalize(void)
         pin_wait_idle();
         err = atomic_exchange(&rt.error, 0);
         sched_fini();
-        host_blas_set_threads(rt.blas_threads_saved);
+        if (rt.dev[0]->be->stop)
+            rt.dev[0]->be->stop();
         if (rt.cfg.trace) {
             int terr = trace_write(rt.cfg.trace);
             err = err ? err : terr;
@@ -254,22 +255,4 @@ TESS_API int tess_get_stats(tess_stats_t *s)
         rt_stats(s);
     rt_leave();
     return s ? 0 : -1;
-}
-
-void rt_stats(tess_stats_t *s)
-{
-    memset(s, 0, sizeof *s);
-    s->ndevices = rt.ndev;
-    s->bytes_h2d = atomic_load(&rt.bytes_h2d);
-    s->bytes_d2h = atomic_load(&rt.bytes_d2h);
-    s->bytes_d2d = atomic_load(&rt.bytes_d2d);
-    s->cache_hits = atomic_load(&rt.hits);
-    s->cache_misses = atomic_load(&rt.misses);
-    s->evictions = atomic_load(&rt.evictions);
-    s->writebacks = atomic_load(&rt.writebacks);
-    for (int i = 0; i < rt.ndev; i++) {
-        s->tasks[i] = atomic_load(&rt.dev[i]->ntasks);
-        s->steals[i] = atomic_load(&rt.dev[i]->nsteals);
-        s->busy_s[i] = (double)atomic_load(&rt.dev[i]->busy_ns) * 1e-9;
-    }
 }

@@ -12,6 +12,7 @@
  * their copies down to a link's rate. */
 #include <stdlib.h>
 #include <sys/mman.h>
+#include "host/host_blas.h"
 #include "host_stream.h"
 #include "rt.h"
 
@@ -149,6 +150,25 @@ static int host_d2d(rt_device_t *dst_dev, void *dst, rt_device_t *src_dev, const
     return hs_copy(copy_stream(dst_dev, RT_S_PEER), dst, bytes, src, bytes, bytes, 1);
 }
 
+/* Each device drives the host BLAS on its share of the cores; the BLAS's own
+ * thread count is given back at finalize. */
+static int blas_threads_saved;
+
+static int host_start(void)
+{
+    int err = host_blas_open();
+    if (err)
+        return err;
+    blas_threads_saved = host_blas_get_threads();
+    host_blas_set_threads(sched_cores_per_device());
+    return 0;
+}
+
+static void host_stop(void)
+{
+    host_blas_set_threads(blas_threads_saved);
+}
+
 const rt_backend_t rt_backend_host = {
     .name = "host",
     .kern = kern_host_table,
@@ -166,5 +186,7 @@ const rt_backend_t rt_backend_host = {
     .d2h = host_d2h,
     .d2d = host_d2d,
     .link_rank = host_link_rank,
+    .start = host_start,
+    .stop = host_stop,
     .drain = host_drain,
 };

@@ -210,6 +210,8 @@ typedef struct {
      * through the host */
     int (*link_rank)(const struct rt_device *dst, const struct rt_device *src);
     /* optional: */
+    int (*start)(void); /* once the devices and the scheduler are up, before any task */
+    void (*stop)(void); /* at finalize, once the workers have stopped; undoes start */
     int (*thread_init)(struct rt_device *d); /* in the device's worker, first */
     int (*near_cpuset)(struct rt_device *d, hwloc_topology_t topo, hwloc_bitmap_t set);
     /* blocks until everything queued on d's streams has run; called on every
@@ -371,8 +373,7 @@ typedef struct {
     atomic_int held;
     atomic_uint_fast64_t bytes_h2d, bytes_d2h, bytes_d2d;
     atomic_uint_fast64_t hits, misses, evictions, writebacks;
-    uint64_t lru_clock; /* under cache_lock */
-    int blas_threads_saved;
+    uint64_t lru_clock;              /* under cache_lock */
     atomic_int_fast64_t fault_count; /* operations of the kind TESS_FAULT names */
 } rt_t;
 extern rt_t rt;

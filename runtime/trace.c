@@ -1,17 +1,10 @@
-/* Timing, the Chrome trace (TESS_TRACE) and the verbose statistics. */
+/* The Chrome trace (TESS_TRACE): spans per device and stream, written at
+ * finalize. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include "rt.h"
 
 static int64_t t_origin;
-
-int64_t rt_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 void trace_start(void)
 {
@@ -66,20 +59,4 @@ int trace_write(const char *path)
     }
     fprintf(f, "\n]}\n");
     return fclose(f) ? TESS_ECONFIG : 0;
-}
-
-void stats_print(void)
-{
-    tess_stats_t s;
-    rt_stats(&s);
-    fprintf(stderr, "tessera: %d %s device(s), nb %lld\n", s.ndevices, rt.dev[0]->be->name,
-            (long long)rt.cfg.nb);
-    fprintf(stderr, "tessera: bytes h2d %llu d2h %llu d2d %llu\n", (unsigned long long)s.bytes_h2d,
-            (unsigned long long)s.bytes_d2h, (unsigned long long)s.bytes_d2d);
-    fprintf(stderr, "tessera: cache hits %llu misses %llu evictions %llu writebacks %llu\n",
-            (unsigned long long)s.cache_hits, (unsigned long long)s.cache_misses,
-            (unsigned long long)s.evictions, (unsigned long long)s.writebacks);
-    for (int i = 0; i < s.ndevices; i++)
-        fprintf(stderr, "tessera: device %d tasks %llu steals %llu busy %.3f s\n", i,
-                (unsigned long long)s.tasks[i], (unsigned long long)s.steals[i], s.busy_s[i]);
 }
