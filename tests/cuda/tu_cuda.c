@@ -47,39 +47,28 @@ int tu_cuda_start(void)
     return host_blas_open();
 }
 
-int tu_cuda_trsm(const tu_type_t *t, cudaStream_t s, tess_side_t side, tess_uplo_t uplo,
-                 tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha,
-                 const void *dA, int64_t lda, void *dB, int64_t ldb)
-{
-    switch (tu_kern(t)) {
-    case KERN_S:
-        return tess_cuda_strsm(s, side, uplo, trans, diag, m, n, (float)creal(alpha), dA, lda, dB,
-                               ldb);
-    case KERN_D:
-        return tess_cuda_dtrsm(s, side, uplo, trans, diag, m, n, creal(alpha), dA, lda, dB, ldb);
-    case KERN_C:
-        return tess_cuda_ctrsm(s, side, uplo, trans, diag, m, n, (float _Complex)alpha, dA, lda, dB,
-                               ldb);
-    default: return tess_cuda_ztrsm(s, side, uplo, trans, diag, m, n, alpha, dA, lda, dB, ldb);
+/* tu_cuda_trsm and tu_cuda_trmm: the same dispatch on the public names. */
+#define TU_CUDA_TRXM(NAME)                                                                         \
+    int tu_cuda_##NAME(const tu_type_t *t, cudaStream_t s, tess_side_t side, tess_uplo_t uplo,     \
+                       tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,                 \
+                       double _Complex alpha, const void *dA, int64_t lda, void *dB, int64_t ldb)  \
+    {                                                                                              \
+        switch (tu_kern(t)) {                                                                      \
+        case KERN_S:                                                                               \
+            return tess_cuda_s##NAME(s, side, uplo, trans, diag, m, n, (float)creal(alpha), dA,    \
+                                     lda, dB, ldb);                                                \
+        case KERN_D:                                                                               \
+            return tess_cuda_d##NAME(s, side, uplo, trans, diag, m, n, creal(alpha), dA, lda, dB,  \
+                                     ldb);                                                         \
+        case KERN_C:                                                                               \
+            return tess_cuda_c##NAME(s, side, uplo, trans, diag, m, n, (float _Complex)alpha, dA,  \
+                                     lda, dB, ldb);                                                \
+        default:                                                                                   \
+            return tess_cuda_z##NAME(s, side, uplo, trans, diag, m, n, alpha, dA, lda, dB, ldb);   \
+        }                                                                                          \
     }
-}
-
-int tu_cuda_trmm(const tu_type_t *t, cudaStream_t s, tess_side_t side, tess_uplo_t uplo,
-                 tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha,
-                 const void *dA, int64_t lda, void *dB, int64_t ldb)
-{
-    switch (tu_kern(t)) {
-    case KERN_S:
-        return tess_cuda_strmm(s, side, uplo, trans, diag, m, n, (float)creal(alpha), dA, lda, dB,
-                               ldb);
-    case KERN_D:
-        return tess_cuda_dtrmm(s, side, uplo, trans, diag, m, n, creal(alpha), dA, lda, dB, ldb);
-    case KERN_C:
-        return tess_cuda_ctrmm(s, side, uplo, trans, diag, m, n, (float _Complex)alpha, dA, lda, dB,
-                               ldb);
-    default: return tess_cuda_ztrmm(s, side, uplo, trans, diag, m, n, alpha, dA, lda, dB, ldb);
-    }
-}
+TU_CUDA_TRXM(trsm)
+TU_CUDA_TRXM(trmm)
 
 int tu_cuda_gemv(const tu_type_t *t, cudaStream_t s, tess_trans_t trans, int64_t m, int64_t n,
                  double _Complex alpha, const void *dA, int64_t lda, const void *dx, int64_t incx,
