@@ -246,65 +246,70 @@ static void run(lg_call_t *c, int layout, const char *rout, bool wide)
                         .ldc = ldc };                                                              \
         run(&c, layout, "cblas_" #p "gemm", WIDE);                                                 \
     }                                                                                              \
-    LG_EXPORT void cblas_##p##symm##SFX(int layout, tess_side_t side, tess_uplo_t uplo, I m, I n,  \
-                                        S alpha, const void *A, I lda, const void *B, I ldb,       \
-                                        S beta, void *C, I ldc)                                    \
+    static void cblas_##p##symm##SFX##run(lg_rout_t r, int layout, tess_side_t side,               \
+                                          tess_uplo_t uplo, I m, I n, const void *alpha,           \
+                                          const void *A, I lda, const void *B, I ldb,              \
+                                          const void *beta, void *C, I ldc, const char *rout)      \
     {                                                                                              \
-        lg_call_t c = { .r = LG_SYMM,                                                              \
+        lg_call_t c = { .r = r,                                                                    \
                         .t = TYPE,                                                                 \
                         .side = side,                                                              \
                         .uplo = uplo,                                                              \
                         .m = m,                                                                    \
                         .n = n,                                                                    \
-                        .alpha = ADDR(alpha),                                                      \
+                        .alpha = alpha,                                                            \
                         .A = A,                                                                    \
                         .lda = lda,                                                                \
                         .B = B,                                                                    \
                         .ldb = ldb,                                                                \
-                        .beta = ADDR(beta),                                                        \
+                        .beta = beta,                                                              \
                         .C = C,                                                                    \
                         .ldc = ldc };                                                              \
-        run(&c, layout, "cblas_" #p "symm", WIDE);                                                 \
+        run(&c, layout, rout, WIDE);                                                               \
+    }                                                                                              \
+    LG_EXPORT void cblas_##p##symm##SFX(int layout, tess_side_t side, tess_uplo_t uplo, I m, I n,  \
+                                        S alpha, const void *A, I lda, const void *B, I ldb,       \
+                                        S beta, void *C, I ldc)                                    \
+    {                                                                                              \
+        cblas_##p##symm##SFX##run(LG_SYMM, layout, side, uplo, m, n, ADDR(alpha), A, lda, B, ldb,  \
+                                  ADDR(beta), C, ldc, "cblas_" #p "symm");                         \
+    }                                                                                              \
+    /* SYRK and SYR2K (HERK and HER2K): B is NULL for the rank-k update */                         \
+    static void cblas_##p##syrk##SFX##run(lg_rout_t r, int layout, tess_uplo_t uplo,               \
+                                          tess_trans_t trans, I n, I k, const void *alpha,         \
+                                          const void *A, I lda, const void *B, I ldb,              \
+                                          const void *beta, void *C, I ldc, const char *rout)      \
+    {                                                                                              \
+        lg_call_t c = { .r = r,                                                                    \
+                        .t = TYPE,                                                                 \
+                        .uplo = uplo,                                                              \
+                        .ta = trans,                                                               \
+                        .m = n,                                                                    \
+                        .n = n,                                                                    \
+                        .k = k,                                                                    \
+                        .alpha = alpha,                                                            \
+                        .A = A,                                                                    \
+                        .lda = lda,                                                                \
+                        .B = B,                                                                    \
+                        .ldb = ldb,                                                                \
+                        .beta = beta,                                                              \
+                        .C = C,                                                                    \
+                        .ldc = ldc };                                                              \
+        run(&c, layout, rout, WIDE);                                                               \
     }                                                                                              \
     LG_EXPORT void cblas_##p##syrk##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,     \
                                         I k, S alpha, const void *A, I lda, S beta, void *C,       \
                                         I ldc)                                                     \
     {                                                                                              \
-        lg_call_t c = { .r = LG_SYRK,                                                              \
-                        .t = TYPE,                                                                 \
-                        .uplo = uplo,                                                              \
-                        .ta = trans,                                                               \
-                        .m = n,                                                                    \
-                        .n = n,                                                                    \
-                        .k = k,                                                                    \
-                        .alpha = ADDR(alpha),                                                      \
-                        .A = A,                                                                    \
-                        .lda = lda,                                                                \
-                        .beta = ADDR(beta),                                                        \
-                        .C = C,                                                                    \
-                        .ldc = ldc };                                                              \
-        run(&c, layout, "cblas_" #p "syrk", WIDE);                                                 \
+        cblas_##p##syrk##SFX##run(LG_SYRK, layout, uplo, trans, n, k, ADDR(alpha), A, lda, NULL,   \
+                                  0, ADDR(beta), C, ldc, "cblas_" #p "syrk");                      \
     }                                                                                              \
     LG_EXPORT void cblas_##p##syr2k##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,    \
                                          I k, S alpha, const void *A, I lda, const void *B, I ldb, \
                                          S beta, void *C, I ldc)                                   \
     {                                                                                              \
-        lg_call_t c = { .r = LG_SYR2K,                                                             \
-                        .t = TYPE,                                                                 \
-                        .uplo = uplo,                                                              \
-                        .ta = trans,                                                               \
-                        .m = n,                                                                    \
-                        .n = n,                                                                    \
-                        .k = k,                                                                    \
-                        .alpha = ADDR(alpha),                                                      \
-                        .A = A,                                                                    \
-                        .lda = lda,                                                                \
-                        .B = B,                                                                    \
-                        .ldb = ldb,                                                                \
-                        .beta = ADDR(beta),                                                        \
-                        .C = C,                                                                    \
-                        .ldc = ldc };                                                              \
-        run(&c, layout, "cblas_" #p "syr2k", WIDE);                                                \
+        cblas_##p##syrk##SFX##run(LG_SYR2K, layout, uplo, trans, n, k, ADDR(alpha), A, lda, B,     \
+                                  ldb, ADDR(beta), C, ldc, "cblas_" #p "syr2k");                   \
     }                                                                                              \
     static void cblas_##p##gemmt##SFX##run(int layout, tess_uplo_t uplo, tess_trans_t ta,          \
                                            tess_trans_t tb, I n, I k, const void *alpha,           \
@@ -343,11 +348,12 @@ static void run(lg_call_t *c, int layout, const char *rout, bool wide)
         cblas_##p##gemmt##SFX##run(layout, uplo, ta, tb, n, k, ADDR(alpha), A, lda, B, ldb,        \
                                    ADDR(beta), C, ldc, "cblas_" #p "gemmtr");                      \
     }                                                                                              \
-    LG_EXPORT void cblas_##p##trsm##SFX(int layout, tess_side_t side, tess_uplo_t uplo,            \
-                                        tess_trans_t ta, tess_diag_t diag, I m, I n, S alpha,      \
-                                        const void *A, I lda, void *B, I ldb)                      \
+    static void cblas_##p##trxm##SFX##run(lg_rout_t r, int layout, tess_side_t side,               \
+                                          tess_uplo_t uplo, tess_trans_t ta, tess_diag_t diag,     \
+                                          I m, I n, const void *alpha, const void *A, I lda,       \
+                                          void *B, I ldb, const char *rout)                        \
     {                                                                                              \
-        lg_call_t c = { .r = LG_TRSM,                                                              \
+        lg_call_t c = { .r = r,                                                                    \
                         .t = TYPE,                                                                 \
                         .side = side,                                                              \
                         .uplo = uplo,                                                              \
@@ -355,94 +361,51 @@ static void run(lg_call_t *c, int layout, const char *rout, bool wide)
                         .diag = diag,                                                              \
                         .m = m,                                                                    \
                         .n = n,                                                                    \
-                        .alpha = ADDR(alpha),                                                      \
+                        .alpha = alpha,                                                            \
                         .A = A,                                                                    \
                         .lda = lda,                                                                \
                         .C = B,                                                                    \
                         .ldc = ldb };                                                              \
-        run(&c, layout, "cblas_" #p "trsm", WIDE);                                                 \
+        run(&c, layout, rout, WIDE);                                                               \
+    }                                                                                              \
+    LG_EXPORT void cblas_##p##trsm##SFX(int layout, tess_side_t side, tess_uplo_t uplo,            \
+                                        tess_trans_t ta, tess_diag_t diag, I m, I n, S alpha,      \
+                                        const void *A, I lda, void *B, I ldb)                      \
+    {                                                                                              \
+        cblas_##p##trxm##SFX##run(LG_TRSM, layout, side, uplo, ta, diag, m, n, ADDR(alpha), A,     \
+                                  lda, B, ldb, "cblas_" #p "trsm");                                \
     }                                                                                              \
     LG_EXPORT void cblas_##p##trmm##SFX(int layout, tess_side_t side, tess_uplo_t uplo,            \
                                         tess_trans_t ta, tess_diag_t diag, I m, I n, S alpha,      \
                                         const void *A, I lda, void *B, I ldb)                      \
     {                                                                                              \
-        lg_call_t c = { .r = LG_TRMM,                                                              \
-                        .t = TYPE,                                                                 \
-                        .side = side,                                                              \
-                        .uplo = uplo,                                                              \
-                        .ta = ta,                                                                  \
-                        .diag = diag,                                                              \
-                        .m = m,                                                                    \
-                        .n = n,                                                                    \
-                        .alpha = ADDR(alpha),                                                      \
-                        .A = A,                                                                    \
-                        .lda = lda,                                                                \
-                        .C = B,                                                                    \
-                        .ldc = ldb };                                                              \
-        run(&c, layout, "cblas_" #p "trmm", WIDE);                                                 \
+        cblas_##p##trxm##SFX##run(LG_TRMM, layout, side, uplo, ta, diag, m, n, ADDR(alpha), A,     \
+                                  lda, B, ldb, "cblas_" #p "trmm");                                \
     }
 
-/* R: the real type, for HERK's alpha and beta and HER2K's beta. */
-#define LG_CBLAS_HERM(p, TYPE, R, I, SFX, WIDE)                                                    \
+/* HEMM, HERK and HER2K through the SYMM and SYRK shapes above; R the real
+ * type, for HERK's alpha and beta and HER2K's beta. */
+#define LG_CBLAS_HERM(p, R, I, SFX)                                                                \
     LG_EXPORT void cblas_##p##hemm##SFX(int layout, tess_side_t side, tess_uplo_t uplo, I m, I n,  \
                                         const void *alpha, const void *A, I lda, const void *B,    \
                                         I ldb, const void *beta, void *C, I ldc)                   \
     {                                                                                              \
-        lg_call_t c = { .r = LG_HEMM,                                                              \
-                        .t = TYPE,                                                                 \
-                        .side = side,                                                              \
-                        .uplo = uplo,                                                              \
-                        .m = m,                                                                    \
-                        .n = n,                                                                    \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = lda,                                                                \
-                        .B = B,                                                                    \
-                        .ldb = ldb,                                                                \
-                        .beta = beta,                                                              \
-                        .C = C,                                                                    \
-                        .ldc = ldc };                                                              \
-        run(&c, layout, "cblas_" #p "hemm", WIDE);                                                 \
+        cblas_##p##symm##SFX##run(LG_HEMM, layout, side, uplo, m, n, alpha, A, lda, B, ldb, beta,  \
+                                  C, ldc, "cblas_" #p "hemm");                                     \
     }                                                                                              \
     LG_EXPORT void cblas_##p##herk##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,     \
                                         I k, R alpha, const void *A, I lda, R beta, void *C,       \
                                         I ldc)                                                     \
     {                                                                                              \
-        lg_call_t c = { .r = LG_HERK,                                                              \
-                        .t = TYPE,                                                                 \
-                        .uplo = uplo,                                                              \
-                        .ta = trans,                                                               \
-                        .m = n,                                                                    \
-                        .n = n,                                                                    \
-                        .k = k,                                                                    \
-                        .alpha = &alpha,                                                           \
-                        .A = A,                                                                    \
-                        .lda = lda,                                                                \
-                        .beta = &beta,                                                             \
-                        .C = C,                                                                    \
-                        .ldc = ldc };                                                              \
-        run(&c, layout, "cblas_" #p "herk", WIDE);                                                 \
+        cblas_##p##syrk##SFX##run(LG_HERK, layout, uplo, trans, n, k, &alpha, A, lda, NULL, 0,     \
+                                  &beta, C, ldc, "cblas_" #p "herk");                              \
     }                                                                                              \
     LG_EXPORT void cblas_##p##her2k##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,    \
                                          I k, const void *alpha, const void *A, I lda,             \
                                          const void *B, I ldb, R beta, void *C, I ldc)             \
     {                                                                                              \
-        lg_call_t c = { .r = LG_HER2K,                                                             \
-                        .t = TYPE,                                                                 \
-                        .uplo = uplo,                                                              \
-                        .ta = trans,                                                               \
-                        .m = n,                                                                    \
-                        .n = n,                                                                    \
-                        .k = k,                                                                    \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = lda,                                                                \
-                        .B = B,                                                                    \
-                        .ldb = ldb,                                                                \
-                        .beta = &beta,                                                             \
-                        .C = C,                                                                    \
-                        .ldc = ldc };                                                              \
-        run(&c, layout, "cblas_" #p "her2k", WIDE);                                                \
+        cblas_##p##syrk##SFX##run(LG_HER2K, layout, uplo, trans, n, k, alpha, A, lda, B, ldb,      \
+                                  &beta, C, ldc, "cblas_" #p "her2k");                             \
     }
 
 #define LG_CBLAS_ALL(I, SFX, WIDE)                                                                 \
@@ -450,8 +413,8 @@ static void run(lg_call_t *c, int layout, const char *rout, bool wide)
     LG_CBLAS_BLAS3(d, KERN_D, double, LG_BY_VALUE, I, SFX, WIDE)                                   \
     LG_CBLAS_BLAS3(c, KERN_C, const void *, LG_BY_ADDRESS, I, SFX, WIDE)                           \
     LG_CBLAS_BLAS3(z, KERN_Z, const void *, LG_BY_ADDRESS, I, SFX, WIDE)                           \
-    LG_CBLAS_HERM(c, KERN_C, float, I, SFX, WIDE)                                                  \
-    LG_CBLAS_HERM(z, KERN_Z, double, I, SFX, WIDE)
+    LG_CBLAS_HERM(c, float, I, SFX)                                                                \
+    LG_CBLAS_HERM(z, double, I, SFX)
 
 LG_CBLAS_ALL(int32_t, , false)
 LG_CBLAS_ALL(int64_t, 64_, true)

@@ -106,13 +106,12 @@ static void call64(const lg_call_t *c, const char *name)
                         .ldc = *ldc };                                                             \
         CALL(&c, #P "GEMM ");                                                                      \
     }                                                                                              \
-    LG_EXPORT void p##symm##SFX(const char *side, const char *uplo, const I *m, const I *n,        \
-                                const void *alpha, const void *A, const I *lda, const void *B,     \
-                                const I *ldb, const void *beta, void *C, const I *ldc, size_t ls,  \
-                                size_t lu)                                                         \
+    static void p##symm##SFX##call(lg_rout_t r, const char *side, const char *uplo, const I *m,    \
+                                   const I *n, const void *alpha, const void *A, const I *lda,     \
+                                   const void *B, const I *ldb, const void *beta, void *C,         \
+                                   const I *ldc, const char *name)                                 \
     {                                                                                              \
-        (void)ls, (void)lu;                                                                        \
-        lg_call_t c = { .r = LG_SYMM,                                                              \
+        lg_call_t c = { .r = r,                                                                    \
                         .t = TYPE,                                                                 \
                         .side = f_side(side),                                                      \
                         .uplo = f_uplo(uplo),                                                      \
@@ -126,35 +125,24 @@ static void call64(const lg_call_t *c, const char *name)
                         .beta = beta,                                                              \
                         .C = C,                                                                    \
                         .ldc = *ldc };                                                             \
-        CALL(&c, #P "SYMM ");                                                                      \
+        CALL(&c, name);                                                                            \
     }                                                                                              \
-    LG_EXPORT void p##syrk##SFX(const char *uplo, const char *trans, const I *n, const I *k,       \
-                                const void *alpha, const void *A, const I *lda, const void *beta,  \
-                                void *C, const I *ldc, size_t lu, size_t lt)                       \
+    LG_EXPORT void p##symm##SFX(const char *side, const char *uplo, const I *m, const I *n,        \
+                                const void *alpha, const void *A, const I *lda, const void *B,     \
+                                const I *ldb, const void *beta, void *C, const I *ldc, size_t ls,  \
+                                size_t lu)                                                         \
     {                                                                                              \
-        (void)lu, (void)lt;                                                                        \
-        lg_call_t c = { .r = LG_SYRK,                                                              \
-                        .t = TYPE,                                                                 \
-                        .uplo = f_uplo(uplo),                                                      \
-                        .ta = f_trans(trans),                                                      \
-                        .m = *n,                                                                   \
-                        .n = *n,                                                                   \
-                        .k = *k,                                                                   \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = *lda,                                                               \
-                        .beta = beta,                                                              \
-                        .C = C,                                                                    \
-                        .ldc = *ldc };                                                             \
-        CALL(&c, #P "SYRK ");                                                                      \
+        (void)ls, (void)lu;                                                                        \
+        p##symm##SFX##call(LG_SYMM, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc,         \
+                           #P "SYMM ");                                                            \
     }                                                                                              \
-    LG_EXPORT void p##syr2k##SFX(const char *uplo, const char *trans, const I *n, const I *k,      \
-                                 const void *alpha, const void *A, const I *lda, const void *B,    \
-                                 const I *ldb, const void *beta, void *C, const I *ldc, size_t lu, \
-                                 size_t lt)                                                        \
+    /* SYRK and SYR2K (HERK and HER2K): B is NULL for the rank-k update */                         \
+    static void p##syrk##SFX##call(lg_rout_t r, const char *uplo, const char *trans, const I *n,   \
+                                   const I *k, const void *alpha, const void *A, const I *lda,     \
+                                   const void *B, const I *ldb, const void *beta, void *C,         \
+                                   const I *ldc, const char *name)                                 \
     {                                                                                              \
-        (void)lu, (void)lt;                                                                        \
-        lg_call_t c = { .r = LG_SYR2K,                                                             \
+        lg_call_t c = { .r = r,                                                                    \
                         .t = TYPE,                                                                 \
                         .uplo = f_uplo(uplo),                                                      \
                         .ta = f_trans(trans),                                                      \
@@ -165,11 +153,28 @@ static void call64(const lg_call_t *c, const char *name)
                         .A = A,                                                                    \
                         .lda = *lda,                                                               \
                         .B = B,                                                                    \
-                        .ldb = *ldb,                                                               \
+                        .ldb = B ? *ldb : 0,                                                       \
                         .beta = beta,                                                              \
                         .C = C,                                                                    \
                         .ldc = *ldc };                                                             \
-        CALL(&c, #P "SYR2K");                                                                      \
+        CALL(&c, name);                                                                            \
+    }                                                                                              \
+    LG_EXPORT void p##syrk##SFX(const char *uplo, const char *trans, const I *n, const I *k,       \
+                                const void *alpha, const void *A, const I *lda, const void *beta,  \
+                                void *C, const I *ldc, size_t lu, size_t lt)                       \
+    {                                                                                              \
+        (void)lu, (void)lt;                                                                        \
+        p##syrk##SFX##call(LG_SYRK, uplo, trans, n, k, alpha, A, lda, NULL, NULL, beta, C, ldc,    \
+                           #P "SYRK ");                                                            \
+    }                                                                                              \
+    LG_EXPORT void p##syr2k##SFX(const char *uplo, const char *trans, const I *n, const I *k,      \
+                                 const void *alpha, const void *A, const I *lda, const void *B,    \
+                                 const I *ldb, const void *beta, void *C, const I *ldc, size_t lu, \
+                                 size_t lt)                                                        \
+    {                                                                                              \
+        (void)lu, (void)lt;                                                                        \
+        p##syrk##SFX##call(LG_SYR2K, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc,       \
+                           #P "SYR2K");                                                            \
     }                                                                                              \
     static void p##gemmt##SFX##call(const char *uplo, const char *ta, const char *tb, const I *n,  \
                                     const I *k, const void *alpha, const void *A, const I *lda,    \
@@ -249,50 +254,25 @@ static void call64(const lg_call_t *c, const char *name)
                            #P "TRMM ");                                                            \
     }
 
-/* HEMM, HERK and HER2K: complex only; HERK's alpha and beta and HER2K's
- * beta are real. */
-#define LG_F77_HERM(p, P, TYPE, I, SFX, CALL)                                                      \
+/* HEMM, HERK and HER2K: complex only, through the SYMM and SYRK shapes above;
+ * HERK's alpha and beta and HER2K's beta are real. */
+#define LG_F77_HERM(p, P, I, SFX)                                                                  \
     LG_EXPORT void p##hemm##SFX(const char *side, const char *uplo, const I *m, const I *n,        \
                                 const void *alpha, const void *A, const I *lda, const void *B,     \
                                 const I *ldb, const void *beta, void *C, const I *ldc, size_t ls,  \
                                 size_t lu)                                                         \
     {                                                                                              \
         (void)ls, (void)lu;                                                                        \
-        lg_call_t c = { .r = LG_HEMM,                                                              \
-                        .t = TYPE,                                                                 \
-                        .side = f_side(side),                                                      \
-                        .uplo = f_uplo(uplo),                                                      \
-                        .m = *m,                                                                   \
-                        .n = *n,                                                                   \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = *lda,                                                               \
-                        .B = B,                                                                    \
-                        .ldb = *ldb,                                                               \
-                        .beta = beta,                                                              \
-                        .C = C,                                                                    \
-                        .ldc = *ldc };                                                             \
-        CALL(&c, #P "HEMM ");                                                                      \
+        p##symm##SFX##call(LG_HEMM, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc,         \
+                           #P "HEMM ");                                                            \
     }                                                                                              \
     LG_EXPORT void p##herk##SFX(const char *uplo, const char *trans, const I *n, const I *k,       \
                                 const void *alpha, const void *A, const I *lda, const void *beta,  \
                                 void *C, const I *ldc, size_t lu, size_t lt)                       \
     {                                                                                              \
         (void)lu, (void)lt;                                                                        \
-        lg_call_t c = { .r = LG_HERK,                                                              \
-                        .t = TYPE,                                                                 \
-                        .uplo = f_uplo(uplo),                                                      \
-                        .ta = f_trans(trans),                                                      \
-                        .m = *n,                                                                   \
-                        .n = *n,                                                                   \
-                        .k = *k,                                                                   \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = *lda,                                                               \
-                        .beta = beta,                                                              \
-                        .C = C,                                                                    \
-                        .ldc = *ldc };                                                             \
-        CALL(&c, #P "HERK ");                                                                      \
+        p##syrk##SFX##call(LG_HERK, uplo, trans, n, k, alpha, A, lda, NULL, NULL, beta, C, ldc,    \
+                           #P "HERK ");                                                            \
     }                                                                                              \
     LG_EXPORT void p##her2k##SFX(const char *uplo, const char *trans, const I *n, const I *k,      \
                                  const void *alpha, const void *A, const I *lda, const void *B,    \
@@ -300,22 +280,8 @@ static void call64(const lg_call_t *c, const char *name)
                                  size_t lt)                                                        \
     {                                                                                              \
         (void)lu, (void)lt;                                                                        \
-        lg_call_t c = { .r = LG_HER2K,                                                             \
-                        .t = TYPE,                                                                 \
-                        .uplo = f_uplo(uplo),                                                      \
-                        .ta = f_trans(trans),                                                      \
-                        .m = *n,                                                                   \
-                        .n = *n,                                                                   \
-                        .k = *k,                                                                   \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = *lda,                                                               \
-                        .B = B,                                                                    \
-                        .ldb = *ldb,                                                               \
-                        .beta = beta,                                                              \
-                        .C = C,                                                                    \
-                        .ldc = *ldc };                                                             \
-        CALL(&c, #P "HER2K");                                                                      \
+        p##syrk##SFX##call(LG_HER2K, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc,       \
+                           #P "HER2K");                                                            \
     }
 
 #define LG_F77_ALL(I, SFX, CALL)                                                                   \
@@ -323,8 +289,8 @@ static void call64(const lg_call_t *c, const char *name)
     LG_F77_BLAS3(d, D, KERN_D, I, SFX, CALL)                                                       \
     LG_F77_BLAS3(c, C, KERN_C, I, SFX, CALL)                                                       \
     LG_F77_BLAS3(z, Z, KERN_Z, I, SFX, CALL)                                                       \
-    LG_F77_HERM(c, C, KERN_C, I, SFX, CALL)                                                        \
-    LG_F77_HERM(z, Z, KERN_Z, I, SFX, CALL)
+    LG_F77_HERM(c, C, I, SFX)                                                                      \
+    LG_F77_HERM(z, Z, I, SFX)
 
 LG_F77_ALL(int32_t, _, call32)
 LG_F77_ALL(int64_t, _64_, call64)
@@ -335,7 +301,7 @@ LG_F77_ALL(int64_t, _64_, call64)
  * the application's own XERBLA wins. */
 #define LG_XERBLA(SFX, I)                                                                          \
     LG_EXPORT                                                                                      \
-        __attribute__((weak)) void xerbla##SFX(const char *srname, const I *info, size_t len)      \
+    __attribute__((weak)) void xerbla##SFX(const char *srname, const I *info, size_t len)          \
     {                                                                                              \
         size_t n = len;                                                                            \
         while (n > 0 && srname[n - 1] == ' ')                                                      \
