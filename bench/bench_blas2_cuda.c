@@ -74,6 +74,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
+#include "bench_cuda_check.h"
 #include "bench_util.h"
 #include "tessera.h"
 
@@ -82,40 +83,6 @@
 #define MAX_CASES 64
 #define NSAMPLE 64
 #define WARM_N (4096 + 100)
-
-#define CU(call)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "bench_blas2_cuda:%d: %s failed: %s\n", __LINE__, #call,               \
-                    cudaGetErrorString(e_));                                                       \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
-#define CB(call)                                                                                   \
-    do {                                                                                           \
-        cublasStatus_t e_ = (call);                                                                \
-        if (e_ != CUBLAS_STATUS_SUCCESS) {                                                         \
-            fprintf(stderr, "bench_blas2_cuda:%d: %s failed: %s\n", __LINE__, #call,               \
-                    cublasGetStatusString(e_));                                                    \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
-#define TK(call)                                                                                   \
-    do {                                                                                           \
-        int e_ = (call);                                                                           \
-        if (e_ < 0) {                                                                              \
-            fprintf(stderr, "bench_blas2_cuda:%d: %s: argument %d is invalid\n", __LINE__, #call,  \
-                    -e_);                                                                          \
-            exit(1);                                                                               \
-        } else if (e_ > 0) {                                                                       \
-            fprintf(stderr, "bench_blas2_cuda:%d: %s failed: %s\n", __LINE__, #call,               \
-                    tess_strerror(e_));                                                            \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 enum { R_GEMV_N, R_GEMV_T, R_SYMV, R_COUNT };
 static const char *const routine_name[R_COUNT] = { "gemv_n", "gemv_t", "symv" };

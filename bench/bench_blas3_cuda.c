@@ -114,6 +114,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
+#include "bench_cuda_check.h"
 #include "bench_util.h"
 #include "tessera.h"
 
@@ -125,40 +126,6 @@
 #define LARGE_FLOPS 2e13 /* cases of this much work get --reps-large runs */
 #define NSAMPLE 64
 #define NUPPER 16
-
-#define CU(call)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "bench_blas3_cuda:%d: %s failed: %s\n", __LINE__, #call,               \
-                    cudaGetErrorString(e_));                                                       \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
-#define CB(call)                                                                                   \
-    do {                                                                                           \
-        cublasStatus_t e_ = (call);                                                                \
-        if (e_ != CUBLAS_STATUS_SUCCESS) {                                                         \
-            fprintf(stderr, "bench_blas3_cuda:%d: %s failed: %s\n", __LINE__, #call,               \
-                    cublasGetStatusString(e_));                                                    \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
-#define TK(call)                                                                                   \
-    do {                                                                                           \
-        int e_ = (call);                                                                           \
-        if (e_ < 0) {                                                                              \
-            fprintf(stderr, "bench_blas3_cuda:%d: %s: argument %d is invalid\n", __LINE__, #call,  \
-                    -e_);                                                                          \
-            exit(1);                                                                               \
-        } else if (e_ > 0) {                                                                       \
-            fprintf(stderr, "bench_blas3_cuda:%d: %s failed: %s\n", __LINE__, #call,               \
-                    tess_strerror(e_));                                                            \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 enum { R_GEMM, R_SYMM, R_SYRK, R_SYR2K, R_GEMMT, R_TRSM, R_TRMM, R_TRSM_GEMM, R_COUNT };
 static const char *const routine_name[R_COUNT] = { "gemm",  "symm", "syrk", "syr2k",
