@@ -211,35 +211,36 @@ static int cuda_wait(rt_device_t *d, int stream, rt_event_t *ev)
 }
 
 /* A tile's copy between host and device memory.  Page-locked memory is
- * copied directly, pageable memory through the staging slots.  A tile over
- * the edge of a locked range (part of it locked by a registration of a
- * smaller view) is refused by CUDA as an invalid argument: it is staged too,
- * whatever TESS_STAGING says.  Copies that cannot be staged (no slot to be
- * had) are direct. */
+ * copied directly, pageable memory through the staging slots; a copy that
+ * finds no slot is direct.  A tile over the edge of a locked range (part of
+ * it locked by a registration of a smaller view) is refused by CUDA as an
+ * invalid argument before anything is queued: it is staged instead, whatever
+ * TESS_STAGING says. */
+static int stage_copy(cuda_dev_t *g, cudaStream_t s, const rt_block_t *b, void *dev, bool h2d)
+{
+    return h2d ? stage_h2d(g->ordinal, s, dev, b) : stage_d2h(g->ordinal, s, b, dev);
+}
+
 static int host_copy(rt_device_t *d, const rt_block_t *b, void *dev, bool h2d)
 {
     if (make_current(d))
         return TESS_EDEVICE;
     cuda_dev_t *g = gpu(d);
     cudaStream_t s = g->stream[h2d ? RT_S_H2D : RT_S_D2H];
+    int err;
+    if (stage_wanted(b) && (err = stage_copy(g, s, b, dev, h2d)) >= 0)
+        return err;
     size_t row = (size_t)b->m * b->elsize, hld = (size_t)b->ld * b->elsize;
-    bool staged = stage_wanted(b);
-    for (int attempt = 0; attempt < 2; attempt++, staged = !staged) {
-        if (staged) {
-            int err = h2d ? stage_h2d(g->ordinal, s, dev, b) : stage_d2h(g->ordinal, s, b, dev);
-            if (err >= 0)
-                return err;
-            continue;
-        }
-        cudaError_t e = h2d ? cudaMemcpy2DAsync(dev, row, b->ptr, hld, row, (size_t)b->n,
-                                                cudaMemcpyHostToDevice, s)
-                            : cudaMemcpy2DAsync(b->ptr, hld, dev, row, row, (size_t)b->n,
-                                                cudaMemcpyDeviceToHost, s);
-        if (e != cudaErrorInvalidValue || attempt)
-            return cuda_result(e, "cudaMemcpy2DAsync");
-        cudaGetLastError(); /* refused before anything was queued */
+    cudaError_t e = h2d ? cudaMemcpy2DAsync(dev, row, b->ptr, hld, row, (size_t)b->n,
+                                            cudaMemcpyHostToDevice, s)
+                        : cudaMemcpy2DAsync(b->ptr, hld, dev, row, row, (size_t)b->n,
+                                            cudaMemcpyDeviceToHost, s);
+    if (e == cudaErrorInvalidValue) {
+        cudaGetLastError();
+        if ((err = stage_copy(g, s, b, dev, h2d)) >= 0)
+            return err;
     }
-    return cuda_result(cudaErrorInvalidValue, "cudaMemcpy2DAsync");
+    return cuda_result(e, "cudaMemcpy2DAsync");
 }
 
 static int cuda_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
