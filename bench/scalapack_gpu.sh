@@ -21,8 +21,8 @@
 # factors with BLAS-2 on the host.  LIBS ("tessera nvblas openblas") picks the
 # libraries, in order: on a 16-core H200 host the three at 32768 alone take
 # more than one command's 10 minutes, so a full comparison is several runs.
-# SIZES ("32768 65536") and BUILD (build-gpu) are for a trial of the script
-# elsewhere.
+# SIZES ("32768 65536": one size, or two) and ROUTINES ("gemm,potrf") cut a
+# run down further, as BUILD (build-gpu) moves it for a trial elsewhere.
 #
 # OUTDIR gets scalapack_TAG.txt (the summary: rate in TFLOP/s and against the
 # device's DGEMM, measured here by bench_blas3_cuda at 16384, speed-ups, and
@@ -42,6 +42,7 @@ out=${1:?usage: bench/scalapack_gpu.sh OUTDIR [BUDGET-S]}
 budget=${2:-520}
 nb=${NB:-1024}
 read -r n1 n2 <<< "${SIZES:-32768 65536}"
+routines=${ROUTINES:-gemm,potrf}
 build=${BUILD:-build-gpu}
 start=$(date +%s)
 mkdir -p "$out"
@@ -163,14 +164,12 @@ fi
 libs=${LIBS:-tessera nvblas openblas}
 [ -z "$nvblas" ] && libs=${libs//nvblas/}
 for lib in $libs; do
-    run "$lib" "$n1" gemm,potrf
+    run "$lib" "$n1" "$routines"
 done
-for lib in $libs; do
-    if [ "$lib" = openblas ]; then
-        run openblas "$n2" potrf
-    else
-        run "$lib" "$n2" gemm,potrf
-    fi
+for lib in ${n2:+$libs}; do
+    r=$routines
+    [ "$lib" = openblas ] && r=$(sed 's/gemm,*//; s/,$//' <<< "$r")
+    [ -n "$r" ] && run "$lib" "$n2" "$r"
 done
 
 {
@@ -192,7 +191,7 @@ done
             }
         }' "$csv" | sort
     echo "blas3%, mpi%, rest%: the rank's time inside BLAS-3 routines, inside MPI, and in"
-    echo "ScaLAPACK's own work (panels on BLAS-1 and -2, copies)."
+    echo "ScaLAPACK's own work (PBLAS's work buffers: copies, sums, padding; panels)."
     grep '^tessera: bytes' "$log" | sed 's/^/Tessera transfers: /'
 } >> "$txt"
 cat "$txt"
