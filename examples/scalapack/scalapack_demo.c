@@ -19,6 +19,7 @@
  * (the rest is ScaLAPACK's own work: panel factorizations on BLAS-1 and -2,
  * copies).  Exits 1 when a check fails. */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -356,6 +357,21 @@ int main(int argc, char **argv)
     g.lld = g.mloc > 1 ? g.mloc : 1;
     descinit_(g.desc, &g.n, &g.n, &g.nb, &g.nb, &i0, &i0, &g.ctxt, &g.lld, &info);
     descinit_(g.vdesc, &g.n, &i1, &g.nb, &g.nb, &i0, &i0, &g.ctxt, &g.lld, &info);
+
+    /* ScaLAPACK indexes a rank's local matrix with its default INTEGER, 32
+     * bits here (PDPOTF2's and PDLANGE's offsets (j - 1) * LLD + i): a local
+     * matrix of 2^31 elements or more gives wrong results, not an error. */
+    int too_big = (int64_t)g.lld * g.nloc > INT_MAX, any_too_big;
+    MPI_Allreduce(&too_big, &any_too_big, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_too_big) {
+        if (g.rank == 0)
+            fprintf(stderr,
+                    "scalapack_demo: a rank's part of an N = %d matrix has 2^31 elements or "
+                    "more, past ScaLAPACK's 32-bit indices: use more ranks (a larger -g)\n",
+                    g.n);
+        MPI_Finalize();
+        return 2;
+    }
 
     size_t elems = (size_t)g.lld * (size_t)(g.nloc > 1 ? g.nloc : 1);
     bool gemm = strstr(routines, "gemm") != NULL;
