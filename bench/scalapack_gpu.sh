@@ -23,6 +23,10 @@
 # more than one command's 10 minutes, so a full comparison is several runs.
 # SIZES ("32768 65536": one size, or two) and ROUTINES ("gemm,potrf") cut a
 # run down further, as BUILD (build-gpu) moves it for a trial elsewhere.
+# RANKS (1) runs that many ranks on the one GPU (TESS_DEVICES=cuda:local shares
+# it), in the most square grid, each rank's host BLAS on its share of the
+# cores: N = 65536 needs 4, since ScaLAPACK's 32-bit indices stop a rank's part
+# of the matrix short of 2^31 elements (scalapack_demo refuses more).
 #
 # OUTDIR gets scalapack_TAG.txt (the summary: rate in TFLOP/s and against the
 # device's DGEMM, measured here by bench_blas3_cuda at 16384, speed-ups, and
@@ -43,6 +47,7 @@ budget=${2:-520}
 nb=${NB:-1024}
 read -r n1 n2 <<< "${SIZES:-32768 65536}"
 routines=${ROUTINES:-gemm,potrf}
+ranks=${RANKS:-1}
 build=${BUILD:-build-gpu}
 start=$(date +%s)
 mkdir -p "$out"
@@ -104,10 +109,10 @@ timeout -k 10 120 "$build/bench/bench_blas3_cuda" --no-xt --tag "$tag-dgemm" "$o
 ceiling=$(awk -F, 'NR == 2 { print $16 }' "$out/blas3_$tag-dgemm.csv" 2>/dev/null)
 echo "scalapack: device DGEMM ${ceiling:-?} TFLOP/s after $(elapsed) s" | tee -a "$log"
 
-echo "library,routine,n,nb,seconds,tflops,of_device_dgemm,residual,blas3_share,mpi_share," \
+echo "library,routine,n,ranks,nb,seconds,tflops,of_device_dgemm,residual,blas3_share,mpi_share," \
      "rest_share,check" | tr -d ' ' > "$csv"
 declare -A took                         # library,routine -> its seconds at n1; library -> the rest
-# run LIBRARY N ROUTINES: one rank, all cores, the library preloaded.
+# run LIBRARY N ROUTINES: RANKS ranks sharing the cores, the library preloaded.
 run() {
     local lib=$1 n=$2 routines=$3 pre=() left est=0 r
     left=$(( budget - $(elapsed) - 10 ))
@@ -134,7 +139,8 @@ run() {
     esac
     echo "== $lib n=$n $routines (budget left $left s)" >> "$log"
     local t0=$(date +%s) rc
-    timeout -k 10 "$left" mpirun -np 1 --bind-to none "${pre[@]}" "$demo" -w -n "$n" -b "$nb" \
+    [ "$ranks" -gt 1 ] && pre+=(-x OPENBLAS_NUM_THREADS=$(( $(nproc) / ranks )))
+    timeout -k 10 "$left" mpirun -np "$ranks" --bind-to none "${pre[@]}" "$demo" -w -n "$n" -b "$nb" \
         -r "$routines" > "$out/run.txt" 2>> "$log"
     rc=$?
     cat "$out/run.txt" >> "$log"
@@ -149,10 +155,10 @@ run() {
     fi
     echo "scalapack: $lib n=$n rc=$rc after $(elapsed) s" | tee -a "$log"
     [ "$rc" -ne 0 ] && status=1
-    awk -v lib="$lib" -v dg="${ceiling:-0}" '
+    awk -v lib="$lib" -v dg="${ceiling:-0}" -v ranks="$ranks" '
         $1 ~ /^pd/ {
             tf = $5 / 1000
-            printf "%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s\n", lib, $1, $2, $3, $4, tf,
+            printf "%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s\n", lib, $1, $2, ranks, $3, $4, tf,
                    (dg > 0 ? sprintf("%.3f", tf / dg) : ""), $6, $7, $8, $9, $10
         }' "$out/run.txt" | tr -d '%' >> "$csv"
     rm -f "$out/run.txt"
@@ -174,23 +180,23 @@ done
 
 {
     echo
-    echo "ScaLAPACK 2.2.1 (Open MPI 4.1.4), one rank, NB $nb; device DGEMM ${ceiling:-?} TFLOP/s"
-    printf '%-9s %-8s %6s %9s %8s %9s %10s %7s %6s %6s  %s\n' library routine n seconds \
-        TFLOP/s of_dgemm residual blas3% mpi% rest% check
-    awk -F, 'NR > 1 { printf "%-9s %-8s %6s %9s %8s %9s %10s %7s %6s %6s  %s\n", $1, $2, $3,
-                      $5, $6, $7, $8, $9, $10, $11, $12 }' "$csv"
+    echo "ScaLAPACK 2.2.1 (Open MPI 4.1.4), NB $nb; device DGEMM ${ceiling:-?} TFLOP/s"
+    printf '%-9s %-8s %6s %5s %9s %8s %9s %10s %7s %6s %6s  %s\n' library routine n ranks \
+        seconds TFLOP/s of_dgemm residual blas3% mpi% rest% check
+    awk -F, 'NR > 1 { printf "%-9s %-8s %6s %5s %9s %8s %9s %10s %7s %6s %6s  %s\n", $1, $2,
+                      $3, $4, $6, $7, $8, $9, $10, $11, $12, $13 }' "$csv"
     echo
     echo "Tessera's speed-up over the others (time ratio):"
-    awk -F, 'NR > 1 { t[$1 "," $2 "," $3] = $5; k[$2 "," $3] = 1 }
+    awk -F, 'NR > 1 { x = $2 "," $3 "," $4 " ranks"; t[$1 "," x] = $6; k[x] = 1 }
         END {
             for (x in k) {
                 te = t["tessera," x]; nv = t["nvblas," x]; ob = t["openblas," x]
-                printf "  %-16s over NVBLAS %s, over OpenBLAS %s\n", x,
+                printf "  %-24s over NVBLAS %s, over OpenBLAS %s\n", x,
                        (te && nv) ? sprintf("%.2f", nv / te) : "-",
                        (te && ob) ? sprintf("%.2f", ob / te) : "-"
             }
         }' "$csv" | sort
-    echo "blas3%, mpi%, rest%: the rank's time inside BLAS-3 routines, inside MPI, and in"
+    echo "blas3%, mpi%, rest%: the ranks' time inside BLAS-3 routines, inside MPI, and in"
     echo "ScaLAPACK's own work (PBLAS's work buffers: copies, sums, padding; panels)."
     grep '^tessera: bytes' "$log" | sed 's/^/Tessera transfers: /'
 } >> "$txt"
