@@ -26,7 +26,10 @@
 # RANKS (1) runs that many ranks on the one GPU (TESS_DEVICES=cuda:local shares
 # it), in the most square grid, each rank's host BLAS on its share of the
 # cores: N = 65536 needs 4, since ScaLAPACK's 32-bit indices stop a rank's part
-# of the matrix short of 2^31 elements (scalapack_demo refuses more).
+# of the matrix short of 2^31 elements (scalapack_demo refuses more).  STRIP
+# (NB) sets PBLAS's strip width apart from NB: on a grid of several ranks
+# PDGEMM updates each rank's part of C once per strip, and the legacy library
+# moves that part to the GPU and back on every call.
 #
 # OUTDIR gets scalapack_TAG.txt (the summary: rate in TFLOP/s and against the
 # device's DGEMM, measured here by bench_blas3_cuda at 16384, speed-ups, and
@@ -45,6 +48,7 @@ set -uo pipefail
 out=${1:?usage: bench/scalapack_gpu.sh OUTDIR [BUDGET-S]}
 budget=${2:-520}
 nb=${NB:-1024}
+strip=${STRIP:-$nb}
 read -r n1 n2 <<< "${SIZES:-32768 65536}"
 routines=${ROUTINES:-gemm,potrf}
 ranks=${RANKS:-1}
@@ -109,7 +113,7 @@ timeout -k 10 120 "$build/bench/bench_blas3_cuda" --no-xt --tag "$tag-dgemm" "$o
 ceiling=$(awk -F, 'NR == 2 { print $16 }' "$out/blas3_$tag-dgemm.csv" 2>/dev/null)
 echo "scalapack: device DGEMM ${ceiling:-?} TFLOP/s after $(elapsed) s" | tee -a "$log"
 
-echo "library,routine,n,ranks,nb,seconds,tflops,of_device_dgemm,residual,blas3_share,mpi_share," \
+echo "library,routine,n,ranks,nb,strip,seconds,tflops,of_device_dgemm,residual,blas3_share,mpi_share," \
      "rest_share,check" | tr -d ' ' > "$csv"
 declare -A took                         # library,routine -> its seconds at n1; library -> the rest
 # run LIBRARY N ROUTINES: RANKS ranks sharing the cores, the library preloaded.
@@ -140,8 +144,8 @@ run() {
     echo "== $lib n=$n $routines (budget left $left s)" >> "$log"
     local t0=$(date +%s) rc
     [ "$ranks" -gt 1 ] && pre+=(-x OPENBLAS_NUM_THREADS=$(( $(nproc) / ranks )))
-    timeout -k 10 "$left" mpirun -np "$ranks" --bind-to none "${pre[@]}" "$demo" -w -n "$n" -b "$nb" \
-        -r "$routines" > "$out/run.txt" 2>> "$log"
+    timeout -k 10 "$left" mpirun -np "$ranks" --bind-to none "${pre[@]}" "$demo" -w -n "$n" \
+        -b "$nb" -s "$strip" -r "$routines" > "$out/run.txt" 2>> "$log"
     rc=$?
     cat "$out/run.txt" >> "$log"
     if [ "$n" -eq "$n1" ]; then
@@ -155,10 +159,11 @@ run() {
     fi
     echo "scalapack: $lib n=$n rc=$rc after $(elapsed) s" | tee -a "$log"
     [ "$rc" -ne 0 ] && status=1
-    awk -v lib="$lib" -v dg="${ceiling:-0}" -v ranks="$ranks" '
+    awk -v lib="$lib" -v dg="${ceiling:-0}" -v ranks="$ranks" -v strip="$strip" '
         $1 ~ /^pd/ {
             tf = $5 / 1000
-            printf "%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s\n", lib, $1, $2, ranks, $3, $4, tf,
+            printf "%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s\n", lib, $1, $2, ranks, $3, strip,
+                   $4, tf,
                    (dg > 0 ? sprintf("%.3f", tf / dg) : ""), $6, $7, $8, $9, $10
         }' "$out/run.txt" | tr -d '%' >> "$csv"
     rm -f "$out/run.txt"
@@ -180,14 +185,14 @@ done
 
 {
     echo
-    echo "ScaLAPACK 2.2.1 (Open MPI 4.1.4), NB $nb; device DGEMM ${ceiling:-?} TFLOP/s"
+    echo "ScaLAPACK 2.2.1 (Open MPI 4.1.4), NB $nb, strips of $strip; device DGEMM ${ceiling:-?} TFLOP/s"
     printf '%-9s %-8s %6s %5s %9s %8s %9s %10s %7s %6s %6s  %s\n' library routine n ranks \
         seconds TFLOP/s of_dgemm residual blas3% mpi% rest% check
     awk -F, 'NR > 1 { printf "%-9s %-8s %6s %5s %9s %8s %9s %10s %7s %6s %6s  %s\n", $1, $2,
-                      $3, $4, $6, $7, $8, $9, $10, $11, $12, $13 }' "$csv"
+                      $3, $4, $7, $8, $9, $10, $11, $12, $13, $14 }' "$csv"
     echo
     echo "Tessera's speed-up over the others (time ratio):"
-    awk -F, 'NR > 1 { x = $2 "," $3 "," $4 " ranks"; t[$1 "," x] = $6; k[x] = 1 }
+    awk -F, 'NR > 1 { x = $2 "," $3 "," $4 " ranks"; t[$1 "," x] = $7; k[x] = 1 }
         END {
             for (x in k) {
                 te = t["tessera," x]; nv = t["nvblas," x]; ob = t["openblas," x]
