@@ -359,16 +359,19 @@ int main(int argc, char **argv)
     descinit_(g.vdesc, &g.n, &i1, &g.nb, &g.nb, &i0, &i0, &g.ctxt, &g.lld, &info);
 
     /* ScaLAPACK indexes a rank's local matrix with its default INTEGER, 32
-     * bits here (PDPOTF2's and PDLANGE's offsets (j - 1) * LLD + i): a local
-     * matrix of 2^31 elements or more gives wrong results, not an error. */
-    int too_big = (int64_t)g.lld * g.nloc > INT_MAX, any_too_big;
-    MPI_Allreduce(&too_big, &any_too_big, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (any_too_big) {
+     * bits here (PDPOTF2's and PDLANGE's offsets (j - 1) * LLD + i), and PBLAS
+     * sizes its work buffers (a strip of the local rows or columns) in bytes
+     * with a C int: past 2^31 either gives wrong results or a crash, not an
+     * error. */
+    int64_t local = g.mloc > g.nloc ? g.mloc : g.nloc, wide = g.strip > g.nb ? g.strip : g.nb;
+    int too_big = ((int64_t)g.lld * g.nloc > INT_MAX) | 2 * (wide * local * 8 > INT_MAX), any;
+    MPI_Allreduce(&too_big, &any, 1, MPI_INT, MPI_BOR, MPI_COMM_WORLD);
+    if (any) {
         if (g.rank == 0)
-            fprintf(stderr,
-                    "scalapack_demo: a rank's part of an N = %d matrix has 2^31 elements or "
-                    "more, past ScaLAPACK's 32-bit indices: use more ranks (a larger -g)\n",
-                    g.n);
+            fprintf(stderr, "scalapack_demo: %s, past ScaLAPACK's 32-bit sizes: use %s\n",
+                    any & 1 ? "a rank's part of the matrix has 2^31 elements or more"
+                            : "a strip of a rank's part takes 2^31 bytes or more",
+                    any & 1 ? "more ranks (a larger -g)" : "narrower strips (-s, -b)");
         MPI_Finalize();
         return 2;
     }
