@@ -17,7 +17,8 @@
  * ||C x - A (B x)|| / (||A|| ||B|| ||x|| N eps) for the product) and the
  * shares of the time the ranks spent inside BLAS-3 routines and inside MPI
  * (the rest is ScaLAPACK's own work: panel factorizations on BLAS-1 and -2,
- * copies).  Exits 1 when a check fails. */
+ * and PBLAS's work buffers, filled, added into the matrices and freed on
+ * every call).  Exits 1 when a check fails. */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -72,6 +73,7 @@ static const double one = 1.0, zero = 0.0;
 /* This rank's part of the grid and of an N x N matrix in NB x NB blocks. */
 static struct {
     int rank, nranks, ctxt, p, q, myrow, mycol;
+    MPI_Comm row_comm; /* the ranks of this rank's process row */
     int n, nb, strip, mloc, nloc, lld;
     int desc[9], vdesc[9]; /* the matrices, and N x 1 vectors */
 } g;
@@ -107,21 +109,56 @@ static int global(int l, int me, int np)
 
 enum kind { GENERAL, SPD, ZERO };
 
-/* Work on the columns of the local matrix, split among one thread per core
- * the rank may use (threads that end with the work, so that none is left
- * polling while ScaLAPACK runs). */
+/* fn(ctx, first, last) over [0, count), split among one thread per core the
+ * rank may use (threads that end with the work, so that none is left polling
+ * while ScaLAPACK runs). */
+typedef void (*range_fn)(void *ctx, int first, int last);
+typedef struct {
+    range_fn fn;
+    void *ctx;
+    int first, last;
+} range_t;
+
+static void *range_run(void *arg)
+{
+    const range_t *r = arg;
+    r->fn(r->ctx, r->first, r->last);
+    return NULL;
+}
+
+static void parallel(int count, range_fn fn, void *ctx)
+{
+    enum { MAX_THREADS = 256 };
+    cpu_set_t cpus;
+    int n = sched_getaffinity(0, sizeof cpus, &cpus) ? 1 : CPU_COUNT(&cpus);
+    n = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
+    pthread_t t[MAX_THREADS];
+    range_t part[MAX_THREADS];
+    int started = 0;
+    for (int k = 0; k < n; k++) {
+        part[k] = (range_t){ fn, ctx, (int)((int64_t)count * k / n),
+                             (int)((int64_t)count * (k + 1) / n) };
+        if (k == n - 1 || pthread_create(&t[started], NULL, range_run, &part[k]))
+            range_run(&part[k]); /* the last part, or one no thread took */
+        else
+            started++;
+    }
+    for (int k = 0; k < started; k++)
+        pthread_join(t[k], NULL);
+}
+
+/* What to write into the local matrix's columns. */
 typedef struct {
     double *dst;
     const double *src; /* a copy of it, or ... */
     enum kind kind;    /* ... generated: */
     uint64_t seed;
-    int first, last; /* local columns */
-} part_t;
+} fill_t;
 
-static void *fill_part(void *arg)
+static void fill_columns(void *ctx, int first, int last)
 {
-    const part_t *w = arg;
-    for (int lj = w->first; lj < w->last; lj++) {
+    const fill_t *w = ctx;
+    for (int lj = first; lj < last; lj++) {
         double *col = w->dst + (size_t)lj * (size_t)g.lld;
         if (w->src) {
             memcpy(col, w->src + (size_t)lj * (size_t)g.lld, sizeof *col * (size_t)g.mloc);
@@ -140,41 +177,18 @@ static void *fill_part(void *arg)
                 col[li] = entry(i < j ? i : j, i < j ? j : i, w->seed) + (i == j ? g.n : 0);
         }
     }
-    return NULL;
-}
-
-static void fill(part_t w)
-{
-    enum { MAX_THREADS = 256 };
-    cpu_set_t cpus;
-    int n = sched_getaffinity(0, sizeof cpus, &cpus) ? 1 : CPU_COUNT(&cpus);
-    n = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
-    pthread_t t[MAX_THREADS];
-    part_t part[MAX_THREADS];
-    int started = 0;
-    for (int k = 0; k < n; k++) {
-        part[k] = w;
-        part[k].first = (int)((int64_t)g.nloc * k / n);
-        part[k].last = (int)((int64_t)g.nloc * (k + 1) / n);
-        if (k == n - 1 || pthread_create(&t[started], NULL, fill_part, &part[k]))
-            fill_part(&part[k]); /* the last part, or one no thread took */
-        else
-            started++;
-    }
-    for (int k = 0; k < started; k++)
-        pthread_join(t[k], NULL);
 }
 
 /* The local part of A: general, or symmetric with N on the diagonal (so
  * positive definite), or zero (an output's pages touched before it is timed). */
 static void generate(double *a, enum kind kind, uint64_t seed)
 {
-    fill((part_t){ .dst = a, .kind = kind, .seed = seed });
+    parallel(g.nloc, fill_columns, &(fill_t){ .dst = a, .kind = kind, .seed = seed });
 }
 
 static void copy(double *dst, const double *src)
 {
-    fill((part_t){ .dst = dst, .src = src });
+    parallel(g.nloc, fill_columns, &(fill_t){ .dst = dst, .src = src });
 }
 
 /* An N-vector, held by the first column of ranks. */
@@ -184,11 +198,45 @@ static void generate_vector(double *x, uint64_t seed)
         x[li] = entry((uint64_t)global(li, g.myrow, g.p), 0, seed);
 }
 
-static double norm_inf(const double *a, const int *desc, int cols)
+/* The buffers: the three matrices of a product, or a matrix and its copy;
+ * three N-vectors; the sums of a rank's rows (also PDLANGE's work). */
+static double *m0, *m1, *m2, *v0, *v1, *v2, *row_sum;
+
+/* ||x||_inf of an N-vector. */
+static double vector_norm_inf(const double *x)
 {
-    double *work = malloc(sizeof *work * (size_t)(g.mloc + g.nloc + g.nb + 1));
-    double v = work ? pdlange_("I", &g.n, &cols, a, &i1, &i1, desc, work, 1) : NAN;
-    free(work);
+    return pdlange_("I", &g.n, &i1, x, &i1, &i1, g.vdesc, row_sum, 1);
+}
+
+typedef struct {
+    const double *a;
+    double *sum;
+} row_sums_t;
+
+static void abs_row_sums(void *ctx, int first, int last)
+{
+    const row_sums_t *w = ctx;
+    for (int li = first; li < last; li++)
+        w->sum[li] = 0;
+    for (int lj = 0; lj < g.nloc; lj++) {
+        const double *col = w->a + (size_t)lj * (size_t)g.lld;
+        for (int li = first; li < last; li++)
+            w->sum[li] += fabs(col[li]);
+    }
+}
+
+/* ||A||_inf of an N x N matrix: each rank sums the absolute values of its
+ * rows on all its cores, each process row adds its ranks' sums, the largest
+ * sum wins.  PDLANGE does this on one core per rank, which at the benchmark's
+ * sizes takes several times as long as PDGEMM on a GPU. */
+static double matrix_norm_inf(const double *a)
+{
+    double local = 0, v;
+    parallel(g.mloc, abs_row_sums, &(row_sums_t){ a, row_sum });
+    MPI_Allreduce(MPI_IN_PLACE, row_sum, g.mloc, MPI_DOUBLE, MPI_SUM, g.row_comm);
+    for (int li = 0; li < g.mloc; li++)
+        local = row_sum[li] > local ? row_sum[li] : local;
+    MPI_Allreduce(&local, &v, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return v;
 }
 
@@ -203,17 +251,14 @@ static void gemv(double alpha, const double *a, const double *x, double beta, do
 static double solve_residual(const double *a0, const double *x, double *b)
 {
     gemv(1.0, a0, x, -1.0, b);
-    return norm_inf(b, g.vdesc, 1) /
-           (norm_inf(a0, g.desc, g.n) * norm_inf(x, g.vdesc, 1) * g.n * (DBL_EPSILON / 2));
+    return vector_norm_inf(b) /
+           (matrix_norm_inf(a0) * vector_norm_inf(x) * g.n * (DBL_EPSILON / 2));
 }
 
 typedef struct {
     double seconds, blas3_s, mpi_s, flops, residual;
     int info;
 } result_t;
-
-/* The buffers: the three matrices of a product, or a matrix and its copy. */
-static double *m0, *m1, *m2, *v0, *v1, *v2;
 
 static double timed_start(void)
 {
@@ -278,9 +323,8 @@ static result_t run(const char *routine, bool check)
             gemv(1.0, m2, v0, 0.0, v1);  /* C x */
             gemv(1.0, m1, v0, 0.0, v2);  /* B x */
             gemv(1.0, m0, v2, -1.0, v1); /* A (B x) - C x */
-            r.residual =
-                norm_inf(v1, g.vdesc, 1) / (norm_inf(m0, g.desc, g.n) * norm_inf(m1, g.desc, g.n) *
-                                            norm_inf(v0, g.vdesc, 1) * g.n * (DBL_EPSILON / 2));
+            r.residual = vector_norm_inf(v1) / (matrix_norm_inf(m0) * matrix_norm_inf(m1) *
+                                                vector_norm_inf(v0) * g.n * (DBL_EPSILON / 2));
         }
     }
     return r;
@@ -352,6 +396,7 @@ int main(int argc, char **argv)
     Cblacs_get(-1, 0, &g.ctxt);
     Cblacs_gridinit(&g.ctxt, "Row", g.p, g.q);
     Cblacs_gridinfo(g.ctxt, &g.p, &g.q, &g.myrow, &g.mycol);
+    MPI_Comm_split(MPI_COMM_WORLD, g.myrow, g.mycol, &g.row_comm);
     g.mloc = numroc_(&g.n, &g.nb, &g.myrow, &i0, &g.p);
     g.nloc = numroc_(&g.n, &g.nb, &g.mycol, &i0, &g.q);
     g.lld = g.mloc > 1 ? g.mloc : 1;
@@ -384,7 +429,8 @@ int main(int argc, char **argv)
     v0 = malloc(sizeof *v0 * (size_t)g.lld);
     v1 = malloc(sizeof *v1 * (size_t)g.lld);
     v2 = malloc(sizeof *v2 * (size_t)g.lld);
-    int ok = m0 && m1 && (!gemm || m2) && v0 && v1 && v2, all_ok;
+    row_sum = malloc(sizeof *row_sum * (size_t)g.lld);
+    int ok = m0 && m1 && (!gemm || m2) && v0 && v1 && v2 && row_sum, all_ok;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all_ok) {
         if (g.rank == 0)
@@ -434,6 +480,8 @@ int main(int argc, char **argv)
     free(v0);
     free(v1);
     free(v2);
+    free(row_sum);
+    MPI_Comm_free(&g.row_comm);
     Cblacs_gridexit(g.ctxt);
     MPI_Finalize();
     return failed;
