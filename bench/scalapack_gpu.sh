@@ -1,28 +1,28 @@
 #!/usr/bin/env bash
-# ScaLAPACK's PDGEMM and PDPOTRF on one GPU with one MPI rank, the same
-# ScaLAPACK and the same program (examples/scalapack/scalapack_demo) on three
-# BLAS in one run: OpenBLAS on the host's cores, NVBLAS and Tessera's legacy
-# library (each preloaded into the rank), at N = 32768 and 65536.  Run from
-# the repository root of a GPU machine, with .devdeps holding the project's
-# packages (../shared/device/README.md) and, in .devdeps/mpi, Open MPI's and
-# ScaLAPACK's (examples/scalapack/fetch-mpi-deps.sh):
+# ScaLAPACK's PDGEMM and PDPOTRF on one GPU, the same ScaLAPACK and the same
+# program (examples/scalapack/scalapack_demo) on three BLAS in one run:
+# OpenBLAS on the host's cores, NVBLAS and Tessera's legacy library (each
+# preloaded into the ranks).  Run from the repository root of a GPU machine,
+# with .devdeps holding the project's packages (../shared/device/README.md)
+# and, in .devdeps/mpi, Open MPI's and ScaLAPACK's
+# (examples/scalapack/fetch-mpi-deps.sh):
 #
 #   bench/scalapack_gpu.sh OUTDIR [BUDGET-S]
 #
 # BUDGET-S is the seconds for the whole script, the build included (520
-# default, for a command of at most 10 minutes).  A run at 65536 whose
-# estimate (the same library's run at 32768: 8 times its routines' time, 4
-# times the rest) exceeds what is left is not started, and the summary says
-# so with the estimate; OpenBLAS at 65536 runs PDPOTRF only (its PDGEMM would
-# take some 8 minutes).
+# default, for a command of at most 10 minutes); a run is stopped when they
+# are spent.  Of a second size, a run whose estimate (the same library's run
+# at the first size: its routines' time scaled as the flops, the rest as the
+# memory) exceeds what is left is not started, and the summary says so; nor
+# is OpenBLAS's PDGEMM at the second size.
 # NB (1024) is ScaLAPACK's block size for every run, and PBLAS's strip width
 # (scalapack_demo's pilaenv_): larger blocks move the trailing matrix of
 # PDPOTRF across the host link fewer times, smaller ones shorten the panels it
 # factors with BLAS-2 on the host.  LIBS ("tessera nvblas openblas") picks the
-# libraries, in order: on a 16-core H200 host the three at 32768 alone take
-# more than one command's 10 minutes, so a full comparison is several runs.
-# SIZES ("32768 65536": one size, or two) and ROUTINES ("gemm,potrf") cut a
-# run down further, as BUILD (build-gpu) moves it for a trial elsewhere.
+# libraries, in order: on a 16-core H200 host the three at 32768 take some
+# seven minutes.  SIZES ("32768": one size, or two) and ROUTINES
+# ("potrf,gemm", in that order) cut a run down further, as BUILD (build-gpu)
+# moves it for a trial elsewhere.
 # RANKS (1) runs that many ranks on the one GPU (TESS_DEVICES=cuda:local shares
 # it), in the most square grid, each rank's host BLAS on its share of the
 # cores: N = 65536 needs 4, since ScaLAPACK's 32-bit indices stop a rank's part
@@ -30,6 +30,11 @@
 # (NB) sets PBLAS's strip width apart from NB: on a grid of several ranks
 # PDGEMM updates each rank's part of C once per strip, and the legacy library
 # moves that part to the GPU and back on every call.
+# BUFFERS (heap) keeps PBLAS's work buffers in glibc's heap for every library
+# (MALLOC_MMAP_MAX_=0, MALLOC_TRIM_THRESHOLD_ past any size): PBLAS allocates
+# one per strip and frees it, and by default glibc maps each such buffer anew
+# and the kernel zeroes its pages on first touch, on one core, in every call.
+# BUFFERS=default leaves glibc as it is.
 #
 # OUTDIR gets scalapack_TAG.txt (the summary: rate in TFLOP/s and against the
 # device's DGEMM, measured here by bench_blas3_cuda at 16384, speed-ups, and
@@ -49,9 +54,10 @@ out=${1:?usage: bench/scalapack_gpu.sh OUTDIR [BUDGET-S]}
 budget=${2:-520}
 nb=${NB:-1024}
 strip=${STRIP:-$nb}
-read -r n1 n2 <<< "${SIZES:-32768 65536}"
-routines=${ROUTINES:-gemm,potrf}
+read -r n1 n2 <<< "${SIZES:-32768}"
+routines=${ROUTINES:-potrf,gemm}
 ranks=${RANKS:-1}
+buffers=${BUFFERS:-heap}
 build=${BUILD:-build-gpu}
 start=$(date +%s)
 mkdir -p "$out"
@@ -125,7 +131,7 @@ timeout -k 10 120 "$build/bench/bench_blas3_cuda" --no-xt --tag "$tag-dgemm" "$o
 ceiling=$(awk -F, 'NR == 2 { print $16 }' "$out/blas3_$tag-dgemm.csv" 2>/dev/null)
 echo "scalapack: device DGEMM ${ceiling:-?} TFLOP/s after $(elapsed) s" | tee -a "$log"
 
-echo "library,routine,n,ranks,nb,strip,seconds,tflops,of_device_dgemm,residual,blas3_share,mpi_share," \
+echo "library,routine,n,ranks,nb,strip,buffers,seconds,tflops,of_device_dgemm,residual,blas3_share,mpi_share," \
      "rest_share,check" | tr -d ' ' > "$csv"
 declare -A took                         # library,routine -> its seconds at n1; library -> the rest
 # run LIBRARY N ROUTINES: RANKS ranks sharing the cores, the library preloaded.
@@ -157,6 +163,7 @@ run() {
     local t0=$(date +%s) rc
     [ "$ranks" -gt 1 ] && pre+=(-x OPENBLAS_NUM_THREADS=$(( $(nproc) / ranks )))
     [ -n "${OPENBLAS_CORETYPE:-}" ] && pre+=(-x OPENBLAS_CORETYPE)
+    [ "$buffers" = heap ] && pre+=(-x MALLOC_MMAP_MAX_=0 -x MALLOC_TRIM_THRESHOLD_=$(( 1 << 50 )))
     timeout -k 10 "$left" mpirun -np "$ranks" --bind-to none "${pre[@]}" "$demo" -w -n "$n" \
         -b "$nb" -s "$strip" -r "$routines" > "$out/run.txt" 2>> "$log"
     rc=$?
@@ -172,11 +179,11 @@ run() {
     fi
     echo "scalapack: $lib n=$n rc=$rc after $(elapsed) s" | tee -a "$log"
     [ "$rc" -ne 0 ] && status=1
-    awk -v lib="$lib" -v dg="${ceiling:-0}" -v ranks="$ranks" -v strip="$strip" '
+    awk -v lib="$lib" -v dg="${ceiling:-0}" -v ranks="$ranks" -v strip="$strip" -v buf="$buffers" '
         $1 ~ /^pd/ {
             tf = $5 / 1000
-            printf "%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s\n", lib, $1, $2, ranks, $3, strip,
-                   $4, tf,
+            printf "%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s\n", lib, $1, $2, ranks, $3,
+                   strip, buf, $4, tf,
                    (dg > 0 ? sprintf("%.3f", tf / dg) : ""), $6, $7, $8, $9, $10
         }' "$out/run.txt" | tr -d '%' >> "$csv"
     rm -f "$out/run.txt"
@@ -198,14 +205,15 @@ done
 
 {
     echo
-    echo "ScaLAPACK 2.2.1 (Open MPI 4.1.4), NB $nb, strips of $strip; device DGEMM ${ceiling:-?} TFLOP/s"
+    echo "ScaLAPACK 2.2.1 (Open MPI 4.1.4), NB $nb, strips of $strip, PBLAS's buffers:" \
+         "$buffers; device DGEMM ${ceiling:-?} TFLOP/s"
     printf '%-9s %-8s %6s %5s %9s %8s %9s %10s %7s %6s %6s  %s\n' library routine n ranks \
         seconds TFLOP/s of_dgemm residual blas3% mpi% rest% check
     awk -F, 'NR > 1 { printf "%-9s %-8s %6s %5s %9s %8s %9s %10s %7s %6s %6s  %s\n", $1, $2,
-                      $3, $4, $7, $8, $9, $10, $11, $12, $13, $14 }' "$csv"
+                      $3, $4, $8, $9, $10, $11, $12, $13, $14, $15 }' "$csv"
     echo
     echo "Tessera's speed-up over the others (time ratio):"
-    awk -F, 'NR > 1 { x = $2 "," $3 "," $4 " ranks"; t[$1 "," x] = $7; k[x] = 1 }
+    awk -F, 'NR > 1 { x = $2 "," $3 "," $4 " ranks"; t[$1 "," x] = $8; k[x] = 1 }
         END {
             for (x in k) {
                 te = t["tessera," x]; nv = t["nvblas," x]; ob = t["openblas," x]
