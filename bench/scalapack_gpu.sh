@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ScaLAPACK's PDGEMM and PDPOTRF on one GPU, the same ScaLAPACK and the same
-# program (examples/scalapack/scalapack_demo) on three BLAS in one run:
+# ScaLAPACK's PDGEMM and PDPOTRF on a machine's GPUs, the same ScaLAPACK and the
+# same program (examples/scalapack/scalapack_demo) on three BLAS in one run:
 # OpenBLAS on the host's cores, NVBLAS and Tessera's legacy library (each
 # preloaded into the ranks).  Run from the repository root of a GPU machine,
 # with .devdeps holding the project's packages (../shared/device/README.md)
@@ -19,14 +19,17 @@
 # (scalapack_demo's pilaenv_): larger blocks move the trailing matrix of
 # PDPOTRF across the host link fewer times, smaller ones shorten the panels it
 # factors with BLAS-2 on the host.  LIBS ("tessera nvblas openblas") picks the
-# libraries, in order: on a 16-core H200 host the three at 32768 take some
-# seven minutes.  SIZES ("32768": one size, or two) and ROUTINES
+# libraries, in order (on a 16-core H200 host the three at 32768 did not fit
+# in 10 minutes while the demo's checks took their norms on one core).  SIZES ("32768": one size, or two) and ROUTINES
 # ("potrf,gemm", in that order) cut a run down further, as BUILD (build-gpu)
 # moves it for a trial elsewhere.
-# RANKS (1) runs that many ranks on the one GPU (TESS_DEVICES=cuda:local shares
-# it), in the most square grid, each rank's host BLAS on its share of the
-# cores: N = 65536 needs 4, since ScaLAPACK's 32-bit indices stop a rank's part
-# of the matrix short of 2^31 elements (scalapack_demo refuses more).  STRIP
+# RANKS (1) runs that many ranks on the machine's GPUs, in the most square
+# grid, each rank's host BLAS on its share of the cores; TESS_DEVICES=cuda:local
+# divides the GPUs among Tessera's ranks, bench/rank_gpus.sh among NVBLAS's by
+# the same rule, and rates are compared with every GPU's DGEMM together.  On
+# one GPU, N = 65536 needs 4 ranks, since ScaLAPACK's 32-bit indices stop a
+# rank's part of the matrix short of 2^31 elements (scalapack_demo refuses
+# more).  STRIP
 # (NB) sets PBLAS's strip width apart from NB: on a grid of several ranks
 # PDGEMM updates each rank's part of C once per strip, and the legacy library
 # moves that part to the GPU and back on every call.
@@ -37,14 +40,14 @@
 # BUFFERS=default leaves glibc as it is.
 #
 # OUTDIR gets scalapack_TAG.txt (the summary: rate in TFLOP/s and against the
-# device's DGEMM, measured here by bench_blas3_cuda at 16384, speed-ups, and
-# the rank's time inside BLAS-3, inside MPI and elsewhere), scalapack_TAG.csv
+# DGEMM of every GPU, one GPU's measured here by bench_blas3_cuda at 16384,
+# speed-ups, and the ranks' time inside BLAS-3, inside MPI and elsewhere), scalapack_TAG.csv
 # (one row per run), scalapack_TAG.log (build, each run's output, Tessera's
 # transfer statistics) and blas3_TAG-dgemm.csv (the device DGEMM run); TAG is
 # the GPU model and count (h200x1).
 #
-# Before the runs, tests/scalapack/test_mpi_blas runs on two ranks sharing the
-# GPU through TESS_DEVICES=cuda:local (its lines are in the summary).
+# Before the runs, tests/scalapack/test_mpi_blas runs on two ranks taking the
+# GPUs through TESS_DEVICES=cuda:local (its lines are in the summary).
 #
 # Exit status: 0, 1 when a run or that test failed, 3 when the budget ran out
 # before a run could start.
@@ -116,9 +119,9 @@ openblas=$(ldd "$demo" | awk '/libopenblas\.so\.0/ { print $3; exit }')
 } > "$out/nvblas.conf"
 
 # The library inside MPI programs on the GPU (tests/scalapack/test_mpi_blas.c):
-# two ranks, each bound to a core, sharing the GPU through cuda:local, every
+# two ranks, each bound to a core, taking the GPUs through cuda:local, every
 # BLAS-3 call through the runtime on tiles of 32.
-echo "== two ranks sharing the GPU (test_mpi_blas)" >> "$txt"
+echo "== two ranks on the GPUs (test_mpi_blas)" >> "$txt"
 TESS_DEVICES=cuda:local TESS_THRESHOLD=0 TESS_NB=32 timeout -k 10 120 \
     tests/scalapack/run_mpi.sh 2 "$build/tests/scalapack/test_mpi_blas" >> "$txt" 2>> "$log" ||
     { echo "test_mpi_blas FAILED" >> "$txt"; status=1; }
@@ -129,6 +132,7 @@ echo "scalapack: test_mpi_blas after $(elapsed) s" | tee -a "$log"
 timeout -k 10 120 "$build/bench/bench_blas3_cuda" --no-xt --tag "$tag-dgemm" "$out" 1 gemm 16384 \
     >> "$log" 2>&1
 ceiling=$(awk -F, 'NR == 2 { print $16 }' "$out/blas3_$tag-dgemm.csv" 2>/dev/null)
+ceilings=$(awk -v c="${ceiling:-0}" -v g="$count" 'BEGIN { print c * g }') # every GPU's
 echo "scalapack: device DGEMM ${ceiling:-?} TFLOP/s after $(elapsed) s" | tee -a "$log"
 
 echo "library,routine,n,ranks,nb,strip,buffers,seconds,tflops,of_device_dgemm,residual,blas3_share,mpi_share," \
@@ -155,17 +159,21 @@ run() {
             return
         fi
     fi
+    local launch=()
     case $lib in
     tessera) pre=(-x LD_PRELOAD="$tessera" -x TESS_DEVICES=cuda:local -x TESS_VERBOSE=1) ;;
-    nvblas) pre=(-x LD_PRELOAD="$nvblas" -x NVBLAS_CONFIG_FILE="$out/nvblas.conf") ;;
+    nvblas)
+        pre=(-x NVBLAS_CONFIG_FILE="$out/nvblas.conf")
+        launch=("$PWD/bench/rank_gpus.sh" "$count" "$nvblas")
+        ;;
     esac
     echo "== $lib n=$n $routines (budget left $left s)" >> "$log"
     local t0=$(date +%s) rc
     [ "$ranks" -gt 1 ] && pre+=(-x OPENBLAS_NUM_THREADS=$(( $(nproc) / ranks )))
     [ -n "${OPENBLAS_CORETYPE:-}" ] && pre+=(-x OPENBLAS_CORETYPE)
     [ "$buffers" = heap ] && pre+=(-x MALLOC_MMAP_MAX_=0 -x MALLOC_TRIM_THRESHOLD_=$(( 1 << 50 )))
-    timeout -k 10 "$left" mpirun -np "$ranks" --bind-to none "${pre[@]}" "$demo" -w -n "$n" \
-        -b "$nb" -s "$strip" -r "$routines" > "$out/run.txt" 2>> "$log"
+    timeout -k 10 "$left" mpirun -np "$ranks" --bind-to none "${pre[@]}" "${launch[@]}" "$demo" \
+        -w -n "$n" -b "$nb" -s "$strip" -r "$routines" > "$out/run.txt" 2>> "$log"
     rc=$?
     cat "$out/run.txt" >> "$log"
     if [ "$n" -eq "$n1" ]; then
@@ -179,7 +187,7 @@ run() {
     fi
     echo "scalapack: $lib n=$n rc=$rc after $(elapsed) s" | tee -a "$log"
     [ "$rc" -ne 0 ] && status=1
-    awk -v lib="$lib" -v dg="${ceiling:-0}" -v ranks="$ranks" -v strip="$strip" -v buf="$buffers" '
+    awk -v lib="$lib" -v dg="$ceilings" -v ranks="$ranks" -v strip="$strip" -v buf="$buffers" '
         $1 ~ /^pd/ {
             tf = $5 / 1000
             printf "%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s\n", lib, $1, $2, ranks, $3,
