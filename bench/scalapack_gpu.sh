@@ -20,19 +20,19 @@
 # PDPOTRF across the host link fewer times, smaller ones shorten the panels it
 # factors with BLAS-2 on the host.  LIBS ("tessera nvblas openblas") picks the
 # libraries, in order (on a 16-core H200 host the three at 32768 did not fit
-# in 10 minutes while the demo's checks took their norms on one core).  SIZES ("32768": one size, or two) and ROUTINES
-# ("potrf,gemm", in that order) cut a run down further, as BUILD (build-gpu)
-# moves it for a trial elsewhere.
+# in 10 minutes while the demo's checks took their norms on one core).
+# SIZES ("32768": one size, or two) and ROUTINES ("potrf,gemm", in that
+# order) cut a run down further, as BUILD (build-gpu) moves it for a trial
+# elsewhere.
 # RANKS (1) runs that many ranks on the machine's GPUs, in the most square
 # grid, each rank's host BLAS on its share of the cores; TESS_DEVICES=cuda:local
 # divides the GPUs among Tessera's ranks, bench/rank_gpus.sh among NVBLAS's by
 # the same rule, and rates are compared with every GPU's DGEMM together.  On
 # one GPU, N = 65536 needs 4 ranks, since ScaLAPACK's 32-bit indices stop a
 # rank's part of the matrix short of 2^31 elements (scalapack_demo refuses
-# more).  STRIP
-# (NB) sets PBLAS's strip width apart from NB: on a grid of several ranks
-# PDGEMM updates each rank's part of C once per strip, and the legacy library
-# moves that part to the GPU and back on every call.
+# more).  STRIP (NB) sets PBLAS's strip width apart from NB: on a grid of
+# several ranks PDGEMM updates each rank's part of C once per strip, and the
+# legacy library moves that part to the GPU and back on every call.
 # BUFFERS (heap) keeps PBLAS's work buffers in glibc's heap for every library
 # (MALLOC_MMAP_MAX_=0, MALLOC_TRIM_THRESHOLD_ past any size): PBLAS allocates
 # one per strip and frees it, and by default glibc maps each such buffer anew
@@ -41,10 +41,10 @@
 #
 # OUTDIR gets scalapack_TAG.txt (the summary: rate in TFLOP/s and against the
 # DGEMM of every GPU, one GPU's measured here by bench_blas3_cuda at 16384,
-# speed-ups, and the ranks' time inside BLAS-3, inside MPI and elsewhere), scalapack_TAG.csv
-# (one row per run), scalapack_TAG.log (build, each run's output, Tessera's
-# transfer statistics) and blas3_TAG-dgemm.csv (the device DGEMM run); TAG is
-# the GPU model and count (h200x1).
+# speed-ups, and the ranks' time inside BLAS-3, inside MPI and elsewhere),
+# scalapack_TAG.csv (one row per run), scalapack_TAG.log (build, each run's
+# output, Tessera's transfer statistics) and blas3_TAG-dgemm.csv (the device
+# DGEMM run); TAG is the GPU model and count (h200x1).
 #
 # Before the runs, tests/scalapack/test_mpi_blas runs on two ranks taking the
 # GPUs through TESS_DEVICES=cuda:local (its lines are in the summary).
@@ -214,7 +214,7 @@ done
 {
     echo
     echo "ScaLAPACK 2.2.1 (Open MPI 4.1.4), NB $nb, strips of $strip, PBLAS's buffers:" \
-         "$buffers; device DGEMM ${ceiling:-?} TFLOP/s"
+         "$buffers; device DGEMM ${ceiling:-?} TFLOP/s, $count GPU(s)"
     printf '%-9s %-8s %6s %5s %9s %8s %9s %10s %7s %6s %6s  %s\n' library routine n ranks \
         seconds TFLOP/s of_dgemm residual blas3% mpi% rest% check
     awk -F, 'NR > 1 { printf "%-9s %-8s %6s %5s %9s %8s %9s %10s %7s %6s %6s  %s\n", $1, $2,
