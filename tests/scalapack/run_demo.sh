@@ -19,9 +19,8 @@ lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$(cd "$(dirname "$0")" && pwd)/mpi_env.sh"
-env_args=$(env | sed -n 's/^\(TESS_[A-Z0-9_]*\)=.*/-x \1/p')
 # shellcheck disable=SC2086
-mpirun -np "$np" --bind-to core:overload-allowed -x LD_PRELOAD="$lib" $env_args "$demo" \
+mpirun -np "$np" --bind-to core:overload-allowed -x LD_PRELOAD="$lib" $tess_env_args "$demo" \
     -r "$routines" "$@" > "$work/out" 2> "$work/err"
 status=$?
 

@@ -13,6 +13,5 @@ if ! command -v mpirun > /dev/null 2>&1 || [ ! -x "$program" ]; then
     exit 77
 fi
 . "$(cd "$(dirname "$0")" && pwd)/mpi_env.sh"
-env_args=$(env | sed -n 's/^\(TESS_[A-Z0-9_]*\)=.*/-x \1/p')
 # shellcheck disable=SC2086
-exec mpirun -np "$np" --bind-to core:overload-allowed $env_args "$program" "$@"
+exec mpirun -np "$np" --bind-to core:overload-allowed $tess_env_args "$program" "$@"

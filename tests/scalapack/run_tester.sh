@@ -39,9 +39,8 @@ sed -e "s/@NGRIDS@/$n/" -e "s/@P@/$p/" -e "s/@Q@/$q/" "$template" > "$work/$inpu
 cd "$work" || exit 1
 
 . "$here/mpi_env.sh"
-env_args=$(env | sed -n 's/^\(TESS_[A-Z0-9_]*\)=.*/-x \1/p')
 # shellcheck disable=SC2086
-mpirun -np "$np" -x LD_PRELOAD="$lib" $env_args "$tester" > report.txt 2> stderr.txt
+mpirun -np "$np" -x LD_PRELOAD="$lib" $tess_env_args "$tester" > report.txt 2> stderr.txt
 status=$?
 
 failed=0
