@@ -321,18 +321,16 @@ void cache_release(rt_device_t *d, cache_use_t *u)
  * (dropped meanwhile with unlock: only for tasks, whose dependencies keep
  * writers of the block away).  *done is NULL when the host was valid.  own:
  * the runtime's own copy (a task's or an eviction's), which rt.held stops. */
-static int write_back_start(rt_block_t *b, bool unlock, bool own, int *src, rt_event_t **start,
-                            rt_event_t **done)
+static int queue_d2h(rt_block_t *b, bool unlock, bool own, int *src, rt_event_t **start,
+                     rt_event_t **done)
 {
     *src = -1;
     *start = *done = NULL;
     if (b->host_valid)
         return 0;
     int held = own ? atomic_load(&rt.held) : 0;
-    if (held) {
-        atomic_store(&b->wb_failed, true);
+    if (held)
         return held;
-    }
     int o = cache_owner(b);
     if (o < 0)
         return TESS_EINTERNAL;
@@ -357,11 +355,21 @@ static int write_back_start(rt_block_t *b, bool unlock, bool own, int *src, rt_e
         event_put(*done);
         event_put(*start);
         *start = *done = NULL;
-        atomic_store(&b->wb_failed, true);
         return err;
     }
     *src = o;
     return 0;
+}
+
+/* queue_d2h, and a write-back that could not start leaves the block marked:
+ * whoever reads its host copy next flushes it again first. */
+static int write_back_start(rt_block_t *b, bool unlock, bool own, int *src, rt_event_t **start,
+                            rt_event_t **done)
+{
+    int err = queue_d2h(b, unlock, own, src, start, done);
+    if (err)
+        atomic_store(&b->wb_failed, true);
+    return err;
 }
 
 /* Under rt.cache_lock, once the transfer write_back_start queued is over. */

@@ -145,25 +145,32 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
 {
     for (size_t i = 0; i < b->noverlaps; i++) {
         rt_block_t *y = b->overlaps[i];
-        /* a failed write-back left y's newest data on a device: flush it again */
-        if (!(y->ovl_dirty || ((mode & RT_W) && y->ovl_touched) || atomic_load(&y->wb_failed))) {
-            /* flushed already, but its write to the host may still be on its way */
+        if (!(y->ovl_dirty || ((mode & RT_W) && y->ovl_touched))) {
+            /* flushed already, but its write to the host may still be on its
+             * way: t waits for it, and is poisoned if it fails */
             if (y->last_writer && y->last_writer->kind == TASK_FLUSH_INVALIDATE)
                 add_dep(y->last_writer, t);
-            continue;
+            /* read after add_dep: a flush that failed before t could wait for
+             * it left y's newest data on a device, so flush it again */
+            if (!atomic_load(&y->wb_failed))
+                continue;
         }
         rt_task_t *f = task_new(TASK_FLUSH_INVALIDATE, "flush-invalidate");
         if (!f) {
             /* no memory for the task: everything before is done, flush here */
             task_wait_all();
-            rt_record_error(cache_flush_invalidate(NULL, y, true));
+            int err = cache_flush_invalidate(NULL, y, true);
+            rt_record_error(err);
+            if (err)
+                atomic_store(&t->poison, err);
             y->ovl_touched = y->ovl_dirty = y->coh_dirty = false;
             continue;
         }
         f->priority = true;
         task_access(f, y, RT_RW);
-        task_submit(f);
+        /* before f can run: one that failed at once must still poison t */
         add_dep(f, t);
+        task_submit(f);
     }
 }
 
