@@ -1,42 +1,52 @@
-/* SYRK and HERK as tile algorithms: each tile of C's uplo triangle is a chain
- * over k of tasks, a syrk/herk of one tile of A on the diagonal and a GEMM of
- * two tiles of A elsewhere.  Tiles of the other triangle get no task. */
+/* SYRK, HERK, SYR2K and HER2K as tile algorithms: each tile of C's uplo
+ * triangle is a chain over k of tasks, a syrk/herk (syr2k/her2k) of tiles of
+ * A (and B) on the diagonal and GEMMs elsewhere: alpha op(A)_i op(A)_j^T for
+ * a rank-k update, alpha op(A)_i op(B)_j^T + alpha' op(B)_i op(A)_j^T for a
+ * rank-2k one (alpha' = conj(alpha) and ^H for HER2K).  Tiles of the other
+ * triangle get no task.  The rank-k update is the rank-2k one without B. */
 #include "blas3.h"
 
 typedef struct {
-    bool herm;
+    bool herm, two; /* two: the rank-2k update, which reads B */
     tess_uplo_t uplo;
     tess_trans_t trans; /* NoTrans, or (Conj)Trans as the routine takes it */
     int64_t k;
-    blas_scalar_t alpha, beta; /* herm: real */
+    blas_scalar_t alpha, beta; /* herm: beta real, and alpha too for HERK */
 } syrk_call_t;
 
-enum { OP_A, OP_C };
+enum { OP_A, OP_B, OP_C };
 
 typedef struct {
-    bool herm;
+    bool herm, two;
     tess_uplo_t uplo;
     tess_trans_t trans;
     int64_t n, k;
-    int sa, sc;
+    int sa, sb, sc;
     blas_scalar_t alpha, beta;
 } syrk_args_t;
 
 static int syrk_tile(const rt_exec_t *x)
 {
     const syrk_args_t *a = x->args;
+    if (a->two)
+        return x->kern->syr2k(x->ctx, a->herm, a->uplo, a->trans, a->n, a->k, a->alpha.v,
+                              x->ptr[a->sa], x->ld[a->sa], x->ptr[a->sb], x->ld[a->sb], a->beta.v,
+                              x->ptr[a->sc], x->ld[a->sc]);
     return x->kern->syrk(x->ctx, a->herm, a->uplo, a->trans, a->n, a->k, a->alpha.v, x->ptr[a->sa],
                          x->ld[a->sa], a->beta.v, x->ptr[a->sc], x->ld[a->sc]);
 }
 
-/* A diagonal tile: always read, since its other triangle must survive. */
-static int task_syrk_diag(kern_type_t t, const syrk_call_t *c, rt_block_t *a, const void *beta,
-                          rt_block_t *cb)
+/* A diagonal tile (b NULL for a rank-k update): always read, since its other
+ * triangle must survive. */
+static int task_diag(kern_type_t t, const syrk_call_t *c, rt_block_t *a, rt_block_t *b,
+                     const void *beta, rt_block_t *cb)
 {
-    rt_task_t *task = task_new(TASK_KERNEL, c->herm ? "herk" : "syrk");
+    static const char *const names[2][2] = { { "syrk", "syr2k" }, { "herk", "her2k" } };
+    rt_task_t *task = task_new(TASK_KERNEL, names[c->herm][c->two]);
     if (!task)
         return TESS_ENOMEM;
     syrk_args_t s = { .herm = c->herm,
+                      .two = c->two,
                       .uplo = c->uplo,
                       .trans = c->trans,
                       .n = cb->n,
@@ -44,26 +54,32 @@ static int task_syrk_diag(kern_type_t t, const syrk_call_t *c, rt_block_t *a, co
                       .alpha = c->alpha };
     memcpy(s.beta.v, beta, sizeof s.beta.v);
     s.sa = task_access(task, a, RT_R);
+    if (b)
+        s.sb = task_access(task, b, RT_R);
     s.sc = task_access(task, cb, RT_RW);
     TASK_SET_ARGS(task, syrk_tile, t, s);
     return task_submit(task);
 }
 
-static int submit_syrk(kern_type_t t, const tiling_t *g, const void *call)
+static int submit_update(kern_type_t t, const tiling_t *g, const void *call)
 {
     const syrk_call_t *c = call;
-    /* off the diagonal: C(i,j) += alpha op(A)_i op(A)_j^T (^H), with scalars of type t */
+    /* off the diagonal the scalars are of type t */
     tess_trans_t other = c->herm ? TessConjTrans : TessTrans;
     tess_trans_t ta = c->trans == TessNoTrans ? TessNoTrans : c->trans;
     tess_trans_t tb = c->trans == TessNoTrans ? other : TessNoTrans;
     kern_type_t st = c->herm ? rt_dtypes[t].real : t;
-    blas_scalar_t alpha = c->alpha, beta = c->beta, one, one_s;
+    blas_scalar_t alpha = c->alpha, alpha2 = c->alpha, beta = c->beta, one, one_s;
     if (c->herm) {
-        rt_scalar_from_real(t, c->alpha.v, alpha.v);
+        if (c->two)
+            rt_scalar_conj(t, c->alpha.v, alpha2.v);
+        else
+            rt_scalar_from_real(t, c->alpha.v, alpha.v);
         rt_scalar_from_real(t, c->beta.v, beta.v);
     }
     rt_dtype_one(t, one.v);
     rt_dtype_one(st, one_s.v);
+    const tiling_t *gb = &g[c->two ? OP_B : OP_A];
     int64_t kt = tiles_of(c->k), nt = g[OP_C].nt;
     int err = 0;
     for (int64_t j = 0; j < nt; j++) {
@@ -72,11 +88,16 @@ static int submit_syrk(kern_type_t t, const tiling_t *g, const void *call)
                 continue;
             for (int64_t l = 0; l < kt && !err; l++) {
                 rt_block_t *ai = tile_op(&g[OP_A], ta, i, l), *cb = tile(&g[OP_C], i, j);
-                if (i == j)
-                    err = task_syrk_diag(t, c, ai, l ? one_s.v : c->beta.v, cb);
-                else
-                    err = blas_task_gemm(t, ta, tb, alpha.v, ai, tile_op(&g[OP_A], ta, j, l),
-                                         l ? one.v : beta.v, cb);
+                rt_block_t *bi = c->two ? tile_op(&g[OP_B], ta, i, l) : NULL;
+                if (i == j) {
+                    err = task_diag(t, c, ai, bi, l ? one_s.v : c->beta.v, cb);
+                    continue;
+                }
+                err = blas_task_gemm(t, ta, tb, alpha.v, ai, tile_op(gb, ta, j, l),
+                                     l ? one.v : beta.v, cb);
+                if (!err && c->two)
+                    err = blas_task_gemm(t, ta, tb, alpha2.v, bi, tile_op(&g[OP_A], ta, j, l),
+                                         one.v, cb);
             }
         }
     }
@@ -89,22 +110,47 @@ static int submit_scale(kern_type_t t, const tiling_t *g, const void *call)
     return blas_scale(t, c->herm, (tess_part_t)c->uplo, c->beta.v, &g[OP_C]);
 }
 
+/* Reference BLAS's quick returns, then the tasks.  c holds the options; the
+ * scalars come by address, alpha of HERK's and beta of both Hermitian updates
+ * real. */
+static int run_update(kern_type_t t, syrk_call_t c, int64_t n, const void *alpha, const void *A,
+                      int64_t lda, const void *B, int64_t ldb, const void *beta, void *C,
+                      int64_t ldc)
+{
+    kern_type_t st = c.herm ? rt_dtypes[t].real : t, at = c.two ? t : st;
+    bool uses_ab = c.k > 0 && !rt_scalar_is_zero(at, alpha);
+    if (n == 0 || (!uses_ab && rt_scalar_is_one(st, beta)))
+        return 0;
+    c.trans = kern_trans(t, c.trans);
+    c.alpha = blas_scalar(at, alpha);
+    c.beta = blas_scalar(st, beta);
+    bool nt = c.trans == TessNoTrans;
+    int64_t m = nt ? n : c.k, w = nt ? c.k : n;
+    blas_operand_t ops[] = {
+        [OP_A] = { uses_ab ? A : NULL, m, w, lda },
+        [OP_B] = { uses_ab && c.two ? B : NULL, m, w, ldb },
+        [OP_C] = { C, n, n, ldc },
+    };
+    return blas_run(t, 3, ops, uses_ab ? submit_update : submit_scale, &c);
+}
+
 int blas_syrk(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n, int64_t k,
               const void *alpha, const void *A, int64_t lda, const void *beta, void *C, int64_t ldc)
 {
     int err = check_syrk(t, herm, uplo, trans, n, k, alpha, A, lda, C, ldc);
     if (err || (err = rt_check_ready()))
         return err;
-    kern_type_t st = herm ? rt_dtypes[t].real : t;
-    bool uses_a = k > 0 && !rt_scalar_is_zero(st, alpha);
-    if (n == 0 || (!uses_a && rt_scalar_is_one(st, beta)))
-        return 0;
-    trans = kern_trans(t, trans);
-    syrk_call_t c = { herm, uplo, trans, k, blas_scalar(st, alpha), blas_scalar(st, beta) };
-    bool nt = trans == TessNoTrans;
-    blas_operand_t ops[] = {
-        [OP_A] = { uses_a ? A : NULL, nt ? n : k, nt ? k : n, lda },
-        [OP_C] = { C, n, n, ldc },
-    };
-    return blas_run(t, 2, ops, uses_a ? submit_syrk : submit_scale, &c);
+    syrk_call_t c = { .herm = herm, .two = false, .uplo = uplo, .trans = trans, .k = k };
+    return run_update(t, c, n, alpha, A, lda, NULL, 1, beta, C, ldc);
+}
+
+int blas_syr2k(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n, int64_t k,
+               const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
+               const void *beta, void *C, int64_t ldc)
+{
+    int err = check_syr2k(t, herm, uplo, trans, n, k, alpha, A, lda, B, ldb, C, ldc);
+    if (err || (err = rt_check_ready()))
+        return err;
+    syrk_call_t c = { .herm = herm, .two = true, .uplo = uplo, .trans = trans, .k = k };
+    return run_update(t, c, n, alpha, A, lda, B, ldb, beta, C, ldc);
 }
