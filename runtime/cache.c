@@ -70,7 +70,7 @@ static void free_copy(int dev, rt_block_t *b)
     c->ptr = NULL;
 }
 
-static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock);
+static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, bool own);
 
 /* Evicts the least recently used unpinned copy, clean ones first; a dirty one
  * is written back first.  False when every copy is in use. */
@@ -96,7 +96,7 @@ static bool evict_one(rt_device_t *d, int *err)
     if (!victim_clean) {
         /* copied under the lock: an eviction is no task, so nothing else
          * orders it against a task writing the block on another device */
-        *err = write_back_sync(d, victim, false);
+        *err = write_back_sync(d, victim, false, true);
         if (*err)
             return false;
     }
@@ -391,12 +391,12 @@ static void write_back_done(rt_block_t *b, int src, bool ok)
         set_state(oc, COPY_S);
 }
 
-static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock)
+static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, bool own)
 {
     int64_t t0 = rt_now_ns();
     int src;
     rt_event_t *start, *done;
-    int err = write_back_start(b, unlock, runner != NULL, &src, &start, &done);
+    int err = write_back_start(b, unlock, own, &src, &start, &done);
     if (err || !done)
         return err;
     if (unlock)
@@ -427,20 +427,21 @@ void cache_writeback_done(rt_block_t *b, int src, bool ok)
     pthread_mutex_unlock(&rt.cache_lock);
 }
 
-int cache_flush_invalidate(rt_device_t *runner, rt_block_t *b, bool keep_dirty)
+int cache_flush_invalidate(rt_device_t *runner, rt_block_t *b, bool keep_dirty, bool own)
 {
     pthread_mutex_lock(&rt.cache_lock);
-    int err = keep_dirty ? write_back_sync(runner, b, runner != NULL) : 0;
+    int err = keep_dirty ? write_back_sync(runner, b, runner != NULL, own) : 0;
     if (!err) {
         for (int i = 0; i < rt.ndev; i++)
             free_copy(i, b);
         b->host_valid = true;
     }
+    atomic_store(&b->flush_err, err);
     pthread_mutex_unlock(&rt.cache_lock);
     return err;
 }
 
 void cache_drop(rt_block_t *b)
 {
-    cache_flush_invalidate(NULL, b, false);
+    cache_flush_invalidate(NULL, b, false, false);
 }

@@ -68,6 +68,7 @@ typedef struct rt_block {
     int64_t ti, tj; /* tile coordinates, for the block-cyclic map */
     /* submission side, under rt.submit_lock */
     struct rt_task *last_writer;
+    struct rt_task *flush; /* its last flush-invalidate, which overlapping uses wait for */
     struct rt_task **readers;
     size_t nreaders, capreaders;
     bool ovl_touched, ovl_dirty; /* since the last flush-invalidate */
@@ -81,6 +82,10 @@ typedef struct rt_block {
      * copy may be stale although no write is pending (read unlocked when
      * submitting, to write it back again) */
     atomic_bool wb_failed;
+    /* its last flush-invalidate's error: copies may be left on devices, so the
+     * next use of an overlapping block flushes it again (read unlocked when
+     * submitting, after waiting for that flush) */
+    atomic_int flush_err;
     rt_copy_t copies[]; /* one per device */
 } rt_block_t;
 
@@ -299,7 +304,10 @@ void cache_release(rt_device_t *d, cache_use_t *u);
  * tracing; cache_writeback_done once *done has completed, with *src. */
 int cache_writeback_start(rt_block_t *b, int *src, struct rt_event **start, struct rt_event **done);
 void cache_writeback_done(rt_block_t *b, int src, bool ok);
-int cache_flush_invalidate(rt_device_t *d, rt_block_t *b, bool keep_dirty);
+/* Frees every device copy of b, a dirty one written back first unless
+ * !keep_dirty; own: the runtime's own flush, which rt.held stops.  Records
+ * the error in b->flush_err. */
+int cache_flush_invalidate(rt_device_t *d, rt_block_t *b, bool keep_dirty, bool own);
 /* Evicts every copy on d that nothing pins, dirty ones written back first.
  * *others: copies remain, pinned by other tasks in flight (they let go when
  * those retire).  TESS_EINTERNAL for pins that no task in flight can hold. */

@@ -62,25 +62,30 @@ void task_unref(rt_task_t *t)
     }
 }
 
-/* Records that succ waits for pred, unless pred is already done. */
-static void add_dep(rt_task_t *pred, rt_task_t *succ)
+/* Records that succ waits for pred, unless pred is already done; false when
+ * there is no memory for the edge. */
+static bool add_edge(rt_task_t *pred, rt_task_t *succ)
 {
-    if (pred == succ)
-        return;
+    bool ok = true;
     pthread_mutex_lock(&pred->lock);
-    if (!pred->done) {
-        if (!rt_grow(&pred->succ, &pred->capsucc, pred->nsucc, sizeof *pred->succ, 4)) {
-            /* no memory for the edge: the order still holds if we wait here, and
-             * the task being submitted is not pending yet, so this cannot wait
-             * on itself */
-            pthread_mutex_unlock(&pred->lock);
-            task_wait_all();
-            return;
+    if (!pred->done && pred != succ) {
+        ok = rt_grow(&pred->succ, &pred->capsucc, pred->nsucc, sizeof *pred->succ, 4);
+        if (ok) {
+            pred->succ[pred->nsucc++] = succ;
+            atomic_fetch_add(&succ->ndeps, 1);
         }
-        pred->succ[pred->nsucc++] = succ;
-        atomic_fetch_add(&succ->ndeps, 1);
     }
     pthread_mutex_unlock(&pred->lock);
+    return ok;
+}
+
+/* add_edge for a submitted pred: with no memory for the edge the order still
+ * holds if we wait here, and succ is not pending yet, so this cannot wait on
+ * itself. */
+static void add_dep(rt_task_t *pred, rt_task_t *succ)
+{
+    if (!add_edge(pred, succ))
+        task_wait_all();
 }
 
 /* A task that is done orders nothing any more (add_dep skips it), so the
@@ -148,29 +153,37 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
         if (!(y->ovl_dirty || ((mode & RT_W) && y->ovl_touched))) {
             /* flushed already, but its write to the host may still be on its
              * way: t waits for it, and is poisoned if it fails */
-            if (y->last_writer && y->last_writer->kind == TASK_FLUSH_INVALIDATE)
-                add_dep(y->last_writer, t);
-            /* read after add_dep: a flush that failed before t could wait for
-             * it left y's newest data on a device, so flush it again */
-            if (!atomic_load(&y->wb_failed))
+            if (y->flush && task_done(y->flush)) {
+                task_unref(y->flush);
+                y->flush = NULL;
+            }
+            if (y->flush)
+                add_dep(y->flush, t);
+            /* read once t waits: a flush that failed before then left y's
+             * newest data on a device, so flush it again */
+            if (!atomic_load(&y->flush_err))
                 continue;
         }
         rt_task_t *f = task_new(TASK_FLUSH_INVALIDATE, "flush-invalidate");
-        if (!f) {
+        if (f) {
+            f->priority = true;
+            task_access(f, y, RT_RW);
+            /* before f can run: one that failed at once must still poison t */
+            bool ordered = add_edge(f, t);
+            task_submit(f);
+            if (ordered)
+                continue;
+        } else {
             /* no memory for the task: everything before is done, flush here */
             task_wait_all();
-            int err = cache_flush_invalidate(NULL, y, true);
-            rt_record_error(err);
-            if (err)
-                atomic_store(&t->poison, err);
+            rt_task_failed(cache_flush_invalidate(NULL, y, true, true));
             y->ovl_touched = y->ovl_dirty = y->coh_dirty = false;
-            continue;
         }
-        f->priority = true;
-        task_access(f, y, RT_RW);
-        /* before f can run: one that failed at once must still poison t */
-        add_dep(f, t);
-        task_submit(f);
+        /* no memory for the task or its edge: t comes after the flush by waiting */
+        task_wait_all();
+        int err = atomic_load(&y->flush_err);
+        if (err)
+            atomic_store(&t->poison, err);
     }
 }
 
@@ -202,6 +215,10 @@ int task_submit(rt_task_t *t)
         }
         if (t->kind == TASK_FLUSH_INVALIDATE) {
             b->ovl_touched = b->ovl_dirty = b->coh_dirty = false;
+            if (b->flush)
+                task_unref(b->flush);
+            atomic_fetch_add(&t->refs, 1);
+            b->flush = t;
         } else {
             b->ovl_touched = true;
             if (mode & RT_W)

@@ -156,7 +156,7 @@ static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
     case TASK_WRITEBACK:
         err = cache_writeback_start(t->acc[0].blk, &f.wb_src, &f.start, &f.done);
         break;
-    case TASK_FLUSH_INVALIDATE: err = cache_flush_invalidate(d, t->acc[0].blk, true); break;
+    case TASK_FLUSH_INVALIDATE: err = cache_flush_invalidate(d, t->acc[0].blk, true, true); break;
     default: err = TESS_EINTERNAL;
     }
     if (err) {
