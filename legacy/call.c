@@ -532,14 +532,18 @@ void lg_run(const lg_call_t *c)
     pthread_once(&init_once, init);
     if (c->m == 0 || c->n == 0)
         return;
-    if (!lg_in_child && lg_gpu_run(c))
+    /* from a host kernel running a tile of a call on its way (the host BLAS
+     * calling its own Fortran routines): the host BLAS only, since that
+     * call holds the runtime */
+    bool inner = rt_on_worker();
+    if (!inner && !lg_in_child && lg_gpu_run(c))
         return;
-    bool tried = wants_runtime(c);
+    bool tried = !inner && wants_runtime(c);
     if (tried && runtime_call(c))
         return;
     if (host_call(c))
         return;
-    if (!tried && runtime_call(c))
+    if (!tried && !inner && runtime_call(c))
         return;
     fprintf(stderr,
             "tessera_blas: %c%s of these sizes needs a 64-bit host BLAS "

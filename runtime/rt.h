@@ -276,6 +276,10 @@ rt_task_t *sched_take(rt_device_t *d, bool idle);
 void sched_bind_worker(rt_device_t *d);
 void sched_fini(void);
 void *worker_main(void *arg); /* worker.c */
+/* Whether the calling thread is a device's worker, where host kernels run:
+ * a host BLAS whose CBLAS calls its own Fortran routines (netlib's) reaches
+ * the legacy library's entry points from there. */
+bool rt_on_worker(void);
 
 /* ---- cache --------------------------------------------------------------- */
 /* One task's use of one block on one device, from cache_acquire to

@@ -258,9 +258,17 @@ static bool retire_all(rt_device_t *d, window_t *w)
     return any;
 }
 
+static _Thread_local bool on_worker;
+
+bool rt_on_worker(void)
+{
+    return on_worker;
+}
+
 void *worker_main(void *arg)
 {
     rt_device_t *d = arg;
+    on_worker = true;
     sched_bind_worker(d);
     if (d->be->thread_init)
         rt_record_error(d->be->thread_init(d));
