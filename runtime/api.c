@@ -204,7 +204,8 @@ TESS_API int tess_sync(void)
 TESS_API int tess_finalize(void)
 {
     pthread_mutex_lock(&life_lock);
-    int err = rt_check_ready();
+    /* closing: another finalize is waiting for the calls inside */
+    int err = atomic_load(&closing) ? TESS_ENOTINIT : rt_check_ready();
     if (!err) {
         finalizing = true;
         atomic_store(&closing, true);

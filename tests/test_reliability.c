@@ -250,6 +250,47 @@ static void calls_racing_finalize_return_enotinit(void **state)
     assert_int_equal(atomic_load(&r.bad), 0);
 }
 
+static void *sync_thread(void *arg)
+{
+    *(int *)arg = tess_sync();
+    return NULL;
+}
+
+static void *finalize_thread(void *arg)
+{
+    *(int *)arg = tess_finalize();
+    return NULL;
+}
+
+/* A thread is inside tess_sync on a long product when two others finalize:
+ * the first waits for it and tears the runtime down, the second, arriving
+ * meanwhile, gets TESS_ENOTINIT. */
+static void two_finalizes_while_a_call_is_inside_tear_down_once(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(2, 64, 0), 0);
+    int64_t n = 1536;
+    double *A = tu_matrix(D, n, n, 3), *C = tu_matrix(D, n, n, 4);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, A, n, 0, C, n),
+                     0);
+    int synced = -1, fin[2] = { -1, -1 };
+    pthread_t s, f[2];
+    assert_int_equal(pthread_create(&s, NULL, sync_thread, &synced), 0);
+    nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(pthread_create(&f[i], NULL, finalize_thread, &fin[i]), 0);
+        nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+    }
+    pthread_join(s, NULL);
+    for (int i = 0; i < 2; i++)
+        pthread_join(f[i], NULL);
+    assert_int_equal(synced, 0);
+    assert_int_equal(fin[0] + fin[1], TESS_ENOTINIT);
+    assert_true(fin[0] == 0 || fin[1] == 0);
+    free(A);
+    free(C);
+}
+
 /* A test that failed midway leaves the runtime to the next one clean. */
 static int finish(void **state)
 {
@@ -268,6 +309,7 @@ int main(void)
         cmocka_unit_test_teardown(sizes_that_overflow_are_refused_before_anything_is_touched,
                                   finish),
         cmocka_unit_test_teardown(calls_racing_finalize_return_enotinit, finish),
+        cmocka_unit_test_teardown(two_finalizes_while_a_call_is_inside_tear_down_once, finish),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
