@@ -342,8 +342,14 @@ static bool runtime_run(const lg_call_t *c)
     tess_part_t part;
     int n = lg_regions(c, r, &part);
     bool reads = reads_output(c);
-    tess_stats_t before, after;
-    tess_get_stats(&before);
+    tess_stats_t before = { 0 }, after = { 0 };
+    if (tess_get_stats(&before)) {
+        /* the application has finalized the runtime it had started: the
+         * next call starts one as if none had been */
+        lg.state = RT_UNTRIED;
+        lg.ours = false;
+        return false;
+    }
     int err = submit(c);
     if (!err && reads)
         err = tess_sync();
@@ -361,7 +367,9 @@ static bool runtime_run(const lg_call_t *c)
         return true;
     tess_get_stats(&after);
     if (err == TESS_EDEVICE || err == TESS_EINTERNAL)
-        lg.state = RT_OFF; /* a device that failed once is not trusted again */
+        lg.state = RT_OFF;    /* a device that failed once is not trusted again */
+    if (err == TESS_ENOTINIT) /* finalized by the application meanwhile */
+        lg.state = RT_UNTRIED;
     if (!reads || after.writebacks == before.writebacks) {
         lg_report("%c%s through the runtime failed (%s): it ran on the host BLAS",
                   type_letter[c->t], rout_names[c->r], tess_strerror(err));
