@@ -61,7 +61,6 @@ typedef struct {
     int64_t nb;             /* TESS_NB: tile size */
     double cache_fraction;  /* TESS_CACHE_FRACTION: share of free GPU memory for the cache */
     size_t host_device_mem; /* TESS_HOST_DEVICE_MEM: bytes per simulated host device */
-    double threshold;       /* TESS_THRESHOLD: legacy calls below it stay on the host BLAS */
     const char *trace;      /* TESS_TRACE: Chrome trace written at tess_finalize */
     int verbose;            /* TESS_VERBOSE: statistics printed at tess_finalize */
     int window;             /* TESS_WINDOW: tasks in flight per device, 1 to 32 (8) */

@@ -107,8 +107,8 @@ static void fork_child(void)
 
 static void init(void)
 {
-    const char *s = getenv("TESS_VERBOSE");
-    lg.verbose = s && *s && strcmp(s, "0");
+    lg.verbose = rt_env_flag("TESS_VERBOSE");
+    const char *s;
     memcpy(lg.flops, default_flops, sizeof lg.flops);
     lg.flops_per_byte = DEFAULT_FLOPS_PER_BYTE;
     if ((s = getenv("TESS_THRESHOLD")) && *s) {

@@ -11,7 +11,6 @@
 #define DEFAULT_NB_CUDA 4096
 #define DEFAULT_HOST_MEM ((size_t)1 << 30)
 #define DEFAULT_WINDOW 8
-#define DEFAULT_THRESHOLD 1e6
 
 static int parse_int(const char *s, int64_t *v)
 {
@@ -22,6 +21,12 @@ static int parse_int(const char *s, int64_t *v)
         return TESS_ECONFIG;
     *v = x;
     return 0;
+}
+
+bool rt_env_flag(const char *name)
+{
+    const char *s = getenv(name);
+    return s && *s && strcmp(s, "0");
 }
 
 static int parse_double(const char *s, double *v)
@@ -314,12 +319,6 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
          !(c->host_link_gbps == 0 || c->host_link_gbps >= 0.001)))
         return err ? err : TESS_ECONFIG;
 
-    c->threshold = u->threshold;
-    if (!c->threshold && (s = getenv("TESS_THRESHOLD")) && (err = parse_double(s, &c->threshold)))
-        return err;
-    if (!c->threshold)
-        c->threshold = DEFAULT_THRESHOLD;
-
     if ((s = pick(u->trace, "TESS_TRACE")) && *s && !(c->trace = strdup(s)))
         return TESS_ENOMEM;
 
@@ -327,14 +326,6 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
     if ((s = getenv("TESS_FAULT")) && *s && (err = parse_fault(s, c)))
         return err;
 
-    c->verbose = u->verbose;
-    int64_t v = 0;
-    if (!c->verbose && (s = getenv("TESS_VERBOSE")) && *s) {
-        if ((err = parse_int(s, &v)))
-            return err;
-        if (v < INT_MIN || v > INT_MAX)
-            return TESS_ECONFIG;
-        c->verbose = (int)v;
-    }
+    c->verbose = u->verbose || rt_env_flag("TESS_VERBOSE");
     return 0;
 }

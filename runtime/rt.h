@@ -332,13 +332,16 @@ typedef struct {
     double cache_fraction;
     size_t host_device_mem;
     double host_link_gbps; /* host devices' copy rate; 0: as fast as memcpy */
-    double threshold;
     char *trace;
     int verbose;
     int fault_op;    /* TESS_FAULT: rt_fault_t, RT_FAULT_NONE when unset */
     int64_t fault_n; /* ... failing its fault_n-th operation (from 1) */
 } rt_config_t;
 int config_resolve(const tess_config_t *user, rt_config_t *out); /* nb 0: not set */
+/* Whether the environment variable is set to anything but "" or "0": the one
+ * rule for on/off switches (TESS_VERBOSE), in the runtime and the legacy
+ * library alike. */
+bool rt_env_flag(const char *name);
 void config_device_defaults(rt_config_t *c);
 /* TESS_DEVICES=cuda:local: this process's share of the count GPUs it sees,
  * from the launcher's local rank (config.c gives the rule). */
