@@ -5,7 +5,9 @@
  * block-cyclic map of the devices.  A worker with an empty queue steals from
  * the longest queue, preferring the task whose blocks it already holds. */
 #include <hwloc.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "rt.h"
 
 #define STEAL_SCAN 8
@@ -134,7 +136,7 @@ static hwloc_obj_t allowed_core(int i)
  * it the worker runs unbound. */
 void sched_bind_worker(rt_device_t *d)
 {
-    if (ncores <= 0)
+    if (!topo || ncores <= 0)
         return;
     int per = ncores / rt.ndev > 0 ? ncores / rt.ndev : 1;
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
@@ -181,13 +183,27 @@ int sched_cores_per_device(void)
     return ncores / rt.ndev > 0 ? ncores / rt.ndev : 1;
 }
 
+/* Without a topology (hwloc failed) workers run unbound, and the host BLAS
+ * threads are split over the processors online. */
+static void no_topology(void)
+{
+    topo = NULL;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    ncores = n > 0 && n < INT_MAX ? (int)n : 1;
+}
+
 int sched_init(void)
 {
-    if (hwloc_topology_init(&topo))
-        return TESS_EINTERNAL;
+    nstarted = 0;
+    rt.stopping = false;
+    if (hwloc_topology_init(&topo)) {
+        no_topology();
+        return 0;
+    }
     if (hwloc_topology_load(topo)) {
         hwloc_topology_destroy(topo);
-        return TESS_EINTERNAL;
+        no_topology();
+        return 0;
     }
     hwloc_bitmap_t bound = hwloc_bitmap_alloc();
     allowed = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(topo));
@@ -195,6 +211,7 @@ int sched_init(void)
         hwloc_bitmap_free(bound);
         hwloc_bitmap_free(allowed);
         hwloc_topology_destroy(topo);
+        topo = NULL;
         return TESS_ENOMEM;
     }
     /* a binding that cannot be read, or that meets no core, counts as none */
@@ -205,8 +222,6 @@ int sched_init(void)
     ncores = 0;
     while (allowed_core(ncores))
         ncores++;
-    nstarted = 0;
-    rt.stopping = false;
     return 0;
 }
 
@@ -229,6 +244,9 @@ void sched_fini(void)
     for (int i = 0; i < nstarted; i++)
         pthread_join(rt.dev[i]->worker, NULL);
     nstarted = 0;
-    hwloc_bitmap_free(allowed);
-    hwloc_topology_destroy(topo);
+    if (topo) {
+        hwloc_bitmap_free(allowed);
+        hwloc_topology_destroy(topo);
+        topo = NULL;
+    }
 }
