@@ -46,7 +46,7 @@ static int parse_bytes(const char *s, size_t *v)
     char *end;
     errno = 0;
     unsigned long long x = strtoull(s, &end, 10);
-    if (errno || end == s || s[0] == '-')
+    if (errno || end == s || strchr(s, '-'))
         return TESS_ECONFIG;
     int shift = 0;
     if (*end == 'K' || *end == 'k')
@@ -215,15 +215,22 @@ static int parse_devices(const char *s, rt_config_t *c)
 #else
         c->cuda = true;
         c->ndev = 0;
-        for (const char *p = s[4] ? s + 5 : ""; *p;) {
+        if (!s[4])
+            return 0; /* every GPU */
+        /* a list of distinct ids, nothing empty in it */
+        const char *p = s + 5;
+        do {
             char *end;
             long id = strtol(p, &end, 10);
             if (end == p || id < 0 || id > INT_MAX || c->ndev == TESS_MAX_DEVICES ||
                 (*end && *end != ','))
                 return TESS_ECONFIG;
+            for (int i = 0; i < c->ndev; i++)
+                if (c->cuda_ids[i] == id)
+                    return TESS_ECONFIG;
             c->cuda_ids[c->ndev++] = (int)id;
-            p = *end ? end + 1 : end;
-        }
+            p = end;
+        } while (*p++ == ',');
         return 0;
 #endif
     }
@@ -276,9 +283,10 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
     if (err)
         return err;
 
+    /* a variable that is set holds a value: 0 there is no "unset" */
     c->nb = u->nb;
-    if (!c->nb && (s = getenv("TESS_NB")) && (err = parse_int(s, &c->nb)))
-        return err;
+    if (!c->nb && (s = getenv("TESS_NB")) && ((err = parse_int(s, &c->nb)) || !c->nb))
+        return err ? err : TESS_ECONFIG;
     if (c->nb < 0 || c->nb > RT_MAX_NB)
         return TESS_ECONFIG;
 
@@ -298,8 +306,8 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
 
     c->cache_fraction = u->cache_fraction;
     if (!c->cache_fraction && (s = getenv("TESS_CACHE_FRACTION")) &&
-        (err = parse_double(s, &c->cache_fraction)))
-        return err;
+        ((err = parse_double(s, &c->cache_fraction)) || !c->cache_fraction))
+        return err ? err : TESS_ECONFIG;
     if (!c->cache_fraction)
         c->cache_fraction = 0.9;
     if (!(c->cache_fraction > 0 && c->cache_fraction <= 1))
@@ -307,8 +315,8 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
 
     c->host_device_mem = u->host_device_mem;
     if (!c->host_device_mem && (s = getenv("TESS_HOST_DEVICE_MEM")) &&
-        (err = parse_bytes(s, &c->host_device_mem)))
-        return err;
+        ((err = parse_bytes(s, &c->host_device_mem)) || !c->host_device_mem))
+        return err ? err : TESS_ECONFIG;
     if (!c->host_device_mem)
         c->host_device_mem = DEFAULT_HOST_MEM;
 

@@ -129,9 +129,29 @@ static void invalid_configuration_is_econfig_and_absent_devices_are_enodev(void 
     setenv("TESS_HOST_DEVICE_MEM", "lots", 1);
     assert_int_equal(tess_init(&(tess_config_t){ .devices = "host:1" }), TESS_ECONFIG);
     unsetenv("TESS_HOST_DEVICE_MEM");
-    setenv("TESS_NB", "12x", 1);
-    assert_int_equal(tess_init(&(tess_config_t){ .devices = "host:1" }), TESS_ECONFIG);
-    unsetenv("TESS_NB");
+    /* a variable that is set must hold a valid value: 0 is not "unset" there */
+    const char *bad_env[][2] = {
+        { "TESS_NB", "12x" },
+        { "TESS_NB", "0" },
+        { "TESS_CACHE_FRACTION", "0" },
+        { "TESS_HOST_DEVICE_MEM", "0" },
+        { "TESS_HOST_DEVICE_MEM", " -1" },
+        { "TESS_HOST_DEVICE_MEM", "1-2" },
+    };
+    for (size_t i = 0; i < sizeof bad_env / sizeof *bad_env; i++) {
+        setenv(bad_env[i][0], bad_env[i][1], 1);
+        int err = tess_init(&(tess_config_t){ .devices = "host:1" });
+        unsetenv(bad_env[i][0]);
+        if (err != TESS_ECONFIG)
+            fail_msg("%s=\"%s\": %d, not TESS_ECONFIG", bad_env[i][0], bad_env[i][1], err);
+    }
+#ifdef TU_HAVE_CUDA
+    /* an empty list, an empty entry, a GPU named twice */
+    const char *bad_lists[] = { "cuda:", "cuda:0,", "cuda:,0", "cuda:1,1", "cuda:0,,1" };
+    for (size_t i = 0; i < sizeof bad_lists / sizeof *bad_lists; i++)
+        if (tess_init(&(tess_config_t){ .devices = bad_lists[i] }) != TESS_ECONFIG)
+            fail_msg("%s is not TESS_ECONFIG", bad_lists[i]);
+#endif
     /* no machine here has 16 GPUs, and a build without CUDA has none */
     assert_int_equal(tess_init(&(tess_config_t){ .devices = "cuda:15" }), TESS_ENODEV);
     /* nothing was left half-initialised */
