@@ -2,24 +2,36 @@
 #include <stdlib.h>
 #include "blas2.h"
 
+/* The distance between elements, |inc|: 1 for a single element, whose
+ * increment is never applied, and past the address space (so that nothing
+ * fits) for an increment whose magnitude int64_t cannot hold. */
+static int64_t step_of(int64_t len, int64_t inc)
+{
+    if (len <= 1)
+        return 1;
+    if (inc == INT64_MIN)
+        return INT64_MAX;
+    return inc < 0 ? -inc : inc;
+}
+
 /* The lowest address of elements [e0, e0 + plen) of the vector: the first
  * one's, or with a negative increment the last one's (element e at
  * x + (len - 1 - e) |inc|). */
 static char *piece_base(const void *x, int64_t len, int64_t inc, size_t es, int64_t e0,
                         int64_t plen)
 {
-    int64_t step = inc < 0 ? -inc : inc, first = inc < 0 ? len - e0 - plen : e0;
+    int64_t step = step_of(len, inc), first = inc < 0 ? len - e0 - plen : e0;
     return (char *)x + (size_t)first * (size_t)step * es;
 }
 
 bool vtiling_fits(const void *x, int64_t len, int64_t inc, size_t es)
 {
-    return len <= 0 || block_view_fits(x, 1, len, inc < 0 ? -inc : inc, es);
+    return len <= 0 || block_view_fits(x, 1, len, step_of(len, inc), es);
 }
 
 int vtiling_make(vtiling_t *v, const void *x, int64_t len, int64_t inc, size_t es)
 {
-    int64_t nb = rt.cfg.nb, step = inc < 0 ? -inc : inc;
+    int64_t nb = rt.cfg.nb, step = step_of(len, inc);
     v->nt = tiles_of(len);
     v->inc = inc < 0 ? -1 : 1;
     v->blk = malloc((size_t)v->nt * sizeof *v->blk + 1);

@@ -273,6 +273,20 @@ static void gemv_argument_errors_return_reference_positions_and_submit_nothing(v
     assert_true(isnan(y[0]) && isnan(y[1]));
 }
 
+/* A vector of one element never applies its increment, so any is valid,
+ * the most negative one too: y = 2 * 3, exactly. */
+static void gemv_of_one_element_takes_any_increment(void **state)
+{
+    (void)state;
+    double A = 2, x = 3, y = NAN;
+    assert_int_equal(
+        tess_dgemv_async(TessNoTrans, 1, 1, 1.0, &A, 1, &x, INT64_MIN, 0.0, &y, INT64_MIN), 0);
+    assert_int_equal(tess_memory_coherent_async(TessAll, 1, 1, &y, 1, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(y == 6);
+    assert_int_equal(tess_memory_invalidate_all(), 0);
+}
+
 /* The same product into a y of the same values: the bits of the result. */
 static void *product_bits(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n,
                           const void *A, const void *x, int64_t incx, int64_t incy)
@@ -447,6 +461,7 @@ int main(void)
         cmocka_unit_test(gemv_with_alpha_zero_never_reads_a_or_x_and_scales_y),
         cmocka_unit_test(gemv_quick_returns_leave_y_bitwise_unchanged),
         cmocka_unit_test(gemv_argument_errors_return_reference_positions_and_submit_nothing),
+        cmocka_unit_test(gemv_of_one_element_takes_any_increment),
         cmocka_unit_test(gemv_composes_with_gemm_writing_and_overwriting_its_matrix),
         cmocka_unit_test(gemv_on_a_cached_matrix_moves_only_the_vectors_whatever_the_trans),
     };
