@@ -108,10 +108,10 @@ static void fork_child(void)
 static void init(void)
 {
     lg.verbose = rt_env_flag("TESS_VERBOSE");
-    const char *s;
     memcpy(lg.flops, default_flops, sizeof lg.flops);
     lg.flops_per_byte = DEFAULT_FLOPS_PER_BYTE;
-    if ((s = getenv("TESS_THRESHOLD")) && *s) {
+    const char *s = getenv("TESS_THRESHOLD");
+    if (s && *s) {
         char *end;
         errno = 0;
         double v = strtod(s, &end);

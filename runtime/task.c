@@ -95,11 +95,11 @@ static bool task_done(rt_task_t *t)
     return atomic_load_explicit(&t->done, memory_order_acquire);
 }
 
-static void drop_done_writer(rt_block_t *b)
+static void drop_if_done(rt_task_t **ref)
 {
-    if (b->last_writer && task_done(b->last_writer)) {
-        task_unref(b->last_writer);
-        b->last_writer = NULL;
+    if (*ref && task_done(*ref)) {
+        task_unref(*ref);
+        *ref = NULL;
     }
 }
 
@@ -153,10 +153,7 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
         if (!(y->ovl_dirty || ((mode & RT_W) && y->ovl_touched))) {
             /* flushed already, but its write to the host may still be on its
              * way: t waits for it, and is poisoned if it fails */
-            if (y->flush && task_done(y->flush)) {
-                task_unref(y->flush);
-                y->flush = NULL;
-            }
+            drop_if_done(&y->flush);
             if (y->flush)
                 add_dep(y->flush, t);
             /* read once t waits: a flush that failed before then left y's
@@ -173,14 +170,14 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
             task_submit(f);
             if (ordered)
                 continue;
+            /* no memory for the edge: t comes after the flush by waiting */
+            task_wait_all();
         } else {
             /* no memory for the task: everything before is done, flush here */
             task_wait_all();
             rt_task_failed(cache_flush_invalidate(NULL, y, true, true));
             y->ovl_touched = y->ovl_dirty = y->coh_dirty = false;
         }
-        /* no memory for the task or its edge: t comes after the flush by waiting */
-        task_wait_all();
         int err = atomic_load(&y->flush_err);
         if (err)
             atomic_store(&t->poison, err);
@@ -199,7 +196,7 @@ int task_submit(rt_task_t *t)
     for (int i = 0; i < t->naccess; i++) {
         rt_block_t *b = t->acc[i].blk;
         rt_mode_t mode = t->acc[i].mode;
-        drop_done_writer(b);
+        drop_if_done(&b->last_writer);
         if (b->last_writer)
             add_dep(b->last_writer, t);
         if ((mode & RT_W) || !add_reader(b, t)) {
