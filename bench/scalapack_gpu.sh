@@ -19,8 +19,7 @@
 # (scalapack_demo's pilaenv_): larger blocks move the trailing matrix of
 # PDPOTRF across the host link fewer times, smaller ones shorten the panels it
 # factors with BLAS-2 on the host.  LIBS ("tessera nvblas openblas") picks the
-# libraries, in order (on a 16-core H200 host the three at 32768 did not fit
-# in 10 minutes while the demo's checks took their norms on one core).
+# libraries, in order.
 # SIZES ("32768": one size, or two) and ROUTINES ("potrf,gemm", in that
 # order) cut a run down further, as BUILD (build-gpu) moves it for a trial
 # elsewhere.
