@@ -79,6 +79,11 @@ static void report(bool wide, bool row, int info, const char *rout, const char *
     RowMajorStrg = 0;
 }
 
+void lg_cblas_xerbla64(int info, const char *rout)
+{
+    report(true, false, info, rout, NULL, 0);
+}
+
 static bool valid_trans(tess_trans_t t)
 {
     return t == TessNoTrans || t == TessTrans || t == TessConjTrans;

@@ -13,9 +13,6 @@
 #include <string.h>
 #include "legacy.h"
 
-LG_EXPORT void xerbla_(const char *srname, const int32_t *info, size_t len);
-LG_EXPORT void xerbla_64_(const char *srname, const int64_t *info, size_t len);
-
 static tess_trans_t f_trans(const char *c)
 {
     switch (*c) {

@@ -6,126 +6,133 @@
  * trampoline.S defines each name twice: as written (Fortran with its trailing
  * underscore, dgemv_) and as OpenBLAS's 64-bit-integer builds spell it
  * (dgemv_64_, cblas_dgemv64_).  Pure preprocessor lists, included by C and by
- * assembly alike. */
+ * assembly alike.
+ *
+ * Each routine carries its arguments' classes, one letter per argument as
+ * the host's prototypes have them: 'i' an integer (by address in Fortran, by
+ * value in CBLAS), 'f' a real by value, '.' anything else (an address, a
+ * CBLAS enum).  A 64-bit entry that a 32-bit host routine serves checks its
+ * 'i' arguments against 32 bits (forward.c); tests/legacy/forward_sigs.py
+ * checks the letters against OpenBLAS's headers. */
 #ifndef LEGACY_FORWARD_LIST_H
 #define LEGACY_FORWARD_LIST_H
 
 /* Fortran 77, without the trailing underscore. */
 #define LG_F77_FORWARDED(X)                                                                        \
-    X(caxpy)                                                                                       \
-    X(ccopy)                                                                                       \
-    X(cdotc)                                                                                       \
-    X(cdotu)                                                                                       \
-    X(cgbmv)                                                                                       \
-    X(cgemv)                                                                                       \
-    X(cgerc)                                                                                       \
-    X(cgeru)                                                                                       \
-    X(chbmv)                                                                                       \
-    X(chemv)                                                                                       \
-    X(cher)                                                                                        \
-    X(cher2)                                                                                       \
-    X(chpmv)                                                                                       \
-    X(chpr)                                                                                        \
-    X(chpr2)                                                                                       \
-    X(crotg)                                                                                       \
-    X(cscal)                                                                                       \
-    X(csrot)                                                                                       \
-    X(csscal)                                                                                      \
-    X(cswap)                                                                                       \
-    X(ctbmv)                                                                                       \
-    X(ctbsv)                                                                                       \
-    X(ctpmv)                                                                                       \
-    X(ctpsv)                                                                                       \
-    X(ctrmv)                                                                                       \
-    X(ctrsv)                                                                                       \
-    X(dasum)                                                                                       \
-    X(daxpy)                                                                                       \
-    X(dcabs1)                                                                                      \
-    X(dcopy)                                                                                       \
-    X(ddot)                                                                                        \
-    X(dgbmv)                                                                                       \
-    X(dgemv)                                                                                       \
-    X(dger)                                                                                        \
-    X(dnrm2)                                                                                       \
-    X(drot)                                                                                        \
-    X(drotg)                                                                                       \
-    X(drotm)                                                                                       \
-    X(drotmg)                                                                                      \
-    X(dsbmv)                                                                                       \
-    X(dscal)                                                                                       \
-    X(dsdot)                                                                                       \
-    X(dspmv)                                                                                       \
-    X(dspr)                                                                                        \
-    X(dspr2)                                                                                       \
-    X(dswap)                                                                                       \
-    X(dsymv)                                                                                       \
-    X(dsyr)                                                                                        \
-    X(dsyr2)                                                                                       \
-    X(dtbmv)                                                                                       \
-    X(dtbsv)                                                                                       \
-    X(dtpmv)                                                                                       \
-    X(dtpsv)                                                                                       \
-    X(dtrmv)                                                                                       \
-    X(dtrsv)                                                                                       \
-    X(dzasum)                                                                                      \
-    X(dznrm2)                                                                                      \
-    X(sasum)                                                                                       \
-    X(saxpy)                                                                                       \
-    X(scabs1)                                                                                      \
-    X(scasum)                                                                                      \
-    X(scnrm2)                                                                                      \
-    X(scopy)                                                                                       \
-    X(sdot)                                                                                        \
-    X(sdsdot)                                                                                      \
-    X(sgbmv)                                                                                       \
-    X(sgemv)                                                                                       \
-    X(sger)                                                                                        \
-    X(snrm2)                                                                                       \
-    X(srot)                                                                                        \
-    X(srotg)                                                                                       \
-    X(srotm)                                                                                       \
-    X(srotmg)                                                                                      \
-    X(ssbmv)                                                                                       \
-    X(sscal)                                                                                       \
-    X(sspmv)                                                                                       \
-    X(sspr)                                                                                        \
-    X(sspr2)                                                                                       \
-    X(sswap)                                                                                       \
-    X(ssymv)                                                                                       \
-    X(ssyr)                                                                                        \
-    X(ssyr2)                                                                                       \
-    X(stbmv)                                                                                       \
-    X(stbsv)                                                                                       \
-    X(stpmv)                                                                                       \
-    X(stpsv)                                                                                       \
-    X(strmv)                                                                                       \
-    X(strsv)                                                                                       \
-    X(zaxpy)                                                                                       \
-    X(zcopy)                                                                                       \
-    X(zdotc)                                                                                       \
-    X(zdotu)                                                                                       \
-    X(zdrot)                                                                                       \
-    X(zdscal)                                                                                      \
-    X(zgbmv)                                                                                       \
-    X(zgemv)                                                                                       \
-    X(zgerc)                                                                                       \
-    X(zgeru)                                                                                       \
-    X(zhbmv)                                                                                       \
-    X(zhemv)                                                                                       \
-    X(zher)                                                                                        \
-    X(zher2)                                                                                       \
-    X(zhpmv)                                                                                       \
-    X(zhpr)                                                                                        \
-    X(zhpr2)                                                                                       \
-    X(zrotg)                                                                                       \
-    X(zscal)                                                                                       \
-    X(zswap)                                                                                       \
-    X(ztbmv)                                                                                       \
-    X(ztbsv)                                                                                       \
-    X(ztpmv)                                                                                       \
-    X(ztpsv)                                                                                       \
-    X(ztrmv)                                                                                       \
-    X(ztrsv)
+    X(caxpy, "i..i.i")                                                                             \
+    X(ccopy, "i.i.i")                                                                              \
+    X(cdotc, "i.i.i")                                                                              \
+    X(cdotu, "i.i.i")                                                                              \
+    X(cgbmv, ".iiii..i.i..i")                                                                      \
+    X(cgemv, ".ii..i.i..i")                                                                        \
+    X(cgerc, "ii..i.i.i")                                                                          \
+    X(cgeru, "ii..i.i.i")                                                                          \
+    X(chbmv, ".ii..i.i..i")                                                                        \
+    X(chemv, ".i..i.i..i")                                                                         \
+    X(cher, ".i..i.i")                                                                             \
+    X(cher2, ".i..i.i.i")                                                                          \
+    X(chpmv, ".i...i..i")                                                                          \
+    X(chpr, ".i..i.")                                                                              \
+    X(chpr2, ".i..i.i.")                                                                           \
+    X(crotg, "....")                                                                               \
+    X(cscal, "i..i")                                                                               \
+    X(csrot, "i.i.i..")                                                                            \
+    X(csscal, "i..i")                                                                              \
+    X(cswap, "i.i.i")                                                                              \
+    X(ctbmv, "...ii.i.i")                                                                          \
+    X(ctbsv, "...ii.i.i")                                                                          \
+    X(ctpmv, "...i..i")                                                                            \
+    X(ctpsv, "...i..i")                                                                            \
+    X(ctrmv, "...i.i.i")                                                                           \
+    X(ctrsv, "...i.i.i")                                                                           \
+    X(dasum, "i.i")                                                                                \
+    X(daxpy, "i..i.i")                                                                             \
+    X(dcabs1, ".")                                                                                 \
+    X(dcopy, "i.i.i")                                                                              \
+    X(ddot, "i.i.i")                                                                               \
+    X(dgbmv, ".iiii..i.i..i")                                                                      \
+    X(dgemv, ".ii..i.i..i")                                                                        \
+    X(dger, "ii..i.i.i")                                                                           \
+    X(dnrm2, "i.i")                                                                                \
+    X(drot, "i.i.i..")                                                                             \
+    X(drotg, "....")                                                                               \
+    X(drotm, "i.i.i.")                                                                             \
+    X(drotmg, ".....")                                                                             \
+    X(dsbmv, ".ii..i.i..i")                                                                        \
+    X(dscal, "i..i")                                                                               \
+    X(dsdot, "i.i.i")                                                                              \
+    X(dspmv, ".i...i..i")                                                                          \
+    X(dspr, ".i..i.")                                                                              \
+    X(dspr2, ".i..i.i.")                                                                           \
+    X(dswap, "i.i.i")                                                                              \
+    X(dsymv, ".i..i.i..i")                                                                         \
+    X(dsyr, ".i..i.i")                                                                             \
+    X(dsyr2, ".i..i.i.i")                                                                          \
+    X(dtbmv, "...ii.i.i")                                                                          \
+    X(dtbsv, "...ii.i.i")                                                                          \
+    X(dtpmv, "...i..i")                                                                            \
+    X(dtpsv, "...i..i")                                                                            \
+    X(dtrmv, "...i.i.i")                                                                           \
+    X(dtrsv, "...i.i.i")                                                                           \
+    X(dzasum, "i.i")                                                                               \
+    X(dznrm2, "i.i")                                                                               \
+    X(sasum, "i.i")                                                                                \
+    X(saxpy, "i..i.i")                                                                             \
+    X(scabs1, ".")                                                                                 \
+    X(scasum, "i.i")                                                                               \
+    X(scnrm2, "i.i")                                                                               \
+    X(scopy, "i.i.i")                                                                              \
+    X(sdot, "i.i.i")                                                                               \
+    X(sdsdot, "i..i.i")                                                                            \
+    X(sgbmv, ".iiii..i.i..i")                                                                      \
+    X(sgemv, ".ii..i.i..i")                                                                        \
+    X(sger, "ii..i.i.i")                                                                           \
+    X(snrm2, "i.i")                                                                                \
+    X(srot, "i.i.i..")                                                                             \
+    X(srotg, "....")                                                                               \
+    X(srotm, "i.i.i.")                                                                             \
+    X(srotmg, ".....")                                                                             \
+    X(ssbmv, ".ii..i.i..i")                                                                        \
+    X(sscal, "i..i")                                                                               \
+    X(sspmv, ".i...i..i")                                                                          \
+    X(sspr, ".i..i.")                                                                              \
+    X(sspr2, ".i..i.i.")                                                                           \
+    X(sswap, "i.i.i")                                                                              \
+    X(ssymv, ".i..i.i..i")                                                                         \
+    X(ssyr, ".i..i.i")                                                                             \
+    X(ssyr2, ".i..i.i.i")                                                                          \
+    X(stbmv, "...ii.i.i")                                                                          \
+    X(stbsv, "...ii.i.i")                                                                          \
+    X(stpmv, "...i..i")                                                                            \
+    X(stpsv, "...i..i")                                                                            \
+    X(strmv, "...i.i.i")                                                                           \
+    X(strsv, "...i.i.i")                                                                           \
+    X(zaxpy, "i..i.i")                                                                             \
+    X(zcopy, "i.i.i")                                                                              \
+    X(zdotc, "i.i.i")                                                                              \
+    X(zdotu, "i.i.i")                                                                              \
+    X(zdrot, "i.i.i..")                                                                            \
+    X(zdscal, "i..i")                                                                              \
+    X(zgbmv, ".iiii..i.i..i")                                                                      \
+    X(zgemv, ".ii..i.i..i")                                                                        \
+    X(zgerc, "ii..i.i.i")                                                                          \
+    X(zgeru, "ii..i.i.i")                                                                          \
+    X(zhbmv, ".ii..i.i..i")                                                                        \
+    X(zhemv, ".i..i.i..i")                                                                         \
+    X(zher, ".i..i.i")                                                                             \
+    X(zher2, ".i..i.i.i")                                                                          \
+    X(zhpmv, ".i...i..i")                                                                          \
+    X(zhpr, ".i..i.")                                                                              \
+    X(zhpr2, ".i..i.i.")                                                                           \
+    X(zrotg, "....")                                                                               \
+    X(zscal, "i..i")                                                                               \
+    X(zswap, "i.i.i")                                                                              \
+    X(ztbmv, "...ii.i.i")                                                                          \
+    X(ztbsv, "...ii.i.i")                                                                          \
+    X(ztpmv, "...i..i")                                                                            \
+    X(ztpsv, "...i..i")                                                                            \
+    X(ztrmv, "...i.i.i")                                                                           \
+    X(ztrsv, "...i.i.i")
 
 /* Fortran 77 functions returning INTEGER: forwarded as they are for 32-bit
  * integers; their 64-bit entries (forward.c) widen what a 32-bit host
@@ -138,121 +145,121 @@
 
 /* CBLAS. */
 #define LG_CBLAS_FORWARDED(X)                                                                      \
-    X(cblas_caxpy)                                                                                 \
-    X(cblas_ccopy)                                                                                 \
-    X(cblas_cdotc_sub)                                                                             \
-    X(cblas_cdotu_sub)                                                                             \
-    X(cblas_cgbmv)                                                                                 \
-    X(cblas_cgemv)                                                                                 \
-    X(cblas_cgerc)                                                                                 \
-    X(cblas_cgeru)                                                                                 \
-    X(cblas_chbmv)                                                                                 \
-    X(cblas_chemv)                                                                                 \
-    X(cblas_cher)                                                                                  \
-    X(cblas_cher2)                                                                                 \
-    X(cblas_chpmv)                                                                                 \
-    X(cblas_chpr)                                                                                  \
-    X(cblas_chpr2)                                                                                 \
-    X(cblas_crotg)                                                                                 \
-    X(cblas_cscal)                                                                                 \
-    X(cblas_csrot)                                                                                 \
-    X(cblas_csscal)                                                                                \
-    X(cblas_cswap)                                                                                 \
-    X(cblas_ctbmv)                                                                                 \
-    X(cblas_ctbsv)                                                                                 \
-    X(cblas_ctpmv)                                                                                 \
-    X(cblas_ctpsv)                                                                                 \
-    X(cblas_ctrmv)                                                                                 \
-    X(cblas_ctrsv)                                                                                 \
-    X(cblas_dasum)                                                                                 \
-    X(cblas_daxpy)                                                                                 \
-    X(cblas_dcopy)                                                                                 \
-    X(cblas_ddot)                                                                                  \
-    X(cblas_dgbmv)                                                                                 \
-    X(cblas_dgemv)                                                                                 \
-    X(cblas_dger)                                                                                  \
-    X(cblas_dnrm2)                                                                                 \
-    X(cblas_drot)                                                                                  \
-    X(cblas_drotg)                                                                                 \
-    X(cblas_drotm)                                                                                 \
-    X(cblas_drotmg)                                                                                \
-    X(cblas_dsbmv)                                                                                 \
-    X(cblas_dscal)                                                                                 \
-    X(cblas_dsdot)                                                                                 \
-    X(cblas_dspmv)                                                                                 \
-    X(cblas_dspr)                                                                                  \
-    X(cblas_dspr2)                                                                                 \
-    X(cblas_dswap)                                                                                 \
-    X(cblas_dsymv)                                                                                 \
-    X(cblas_dsyr)                                                                                  \
-    X(cblas_dsyr2)                                                                                 \
-    X(cblas_dtbmv)                                                                                 \
-    X(cblas_dtbsv)                                                                                 \
-    X(cblas_dtpmv)                                                                                 \
-    X(cblas_dtpsv)                                                                                 \
-    X(cblas_dtrmv)                                                                                 \
-    X(cblas_dtrsv)                                                                                 \
-    X(cblas_dzasum)                                                                                \
-    X(cblas_dznrm2)                                                                                \
-    X(cblas_icamax)                                                                                \
-    X(cblas_idamax)                                                                                \
-    X(cblas_isamax)                                                                                \
-    X(cblas_izamax)                                                                                \
-    X(cblas_sasum)                                                                                 \
-    X(cblas_saxpy)                                                                                 \
-    X(cblas_scasum)                                                                                \
-    X(cblas_scnrm2)                                                                                \
-    X(cblas_scopy)                                                                                 \
-    X(cblas_sdot)                                                                                  \
-    X(cblas_sdsdot)                                                                                \
-    X(cblas_sgbmv)                                                                                 \
-    X(cblas_sgemv)                                                                                 \
-    X(cblas_sger)                                                                                  \
-    X(cblas_snrm2)                                                                                 \
-    X(cblas_srot)                                                                                  \
-    X(cblas_srotg)                                                                                 \
-    X(cblas_srotm)                                                                                 \
-    X(cblas_srotmg)                                                                                \
-    X(cblas_ssbmv)                                                                                 \
-    X(cblas_sscal)                                                                                 \
-    X(cblas_sspmv)                                                                                 \
-    X(cblas_sspr)                                                                                  \
-    X(cblas_sspr2)                                                                                 \
-    X(cblas_sswap)                                                                                 \
-    X(cblas_ssymv)                                                                                 \
-    X(cblas_ssyr)                                                                                  \
-    X(cblas_ssyr2)                                                                                 \
-    X(cblas_stbmv)                                                                                 \
-    X(cblas_stbsv)                                                                                 \
-    X(cblas_stpmv)                                                                                 \
-    X(cblas_stpsv)                                                                                 \
-    X(cblas_strmv)                                                                                 \
-    X(cblas_strsv)                                                                                 \
-    X(cblas_zaxpy)                                                                                 \
-    X(cblas_zcopy)                                                                                 \
-    X(cblas_zdotc_sub)                                                                             \
-    X(cblas_zdotu_sub)                                                                             \
-    X(cblas_zdrot)                                                                                 \
-    X(cblas_zdscal)                                                                                \
-    X(cblas_zgbmv)                                                                                 \
-    X(cblas_zgemv)                                                                                 \
-    X(cblas_zgerc)                                                                                 \
-    X(cblas_zgeru)                                                                                 \
-    X(cblas_zhbmv)                                                                                 \
-    X(cblas_zhemv)                                                                                 \
-    X(cblas_zher)                                                                                  \
-    X(cblas_zher2)                                                                                 \
-    X(cblas_zhpmv)                                                                                 \
-    X(cblas_zhpr)                                                                                  \
-    X(cblas_zhpr2)                                                                                 \
-    X(cblas_zrotg)                                                                                 \
-    X(cblas_zscal)                                                                                 \
-    X(cblas_zswap)                                                                                 \
-    X(cblas_ztbmv)                                                                                 \
-    X(cblas_ztbsv)                                                                                 \
-    X(cblas_ztpmv)                                                                                 \
-    X(cblas_ztpsv)                                                                                 \
-    X(cblas_ztrmv)                                                                                 \
-    X(cblas_ztrsv)
+    X(cblas_caxpy, "i..i.i")                                                                       \
+    X(cblas_ccopy, "i.i.i")                                                                        \
+    X(cblas_cdotc_sub, "i.i.i.")                                                                   \
+    X(cblas_cdotu_sub, "i.i.i.")                                                                   \
+    X(cblas_cgbmv, "..iiii..i.i..i")                                                               \
+    X(cblas_cgemv, "..ii..i.i..i")                                                                 \
+    X(cblas_cgerc, ".ii..i.i.i")                                                                   \
+    X(cblas_cgeru, ".ii..i.i.i")                                                                   \
+    X(cblas_chbmv, "..ii..i.i..i")                                                                 \
+    X(cblas_chemv, "..i..i.i..i")                                                                  \
+    X(cblas_cher, "..if.i.i")                                                                      \
+    X(cblas_cher2, "..i..i.i.i")                                                                   \
+    X(cblas_chpmv, "..i...i..i")                                                                   \
+    X(cblas_chpr, "..if.i.")                                                                       \
+    X(cblas_chpr2, "..i..i.i.")                                                                    \
+    X(cblas_crotg, "....")                                                                         \
+    X(cblas_cscal, "i..i")                                                                         \
+    X(cblas_csrot, "i.i.iff")                                                                      \
+    X(cblas_csscal, "if.i")                                                                        \
+    X(cblas_cswap, "i.i.i")                                                                        \
+    X(cblas_ctbmv, "....ii.i.i")                                                                   \
+    X(cblas_ctbsv, "....ii.i.i")                                                                   \
+    X(cblas_ctpmv, "....i..i")                                                                     \
+    X(cblas_ctpsv, "....i..i")                                                                     \
+    X(cblas_ctrmv, "....i.i.i")                                                                    \
+    X(cblas_ctrsv, "....i.i.i")                                                                    \
+    X(cblas_dasum, "i.i")                                                                          \
+    X(cblas_daxpy, "if.i.i")                                                                       \
+    X(cblas_dcopy, "i.i.i")                                                                        \
+    X(cblas_ddot, "i.i.i")                                                                         \
+    X(cblas_dgbmv, "..iiiif.i.if.i")                                                               \
+    X(cblas_dgemv, "..iif.i.if.i")                                                                 \
+    X(cblas_dger, ".iif.i.i.i")                                                                    \
+    X(cblas_dnrm2, "i.i")                                                                          \
+    X(cblas_drot, "i.i.iff")                                                                       \
+    X(cblas_drotg, "....")                                                                         \
+    X(cblas_drotm, "i.i.i.")                                                                       \
+    X(cblas_drotmg, "...f.")                                                                       \
+    X(cblas_dsbmv, "..iif.i.if.i")                                                                 \
+    X(cblas_dscal, "if.i")                                                                         \
+    X(cblas_dsdot, "i.i.i")                                                                        \
+    X(cblas_dspmv, "..if..if.i")                                                                   \
+    X(cblas_dspr, "..if.i.")                                                                       \
+    X(cblas_dspr2, "..if.i.i.")                                                                    \
+    X(cblas_dswap, "i.i.i")                                                                        \
+    X(cblas_dsymv, "..if.i.if.i")                                                                  \
+    X(cblas_dsyr, "..if.i.i")                                                                      \
+    X(cblas_dsyr2, "..if.i.i.i")                                                                   \
+    X(cblas_dtbmv, "....ii.i.i")                                                                   \
+    X(cblas_dtbsv, "....ii.i.i")                                                                   \
+    X(cblas_dtpmv, "....i..i")                                                                     \
+    X(cblas_dtpsv, "....i..i")                                                                     \
+    X(cblas_dtrmv, "....i.i.i")                                                                    \
+    X(cblas_dtrsv, "....i.i.i")                                                                    \
+    X(cblas_dzasum, "i.i")                                                                         \
+    X(cblas_dznrm2, "i.i")                                                                         \
+    X(cblas_icamax, "i.i")                                                                         \
+    X(cblas_idamax, "i.i")                                                                         \
+    X(cblas_isamax, "i.i")                                                                         \
+    X(cblas_izamax, "i.i")                                                                         \
+    X(cblas_sasum, "i.i")                                                                          \
+    X(cblas_saxpy, "if.i.i")                                                                       \
+    X(cblas_scasum, "i.i")                                                                         \
+    X(cblas_scnrm2, "i.i")                                                                         \
+    X(cblas_scopy, "i.i.i")                                                                        \
+    X(cblas_sdot, "i.i.i")                                                                         \
+    X(cblas_sdsdot, "if.i.i")                                                                      \
+    X(cblas_sgbmv, "..iiiif.i.if.i")                                                               \
+    X(cblas_sgemv, "..iif.i.if.i")                                                                 \
+    X(cblas_sger, ".iif.i.i.i")                                                                    \
+    X(cblas_snrm2, "i.i")                                                                          \
+    X(cblas_srot, "i.i.iff")                                                                       \
+    X(cblas_srotg, "....")                                                                         \
+    X(cblas_srotm, "i.i.i.")                                                                       \
+    X(cblas_srotmg, "...f.")                                                                       \
+    X(cblas_ssbmv, "..iif.i.if.i")                                                                 \
+    X(cblas_sscal, "if.i")                                                                         \
+    X(cblas_sspmv, "..if..if.i")                                                                   \
+    X(cblas_sspr, "..if.i.")                                                                       \
+    X(cblas_sspr2, "..if.i.i.")                                                                    \
+    X(cblas_sswap, "i.i.i")                                                                        \
+    X(cblas_ssymv, "..if.i.if.i")                                                                  \
+    X(cblas_ssyr, "..if.i.i")                                                                      \
+    X(cblas_ssyr2, "..if.i.i.i")                                                                   \
+    X(cblas_stbmv, "....ii.i.i")                                                                   \
+    X(cblas_stbsv, "....ii.i.i")                                                                   \
+    X(cblas_stpmv, "....i..i")                                                                     \
+    X(cblas_stpsv, "....i..i")                                                                     \
+    X(cblas_strmv, "....i.i.i")                                                                    \
+    X(cblas_strsv, "....i.i.i")                                                                    \
+    X(cblas_zaxpy, "i..i.i")                                                                       \
+    X(cblas_zcopy, "i.i.i")                                                                        \
+    X(cblas_zdotc_sub, "i.i.i.")                                                                   \
+    X(cblas_zdotu_sub, "i.i.i.")                                                                   \
+    X(cblas_zdrot, "i.i.iff")                                                                      \
+    X(cblas_zdscal, "if.i")                                                                        \
+    X(cblas_zgbmv, "..iiii..i.i..i")                                                               \
+    X(cblas_zgemv, "..ii..i.i..i")                                                                 \
+    X(cblas_zgerc, ".ii..i.i.i")                                                                   \
+    X(cblas_zgeru, ".ii..i.i.i")                                                                   \
+    X(cblas_zhbmv, "..ii..i.i..i")                                                                 \
+    X(cblas_zhemv, "..i..i.i..i")                                                                  \
+    X(cblas_zher, "..if.i.i")                                                                      \
+    X(cblas_zher2, "..i..i.i.i")                                                                   \
+    X(cblas_zhpmv, "..i...i..i")                                                                   \
+    X(cblas_zhpr, "..if.i.")                                                                       \
+    X(cblas_zhpr2, "..i..i.i.")                                                                    \
+    X(cblas_zrotg, "....")                                                                         \
+    X(cblas_zscal, "i..i")                                                                         \
+    X(cblas_zswap, "i.i.i")                                                                        \
+    X(cblas_ztbmv, "....ii.i.i")                                                                   \
+    X(cblas_ztbsv, "....ii.i.i")                                                                   \
+    X(cblas_ztpmv, "....i..i")                                                                     \
+    X(cblas_ztpsv, "....i..i")                                                                     \
+    X(cblas_ztrmv, "....i.i.i")                                                                    \
+    X(cblas_ztrsv, "....i.i.i")
 
 #endif

@@ -69,6 +69,13 @@ void *lg_host_symbol(const char *name, bool ilp64);
  * served on a GPU. */
 bool lg_gpu_run(const lg_call_t *c);
 
+/* The error handlers a refused call reports to, with the argument's
+ * position: XERBLA of each integer width (f77.c; the application's own when
+ * it defines one) and CBLAS's for the 64-bit entry points (cblas.c). */
+LG_EXPORT void xerbla_(const char *srname, const int32_t *info, size_t len);
+LG_EXPORT void xerbla_64_(const char *srname, const int64_t *info, size_t len);
+void lg_cblas_xerbla64(int info, const char *rout);
+
 /* A message on stderr, once per process, when TESS_VERBOSE is set. */
 void lg_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

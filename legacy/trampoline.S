@@ -4,8 +4,10 @@
  * (registers, stack, Fortran's hidden string lengths after the last argument,
  * a complex function's return registers), so the list needs no signatures.
  * An empty slot goes to lg_fwd_slow, which saves the argument registers,
- * asks lg_fwd_resolve(slot) for the entry point (resolving every slot on the
- * first call), restores them and jumps there. */
+ * asks lg_fwd_resolve(slot, saved integer registers, caller's stack
+ * arguments) for the entry point (resolving every slot on the first call;
+ * checking the integers of a 64-bit call that a 32-bit routine serves),
+ * restores them and jumps there. */
 #include "forward_list.h"
 
 #if defined(__x86_64__)
@@ -41,6 +43,8 @@ lg_fwd_slow:
     movaps %xmm6, 160(%rsp)
     movaps %xmm7, 176(%rsp)
     movq %r11, %rdi
+    movq %rsp, %rsi
+    leaq 16(%rbp), %rdx
     call lg_fwd_resolve
     movq %rax, %r11
     movq 0(%rsp), %rdi
@@ -91,6 +95,8 @@ lg_fwd_slow:
     stp q4, q5, [sp, 144]
     stp q6, q7, [sp, 176]
     mov x0, x16
+    mov x1, sp
+    add x2, x29, 16
     bl lg_fwd_resolve
     mov x16, x0
     ldp x0, x1, [sp, 0]
@@ -111,9 +117,9 @@ lg_fwd_slow:
 #error "the legacy BLAS library's trampolines are written for x86-64 and AArch64"
 #endif
 
-#define LG_F77_TRAMPS(name) LG_TRAMP(name##_) LG_TRAMP(name##_64_)
+#define LG_F77_TRAMPS(name, sig) LG_TRAMP(name##_) LG_TRAMP(name##_64_)
 #define LG_F77_TRAMP32(name) LG_TRAMP(name##_)
-#define LG_CBLAS_TRAMPS(name) LG_TRAMP(name) LG_TRAMP(name##64_)
+#define LG_CBLAS_TRAMPS(name, sig) LG_TRAMP(name) LG_TRAMP(name##64_)
 
 LG_F77_FORWARDED(LG_F77_TRAMPS)
 LG_F77_IAMAX(LG_F77_TRAMP32)

@@ -5,6 +5,7 @@
  * it), the 64-bit-integer entry points, where errors are reported and how
  * they are numbered, and a fork.  References are plain loops. */
 #include <complex.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -56,6 +57,17 @@ void ztrsm_(const char *, const char *, const char *, const char *, const int *,
 double ddot_64_(const int64_t *, const double *, const int64_t *, const double *, const int64_t *);
 int64_t idamax_64_(const int64_t *, const double *, const int64_t *);
 double cblas_ddot64_(int64_t, const double *, int64_t, const double *, int64_t);
+void daxpy_64_(const int64_t *, const double *, const double *, const int64_t *, double *,
+               const int64_t *);
+#define GBMV_F77(name, I)                                                                          \
+    void name(const char *, const I *, const I *, const I *, const I *, const double *,            \
+              const double *, const I *, const double *, const I *, const double *, double *,      \
+              const I *, size_t);
+GBMV_F77(dgbmv_, int)
+GBMV_F77(dgbmv_64_, int64_t)
+void cblas_daxpy64_(int64_t, double, const double *, int64_t, double *, int64_t);
+void cblas_dgbmv64_(int, int, int64_t, int64_t, int64_t, int64_t, double, const double *, int64_t,
+                    const double *, int64_t, double, double *, int64_t);
 void cblas_dgemm(int, int, int, int, int, int, double, const double *, int, const double *, int,
                  double, double *, int);
 void cblas_dgemm64_(int, int, int, int64_t, int64_t, int64_t, double, const double *, int64_t,
@@ -302,6 +314,57 @@ static void the_64_bit_entry_points_match_the_32_bit_ones(void **state)
     free(A), free(B), free(C1), free(C2), free(Z), free(H1), free(H2);
 }
 
+/* Without a 64-bit host BLAS, a 32-bit routine serves the 64-bit entries of
+ * levels 1 and 2 and would read the low half of each integer: an integer
+ * past 32 bits is refused instead, through XERBLA with its position, and the
+ * call changes nothing.  Checked in registers and on the stack (the 13th
+ * argument of DGBMV, the 14th of cblas_dgbmv past two reals). */
+static void a_64_bit_integer_past_32_bits_is_refused_by_a_32_bit_host(void **state)
+{
+    (void)state;
+    if (dlopen("libopenblas64_.so.0", RTLD_NOW) || dlopen("libopenblas64.so.0", RTLD_NOW) ||
+        getenv("TESS_BLAS64_LIB"))
+        skip(); /* a 64-bit host BLAS serves these */
+    const int64_t wide = ((int64_t)1 << 32) + 2, one = 1, three = 3, zero = 0;
+    double x[3] = { 1, 2, 3 }, y[3] = { 4, 5, 6 }, y0[3] = { 4, 5, 6 }, alpha = 2, beta = 1;
+    double A[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+
+    forget();
+    daxpy_64_(&wide, &alpha, x, &one, y, &one);
+    assert_int_equal(seen.calls, 1);
+    assert_string_equal(seen.name, "DAXPY ");
+    assert_int_equal(seen.info, 1);
+    assert_memory_equal(y, y0, sizeof y);
+    forget();
+    assert_true(ddot_64_(&three, x, &wide, y, &one) == 0);
+    assert_string_equal(seen.name, "DDOT  ");
+    assert_int_equal(seen.info, 3);
+    forget();
+    dgbmv_64_("N", &three, &three, &zero, &zero, &alpha, A, &three, x, &one, &beta, y, &wide, 1);
+    assert_string_equal(seen.name, "DGBMV ");
+    assert_int_equal(seen.info, 13);
+    assert_memory_equal(y, y0, sizeof y);
+    forget();
+    cblas_daxpy64_(3, alpha, x, 1, y, wide);
+    assert_string_equal(seen.name, "cblas_daxpy");
+    assert_int_equal(seen.info, 6);
+    forget();
+    cblas_dgbmv64_(COL, NT, 3, 3, 0, 0, alpha, A, 3, x, 1, beta, y, wide);
+    assert_string_equal(seen.name, "cblas_dgbmv");
+    assert_int_equal(seen.info, 14);
+    assert_memory_equal(y, y0, sizeof y);
+
+    /* negative increments fit: the same as the 32-bit call */
+    forget();
+    const int n32 = 3, kl32 = 1, zero32 = 0, lda32 = 3, m1_32 = -1;
+    const int64_t kl = 1, m1 = -1;
+    double y32[3] = { 4, 5, 6 };
+    dgbmv_64_("T", &three, &three, &kl, &zero, &alpha, A, &three, x, &m1, &beta, y, &m1, 1);
+    dgbmv_("T", &n32, &n32, &kl32, &zero32, &alpha, A, &lda32, x, &m1_32, &beta, y32, &m1_32, 1);
+    assert_int_equal(seen.calls, 0);
+    assert_memory_equal(y, y32, sizeof y);
+}
+
 static void invalid_arguments_reach_the_applications_handlers_and_change_nothing(void **state)
 {
     (void)state;
@@ -409,6 +472,7 @@ int main(void)
         cmocka_unit_test(first_calls_from_many_threads_at_once_are_all_correct),
         cmocka_unit_test(gemmt_and_gemmtr_match_a_reference_in_both_layouts),
         cmocka_unit_test(the_64_bit_entry_points_match_the_32_bit_ones),
+        cmocka_unit_test(a_64_bit_integer_past_32_bits_is_refused_by_a_32_bit_host),
         cmocka_unit_test(invalid_arguments_reach_the_applications_handlers_and_change_nothing),
         cmocka_unit_test(a_forked_child_gets_correct_results),
     };
