@@ -138,10 +138,14 @@ static const fwd_t *find(void **slot)
     return NULL;
 }
 
-/* What a refused call runs instead: nothing, with a result of zero in every
- * return register a forwarded function may use (a real, or a complex one in
- * two). */
+/* What a refused call runs instead: nothing, with a result of zero in the
+ * return registers of a real or complex function, or of CBLAS's I?AMAX. */
 static double _Complex refused(void)
+{
+    return 0;
+}
+
+static size_t refused_index(void)
 {
     return 0;
 }
@@ -219,7 +223,7 @@ void *lg_fwd_resolve(void **slot, const uint64_t *gpr, const uint64_t *stack)
         if (!position)
             return narrow[f - fwd];
         refuse(f, position);
-        return (void *)refused;
+        return strncmp(f->name32, "cblas_i", 7) ? (void *)refused : (void *)refused_index;
     }
     fprintf(stderr, "tessera_blas: the host BLAS (TESS_BLAS_LIB%s) has no %s\n",
             f && f->name32 ? ", TESS_BLAS64_LIB" : "", f ? f->name : "?");
@@ -227,9 +231,10 @@ void *lg_fwd_resolve(void **slot, const uint64_t *gpr, const uint64_t *stack)
 }
 
 /* I?AMAX with 64-bit integers: the 64-bit host's, else the 32-bit host's on
- * narrowed arguments, its INTEGER result widened (a 32-bit function leaves
- * the upper half of a 64-bit return register undefined). */
-#define LG_IAMAX64(P, T)                                                                           \
+ * narrowed arguments, refused like the trampolines' calls when one does not
+ * fit, its INTEGER result widened (a 32-bit function leaves the upper half of
+ * a 64-bit return register undefined). */
+#define LG_IAMAX64(P, U, T)                                                                        \
     static int64_t (*P##amax64)(const int64_t *, const T *, const int64_t *);                      \
     static int32_t (*P##amax32)(const int32_t *, const T *, const int32_t *);                      \
     static pthread_once_t P##amax_once = PTHREAD_ONCE_INIT;                                        \
@@ -245,16 +250,21 @@ void *lg_fwd_resolve(void **slot, const uint64_t *gpr, const uint64_t *stack)
             return P##amax64(n, x, incx);                                                          \
         if (*n <= 0 || *incx <= 0)                                                                 \
             return 0;                                                                              \
-        if (!P##amax32 || *n > INT32_MAX || *incx > INT32_MAX || (*n - 1) * *incx > INT32_MAX) {   \
-            fprintf(stderr, "tessera_blas: no host BLAS for I" #P "AMAX with n = %lld\n",          \
-                    (long long)*n);                                                                \
+        if (!P##amax32) {                                                                          \
+            fprintf(stderr, "tessera_blas: the host BLAS (TESS_BLAS_LIB, TESS_BLAS64_LIB) has "    \
+                            "no i" #P "amax_64_\n");                                               \
             abort();                                                                               \
+        }                                                                                          \
+        if (*n > INT32_MAX || *incx > INT32_MAX) {                                                 \
+            int64_t info = *n > INT32_MAX ? 1 : 3;                                                 \
+            xerbla_64_("I" #U "AMAX", &info, 6);                                                   \
+            return 0;                                                                              \
         }                                                                                          \
         int32_t n32 = (int32_t)*n, inc32 = (int32_t)*incx;                                         \
         return P##amax32(&n32, x, &inc32);                                                         \
     }
 
-LG_IAMAX64(s, float)
-LG_IAMAX64(d, double)
-LG_IAMAX64(c, float _Complex)
-LG_IAMAX64(z, double _Complex)
+LG_IAMAX64(s, S, float)
+LG_IAMAX64(d, D, double)
+LG_IAMAX64(c, C, float _Complex)
+LG_IAMAX64(z, Z, double _Complex)

@@ -66,6 +66,7 @@ void daxpy_64_(const int64_t *, const double *, const double *, const int64_t *,
 GBMV_F77(dgbmv_, int)
 GBMV_F77(dgbmv_64_, int64_t)
 void cblas_daxpy64_(int64_t, double, const double *, int64_t, double *, int64_t);
+size_t cblas_idamax64_(int64_t, const double *, int64_t);
 void cblas_dgbmv64_(int, int, int64_t, int64_t, int64_t, int64_t, double, const double *, int64_t,
                     const double *, int64_t, double, double *, int64_t);
 void cblas_dgemm(int, int, int, int, int, int, double, const double *, int, const double *, int,
@@ -317,7 +318,7 @@ static void the_64_bit_entry_points_match_the_32_bit_ones(void **state)
 /* Without a 64-bit host BLAS, a 32-bit routine serves the 64-bit entries of
  * levels 1 and 2 and would read the low half of each integer: an integer
  * past 32 bits is refused instead, through XERBLA with its position, and the
- * call changes nothing.  Checked in registers and on the stack (the 13th
+ * call changes nothing (a function returns 0).  Checked in registers and on the stack (the 13th
  * argument of DGBMV, the 14th of cblas_dgbmv past two reals). */
 static void a_64_bit_integer_past_32_bits_is_refused_by_a_32_bit_host(void **state)
 {
@@ -339,6 +340,16 @@ static void a_64_bit_integer_past_32_bits_is_refused_by_a_32_bit_host(void **sta
     assert_true(ddot_64_(&three, x, &wide, y, &one) == 0);
     assert_string_equal(seen.name, "DDOT  ");
     assert_int_equal(seen.info, 3);
+    forget();
+    assert_int_equal(idamax_64_(&three, x, &wide), 0);
+    assert_string_equal(seen.name, "IDAMAX");
+    assert_int_equal(seen.info, 3);
+    forget();
+    /* after a call that returned 2, so that a refusal that left its return
+     * register alone would show */
+    assert_int_equal(cblas_idamax64_(3, x, 1) + cblas_idamax64_(wide, x, 1), 2);
+    assert_string_equal(seen.name, "cblas_idamax");
+    assert_int_equal(seen.info, 1);
     forget();
     dgbmv_64_("N", &three, &three, &zero, &zero, &alpha, A, &three, x, &one, &beta, y, &wide, 1);
     assert_string_equal(seen.name, "DGBMV ");
