@@ -26,27 +26,32 @@
 #include "stage_cuda.h"
 #endif
 
-/* Provisional thresholds, in real flops (a complex multiply-add counts 8):
- * below them the host BLAS is at least as fast, since the runtime's fixed
- * cost per call (start of its tasks, one sync, invalidation) and the copies
- * over the host link are not yet paid back.  2e9 is DGEMM at n = 1000.  A
- * call also needs this many flops per byte of its operands (the output
- * counted twice when it is read): a GEMM of rank 256 onto a large C moves C
- * twice for k = 256, which the host does faster.  Both are to be measured on a
- * GPU (bench/bench_legacy.sh) as the smallest size at which Tessera beats the
- * host BLAS, per routine; TESS_THRESHOLD overrides the flop count of every
- * routine, and TESS_THRESHOLD=0 sends every call through the runtime. */
+/* Thresholds, in real flops (a complex multiply-add counts 8): below them
+ * the host BLAS is at least as fast, since the runtime's fixed cost per call
+ * (start of its tasks, one sync, invalidation) and the copies over the host
+ * link are not yet paid back.  2e9 is DGEMM at n = 1000.  A call also needs
+ * this many flops per byte of its operands (the output counted twice when it
+ * is read): a GEMM of rank 256 onto a large C moves C twice for k = 256,
+ * which the host does faster.  TRSM's are measured (bench/bench_legacy.sh
+ * on one GPU, BENCHMARKS.md): its square calls gain from the runtime between
+ * n = 512 and 1024, which 5e8 flops (n = 794) and 32 per byte (n = 768)
+ * split; the others' are to be measured the same way.  TESS_THRESHOLD
+ * overrides the flop count of every routine, and TESS_THRESHOLD=0 sends
+ * every call through the runtime. */
 static const double default_flops[LG_NROUT] = {
     [LG_GEMM] = 2e9,  [LG_SYMM] = 2e9,  [LG_HEMM] = 2e9,  [LG_SYRK] = 2e9, [LG_HERK] = 2e9,
-    [LG_SYR2K] = 2e9, [LG_HER2K] = 2e9, [LG_GEMMT] = 2e9, [LG_TRSM] = 2e9, [LG_TRMM] = 2e9,
+    [LG_SYR2K] = 2e9, [LG_HER2K] = 2e9, [LG_GEMMT] = 2e9, [LG_TRSM] = 5e8, [LG_TRMM] = 2e9,
 };
-#define DEFAULT_FLOPS_PER_BYTE 64.0
+static const double default_flops_per_byte[LG_NROUT] = {
+    [LG_GEMM] = 64,  [LG_SYMM] = 64,  [LG_HEMM] = 64,  [LG_SYRK] = 64, [LG_HERK] = 64,
+    [LG_SYR2K] = 64, [LG_HER2K] = 64, [LG_GEMMT] = 64, [LG_TRSM] = 32, [LG_TRMM] = 64,
+};
 
 typedef enum { RT_UNTRIED, RT_ON, RT_OFF } rt_state_t;
 
 static struct {
     double flops[LG_NROUT];
-    double flops_per_byte;
+    double flops_per_byte[LG_NROUT];
     bool every_call;      /* TESS_THRESHOLD=0 */
     bool verbose;         /* TESS_VERBOSE */
     pthread_mutex_t lock; /* the runtime: its start, one call, its stop */
@@ -109,7 +114,7 @@ static void init(void)
 {
     lg.verbose = rt_env_flag("TESS_VERBOSE");
     memcpy(lg.flops, default_flops, sizeof lg.flops);
-    lg.flops_per_byte = DEFAULT_FLOPS_PER_BYTE;
+    memcpy(lg.flops_per_byte, default_flops_per_byte, sizeof lg.flops_per_byte);
     const char *s = getenv("TESS_THRESHOLD");
     if (s && *s) {
         char *end;
@@ -290,7 +295,7 @@ static bool wants_runtime(const lg_call_t *c)
         bytes += (double)c->m * (double)c->n;
     bytes *= (double)rt_dtypes[c->t].size;
     double f = flops(c);
-    return f >= lg.flops[c->r] && f >= lg.flops_per_byte * bytes;
+    return f >= lg.flops[c->r] && f >= lg.flops_per_byte[c->r] * bytes;
 }
 
 /* ---- through the runtime -------------------------------------------------- */
