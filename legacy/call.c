@@ -38,23 +38,22 @@
  * split; the others' are to be measured the same way.  TESS_THRESHOLD
  * overrides the flop count of every routine, and TESS_THRESHOLD=0 sends
  * every call through the runtime. */
-static const double default_flops[LG_NROUT] = {
-    [LG_GEMM] = 2e9,  [LG_SYMM] = 2e9,  [LG_HEMM] = 2e9,  [LG_SYRK] = 2e9, [LG_HERK] = 2e9,
-    [LG_SYR2K] = 2e9, [LG_HER2K] = 2e9, [LG_GEMMT] = 2e9, [LG_TRSM] = 5e8, [LG_TRMM] = 2e9,
-};
-static const double default_flops_per_byte[LG_NROUT] = {
-    [LG_GEMM] = 64,  [LG_SYMM] = 64,  [LG_HEMM] = 64,  [LG_SYRK] = 64, [LG_HERK] = 64,
-    [LG_SYR2K] = 64, [LG_HER2K] = 64, [LG_GEMMT] = 64, [LG_TRSM] = 32, [LG_TRMM] = 64,
+static const struct {
+    double flops, per_byte;
+} thresholds[LG_NROUT] = {
+    [LG_GEMM] = { 2e9, 64 },  [LG_SYMM] = { 2e9, 64 },  [LG_HEMM] = { 2e9, 64 },
+    [LG_SYRK] = { 2e9, 64 },  [LG_HERK] = { 2e9, 64 },  [LG_SYR2K] = { 2e9, 64 },
+    [LG_HER2K] = { 2e9, 64 }, [LG_GEMMT] = { 2e9, 64 }, [LG_TRSM] = { 5e8, 32 },
+    [LG_TRMM] = { 2e9, 64 },
 };
 
 typedef enum { RT_UNTRIED, RT_ON, RT_OFF } rt_state_t;
 
 static struct {
-    double flops[LG_NROUT];
-    double flops_per_byte[LG_NROUT];
-    bool every_call;      /* TESS_THRESHOLD=0 */
-    bool verbose;         /* TESS_VERBOSE */
-    pthread_mutex_t lock; /* the runtime: its start, one call, its stop */
+    double flops[LG_NROUT]; /* thresholds' flops, or TESS_THRESHOLD's */
+    bool every_call;        /* TESS_THRESHOLD=0 */
+    bool verbose;           /* TESS_VERBOSE */
+    pthread_mutex_t lock;   /* the runtime: its start, one call, its stop */
     rt_state_t state;
     bool ours; /* started here, so stopped here */
     bool exit_set;
@@ -113,8 +112,8 @@ static void fork_child(void)
 static void init(void)
 {
     lg.verbose = rt_env_flag("TESS_VERBOSE");
-    memcpy(lg.flops, default_flops, sizeof lg.flops);
-    memcpy(lg.flops_per_byte, default_flops_per_byte, sizeof lg.flops_per_byte);
+    for (int r = 0; r < LG_NROUT; r++)
+        lg.flops[r] = thresholds[r].flops;
     const char *s = getenv("TESS_THRESHOLD");
     if (s && *s) {
         char *end;
@@ -295,7 +294,7 @@ static bool wants_runtime(const lg_call_t *c)
         bytes += (double)c->m * (double)c->n;
     bytes *= (double)rt_dtypes[c->t].size;
     double f = flops(c);
-    return f >= lg.flops[c->r] && f >= lg.flops_per_byte[c->r] * bytes;
+    return f >= lg.flops[c->r] && f >= thresholds[c->r].per_byte * bytes;
 }
 
 /* ---- through the runtime -------------------------------------------------- */

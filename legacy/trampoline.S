@@ -2,7 +2,8 @@
  * the symbol's slot, which holds the host BLAS's entry point once forward.c
  * has resolved it.  A jump leaves every argument where the caller put it
  * (registers, stack, Fortran's hidden string lengths after the last argument,
- * a complex function's return registers), so the list needs no signatures.
+ * a complex function's return registers), so forwarding needs no signatures
+ * (the list's argument classes serve only forward.c's check of 64-bit calls).
  * An empty slot goes to lg_fwd_slow, which saves the argument registers,
  * asks lg_fwd_resolve(slot, saved integer registers, caller's stack
  * arguments) for the entry point (resolving every slot on the first call;
