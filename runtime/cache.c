@@ -351,6 +351,10 @@ static int queue_d2h(rt_block_t *b, bool unlock, bool own, int *src, rt_event_t 
     if (unlock)
         pthread_mutex_lock(&rt.cache_lock);
     if (err) {
+        /* held from now, not from when the task behind it retires: another
+         * device's eviction must not write to the host meanwhile */
+        if (own)
+            rt_task_failed(err);
         oc->pins--;
         event_put(*done);
         event_put(*start);
@@ -404,6 +408,8 @@ static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, bool
     err = done->dev->be->event_sync(done);
     if (unlock)
         pthread_mutex_lock(&rt.cache_lock);
+    if (err && own)
+        rt_task_failed(err);
     write_back_done(b, src, !err);
     event_put(start);
     event_put(done);

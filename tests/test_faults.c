@@ -204,15 +204,18 @@ static void a_failed_peer_copy_is_returned_by_sync(void **state)
     free(B0);
 }
 
-/* One device holding three tiles: every task evicts, and the first copy to
- * the host is the eviction of a dirty C tile.  It fails, and no later
- * eviction writes to the host either until the sync: C's host copy is as it
- * was.  Afterwards the product runs right. */
+/* Devices holding three tiles each and several C tiles each: every task
+ * evicts, and the first copy to the host is the eviction of a dirty C tile.
+ * It fails, and no later eviction on any device writes to the host either
+ * until the sync: C's host copy is as it was.  Afterwards the product runs
+ * right. */
 static void a_failed_eviction_write_back_loses_nothing(void **state)
 {
     (void)state;
     init_with_fault("d2h:1", 1, 3 * TILE_BYTES);
-    int64_t n = 2 * NB;
+    tess_stats_t devs;
+    assert_int_equal(tess_get_stats(&devs), 0);
+    int64_t n = 2 * NB * devs.ndevices;
     double *A = tu_matrix(D, n, n, 21), *B = tu_matrix(D, n, n, 22), *C = tu_matrix(D, n, n, 23);
     double *A0 = tu_copy(D, A, n, n), *B0 = tu_copy(D, B, n, n), *Cr = tu_copy(D, C, n, n);
     double *C0 = tu_copy(D, C, n, n);
