@@ -417,12 +417,15 @@ static void gemv_on_a_cached_matrix_moves_only_the_vectors_whatever_the_trans(vo
     tu_vec_release(t, y, m, 1);
 }
 
-/* Device memory for a few tiles: tiles are evicted while the product runs,
- * and each call brings A in again. */
+/* Device memory for a few tiles, each device's share of A over 30 tiles:
+ * tiles are evicted while the product runs, and each call brings A in
+ * again. */
 static void gemv_with_tiny_device_memory_evicts_and_stays_correct(void **state)
 {
     (void)state;
-    int64_t m = 8 * NB + 3, n = 7 * NB - 2;
+    tess_stats_t devs;
+    assert_int_equal(tess_get_stats(&devs), 0);
+    int64_t m = 8 * NB + 3, n = 7 * devs.ndevices / 2 * NB - 2;
     for (int ti = 0; ti < 4; ti++)
         for (int tr = 0; tr < 2; tr++)
             for (int rep = 0; rep < 2; rep++) {

@@ -82,18 +82,24 @@ static void trace_file_has_a_track_per_stream_of_each_device_with_slices(void **
     assert_string_equal(text + len - 4, "\n]}\n");
 }
 
-/* With every tile homed on device 0 (one tile column on a 1 x 2 grid), the
- * idle device takes work from the busy one's queue.  About 2 GFLOP of work,
- * so device 0 cannot finish it before device 1's worker is scheduled. */
+/* Calls of one C tile each: every C is homed on device 0 (a call's grid is
+ * anchored at its own C), so at first only device 0 has work, and the idle
+ * devices take it from its queue.  About 2 GFLOP of work, so device 0 cannot
+ * finish it before the other workers are scheduled. */
 static void an_idle_device_steals_from_the_busy_one(void **state)
 {
     (void)state;
+    enum { CALLS = 32 };
     const int64_t nb = 128;
     assert_int_equal(tu_init_host(2, nb, 0), 0);
-    int64_t m = 32 * nb, n = nb, k = 16 * nb;
-    double *A = tu_matrix(D, m, k, 6), *B = tu_matrix(D, k, n, 7), *C = tu_matrix(D, m, n, 8);
-    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, m, n, k, 1, A, m, B, k, 0, C, m),
-                     0);
+    int64_t k = 16 * nb;
+    double *A = tu_matrix(D, nb, k, 6), *B = tu_matrix(D, k, nb, 7);
+    double *C[CALLS];
+    for (int64_t c = 0; c < CALLS; c++) {
+        C[c] = tu_matrix(D, nb, nb, 8);
+        assert_int_equal(
+            tess_dgemm_async(TessNoTrans, TessNoTrans, nb, nb, k, 1, A, nb, B, k, 0, C[c], nb), 0);
+    }
     assert_int_equal(tess_sync(), 0);
     tess_stats_t s;
     assert_int_equal(tess_get_stats(&s), 0);
@@ -101,11 +107,17 @@ static void an_idle_device_steals_from_the_busy_one(void **state)
         tess_finalize();
         skip(); /* TESS_TEST_DEVICES named a single GPU */
     }
-    assert_true(s.steals[1] > 0);
-    assert_int_equal(s.tasks[0] + s.tasks[1], 32 * 16);
-    tu_release(D, A, m, k);
-    tu_release(D, B, k, n);
-    tu_release(D, C, m, n);
+    uint64_t tasks = 0, stolen = 0;
+    for (int d = 0; d < s.ndevices; d++) {
+        tasks += s.tasks[d];
+        stolen += d ? s.steals[d] : 0;
+    }
+    assert_true(stolen > 0);
+    assert_int_equal(tasks, CALLS * 16);
+    tu_release(D, A, nb, k);
+    tu_release(D, B, k, nb);
+    for (int64_t c = 0; c < CALLS; c++)
+        tu_release(D, C[c], nb, nb);
     assert_int_equal(tess_finalize(), 0);
 }
 
