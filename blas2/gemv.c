@@ -14,14 +14,14 @@ typedef struct {
 
 enum { OP_A };
 
-static int make_vectors(kern_type_t t, const gemv_call_t *c, vtiling_t *x, vtiling_t *y)
+static int make_vectors(kern_type_t t, int64_t nb, const gemv_call_t *c, vtiling_t *x, vtiling_t *y)
 {
     bool notrans = c->trans == TessNoTrans;
     size_t es = rt_dtypes[t].size;
     int err = 0;
     if (x)
-        err = vtiling_make(x, c->x, notrans ? c->n : c->m, c->incx, es);
-    if (!err && (err = vtiling_make(y, c->y, notrans ? c->m : c->n, c->incy, es)) && x)
+        err = vtiling_make(x, nb, c->x, notrans ? c->n : c->m, c->incx, es);
+    if (!err && (err = vtiling_make(y, nb, c->y, notrans ? c->m : c->n, c->incy, es)) && x)
         vtiling_free(x);
     return err;
 }
@@ -30,7 +30,7 @@ static int submit_gemv(kern_type_t t, const tiling_t *g, const void *call)
 {
     const gemv_call_t *c = call;
     vtiling_t x, y;
-    int err = make_vectors(t, c, &x, &y);
+    int err = make_vectors(t, g[OP_A].nb, c, &x, &y);
     if (err)
         return err;
     blas_scalar_t one;
@@ -56,10 +56,9 @@ static int submit_gemv(kern_type_t t, const tiling_t *g, const void *call)
 /* alpha == 0: y = beta y, A and x never read */
 static int submit_scale(kern_type_t t, const tiling_t *g, const void *call)
 {
-    (void)g;
     const gemv_call_t *c = call;
     vtiling_t y;
-    int err = make_vectors(t, c, NULL, &y);
+    int err = make_vectors(t, g[OP_A].nb, c, NULL, &y);
     for (int64_t p = 0; p < y.nt && !err; p++)
         err = blas_task_scal(t, false, TessAll, c->beta.v, y.blk[p]);
     vtiling_free(&y);

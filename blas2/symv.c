@@ -33,10 +33,10 @@ static int submit_symv(kern_type_t t, const tiling_t *g, const void *call)
     const symv_call_t *c = call;
     size_t es = rt_dtypes[t].size;
     vtiling_t x, y;
-    int err = vtiling_make(&x, c->x, c->n, c->incx, es);
+    int err = vtiling_make(&x, g[OP_A].nb, c->x, c->n, c->incx, es);
     if (err)
         return err;
-    if ((err = vtiling_make(&y, c->y, c->n, c->incy, es))) {
+    if ((err = vtiling_make(&y, g[OP_A].nb, c->y, c->n, c->incy, es))) {
         vtiling_free(&x);
         return err;
     }
@@ -68,10 +68,9 @@ static int submit_symv(kern_type_t t, const tiling_t *g, const void *call)
 /* alpha == 0: y = beta y, A and x never read */
 static int submit_scale(kern_type_t t, const tiling_t *g, const void *call)
 {
-    (void)g;
     const symv_call_t *c = call;
     vtiling_t y;
-    int err = vtiling_make(&y, c->y, c->n, c->incy, rt_dtypes[t].size);
+    int err = vtiling_make(&y, g[OP_A].nb, c->y, c->n, c->incy, rt_dtypes[t].size);
     for (int64_t p = 0; p < y.nt && !err; p++)
         err = blas_task_scal(t, false, TessAll, c->beta.v, y.blk[p]);
     vtiling_free(&y);
@@ -100,6 +99,6 @@ int blas_symv(kern_type_t t, bool herm, tess_uplo_t uplo, int64_t n, const void 
                       incy,
                       blas_scalar(t, alpha),
                       blas_scalar(t, beta) };
-    blas_operand_t ops[] = { [OP_A] = { uses_ax ? A : NULL, n, n, lda } };
+    blas_operand_t ops[] = { [OP_A] = { uses_ax ? A : NULL, n, n, lda, true } };
     return blas_run(t, 1, ops, uses_ax ? submit_symv : submit_scale, &c);
 }

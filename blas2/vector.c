@@ -29,10 +29,10 @@ bool vtiling_fits(const void *x, int64_t len, int64_t inc, size_t es)
     return len <= 0 || block_view_fits(x, 1, len, step_of(len, inc), es);
 }
 
-int vtiling_make(vtiling_t *v, const void *x, int64_t len, int64_t inc, size_t es)
+int vtiling_make(vtiling_t *v, int64_t nb, const void *x, int64_t len, int64_t inc, size_t es)
 {
-    int64_t nb = rt.cfg.nb, step = step_of(len, inc);
-    v->nt = tiles_of(len);
+    int64_t step = step_of(len, inc);
+    v->nt = (len + nb - 1) / nb;
     v->inc = inc < 0 ? -1 : 1;
     v->blk = malloc((size_t)v->nt * sizeof *v->blk + 1);
     if (!v->blk)

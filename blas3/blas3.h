@@ -23,17 +23,10 @@ static inline blas_scalar_t blas_scalar(kern_type_t t, const void *p)
     return s;
 }
 
-/* An operand to tile: the m x n matrix at ptr with leading dimension ld.
- * One that the call does not touch has ptr NULL (or m or n 0) and an empty
- * tiling. */
-typedef struct {
-    const void *ptr;
-    int64_t m, n, ld;
-} blas_operand_t;
-
 #define BLAS_MAX_OPERANDS 3
 
-/* Tiles the operands and calls submit(t, tilings, call) under
+/* Tiles the operands, the last one the call's output, on the call's tile size
+ * (tiling_pick_nb) and calls submit(t, tilings, call) under
  * rt.submit_lock, so that the call's tasks enter the graph at once and after
  * every earlier call's.  0 or a TESS_E* code. */
 int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,

@@ -15,7 +15,7 @@ static int submit_gemm(kern_type_t t, const tiling_t *g, const void *call)
     const gemm_call_t *c = call;
     blas_scalar_t one;
     rt_dtype_one(t, one.v);
-    int64_t kt = tiles_of(c->k);
+    int64_t kt = tiles_in(&g[OP_C], c->k);
     int err = 0;
     for (int64_t j = 0; j < g[OP_C].nt; j++)
         for (int64_t i = 0; i < g[OP_C].mt; i++)

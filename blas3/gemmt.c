@@ -54,7 +54,7 @@ static int submit_gemmt(kern_type_t t, const tiling_t *g, const void *call)
     const gemmt_call_t *c = call;
     blas_scalar_t one;
     rt_dtype_one(t, one.v);
-    int64_t kt = tiles_of(c->k), nt = g[OP_C].nt;
+    int64_t kt = tiles_in(&g[OP_C], c->k), nt = g[OP_C].nt;
     int err = 0;
     for (int64_t j = 0; j < nt; j++) {
         for (int64_t i = 0; i < nt; i++) {
@@ -94,7 +94,7 @@ int blas_gemmt(kern_type_t t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb
     blas_operand_t ops[] = {
         [OP_A] = { uses_ab ? A : NULL, ta == TessNoTrans ? n : k, ta == TessNoTrans ? k : n, lda },
         [OP_B] = { uses_ab ? B : NULL, tb == TessNoTrans ? k : n, tb == TessNoTrans ? n : k, ldb },
-        [OP_C] = { C, n, n, ldc },
+        [OP_C] = { C, n, n, ldc, true },
     };
     return blas_run(t, 3, ops, uses_ab ? submit_gemmt : submit_scale, &c);
 }

@@ -16,9 +16,12 @@ int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
     if (err)
         return err;
     pthread_mutex_lock(&rt.submit_lock);
+    int64_t nb = tiling_pick_nb(t, nops, ops);
+    for (int i = 0; i < nops; i++)
+        g[i].nb = nb;
     for (int i = 0; i < nops && !err; i++)
         if (ops[i].ptr && ops[i].m > 0 && ops[i].n > 0)
-            err = tiling_make(&g[i], ops[i].ptr, ops[i].m, ops[i].n, ops[i].ld, es);
+            err = tiling_make(&g[i], nb, ops[i].ptr, ops[i].m, ops[i].n, ops[i].ld, es);
     if (!err)
         err = submit(t, g, call);
     pthread_mutex_unlock(&rt.submit_lock);

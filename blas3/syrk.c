@@ -80,7 +80,7 @@ static int submit_update(kern_type_t t, const tiling_t *g, const void *call)
     rt_dtype_one(t, one.v);
     rt_dtype_one(st, one_s.v);
     const tiling_t *gb = &g[c->two ? OP_B : OP_A];
-    int64_t kt = tiles_of(c->k), nt = g[OP_C].nt;
+    int64_t kt = tiles_in(&g[OP_C], c->k), nt = g[OP_C].nt;
     int err = 0;
     for (int64_t j = 0; j < nt; j++) {
         for (int64_t i = 0; i < nt; i++) {
@@ -129,7 +129,7 @@ static int run_update(kern_type_t t, syrk_call_t c, int64_t n, const void *alpha
     blas_operand_t ops[] = {
         [OP_A] = { uses_ab ? A : NULL, m, w, lda },
         [OP_B] = { uses_ab && c.two ? B : NULL, m, w, ldb },
-        [OP_C] = { C, n, n, ldc },
+        [OP_C] = { C, n, n, ldc, true },
     };
     return blas_run(t, 3, ops, uses_ab ? submit_update : submit_scale, &c);
 }

@@ -1,11 +1,67 @@
 #include <stdlib.h>
 #include "tiling.h"
 
-int tiling_make(tiling_t *g, const void *ptr, int64_t m, int64_t n, int64_t ld, size_t es)
+/* Each call picks its tile size.  TESS_NB fixes it.  Otherwise an operand
+ * that earlier calls have tiled keeps their tiles (the output first), so
+ * that a chain of calls on the same data goes on with no flush.  Otherwise
+ * the size comes from the output's shape: the largest of nb, nb/2 and nb/4
+ * (nb/8 for complex types, whose tile task does four times the flops of a
+ * real one of the same size) that gives the output at least
+ * TILES_PER_DEVICE tiles per device, so that every device has work from the
+ * start; the smallest of them when none does.  Tiles of nb/4 still run
+ * near the device's rate, smaller ones do not. */
+#define TILES_PER_DEVICE 2
+
+static int ladder(kern_type_t t, int64_t *sizes)
 {
-    int64_t nb = rt.cfg.nb;
-    g->mt = tiles_of(m);
-    g->nt = tiles_of(n);
+    int n = rt_dtypes[t].is_complex ? 4 : 3;
+    for (int i = 0; i < n; i++)
+        sizes[i] = rt.cfg.nb >> i > 0 ? rt.cfg.nb >> i : 1;
+    return n;
+}
+
+static int64_t tiles_of(const blas_operand_t *o, int64_t nb)
+{
+    int64_t mt = (o->m + nb - 1) / nb, nt = (o->n + nb - 1) / nb;
+    return o->tri ? mt * (mt + 1) / 2 : mt * nt;
+}
+
+static bool used(const blas_operand_t *o)
+{
+    return o->ptr && o->m > 0 && o->n > 0;
+}
+
+int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
+{
+    if (rt.cfg.nb_fixed)
+        return rt.cfg.nb;
+    int64_t sizes[4];
+    int ns = ladder(t, sizes);
+    size_t es = rt_dtypes[t].size;
+    for (int i = nops - 1; i >= 0; i--) {
+        const blas_operand_t *o = &ops[i];
+        for (int s = 0; s < ns && used(o); s++) {
+            int64_t nb = sizes[s];
+            if (block_find(o->ptr, o->m < nb ? o->m : nb, o->n < nb ? o->n : nb, o->ld, es))
+                return nb;
+        }
+    }
+    const blas_operand_t *out = NULL;
+    for (int i = nops - 1; i >= 0 && !out; i--)
+        if (used(&ops[i]))
+            out = &ops[i];
+    for (int s = 0; s < ns && out; s++)
+        if (tiles_of(out, sizes[s]) >= (int64_t)TILES_PER_DEVICE * rt.ndev)
+            return sizes[s];
+    return sizes[ns - 1];
+}
+
+int tiling_make(tiling_t *g, int64_t nb, const void *ptr, int64_t m, int64_t n, int64_t ld,
+                size_t es)
+{
+    g->nb = nb;
+    g->mt = (m + nb - 1) / nb;
+    g->nt = (n + nb - 1) / nb;
     g->blk = malloc((size_t)(g->mt * g->nt) * sizeof *g->blk + 1);
     if (!g->blk)
         return TESS_ENOMEM;

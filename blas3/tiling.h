@@ -1,18 +1,33 @@
-/* An operand cut into the runtime's nb x nb grid, anchored at its own
- * pointer, so the same sub-matrix used by consecutive calls maps to the same
- * blocks.  All blocks are looked up before any task is submitted, so running
- * out of memory here leaves nothing half-submitted. */
+/* An operand cut into an nb x nb grid, anchored at its own pointer, so the
+ * same sub-matrix used by consecutive calls maps to the same blocks.  All
+ * blocks are looked up before any task is submitted, so running out of
+ * memory here leaves nothing half-submitted. */
 #ifndef TILING_H
 #define TILING_H
 
 #include "rt.h"
 
+/* An operand to tile: the m x n matrix at ptr with leading dimension ld.
+ * One that the call does not touch has ptr NULL (or m or n 0) and an empty
+ * tiling.  tri: the call uses one triangle of it (a square grid's tiles on
+ * and to one side of the diagonal). */
 typedef struct {
+    const void *ptr;
+    int64_t m, n, ld;
+    bool tri;
+} blas_operand_t;
+
+typedef struct {
+    int64_t nb;       /* the call's tile size, the same for all its operands */
     int64_t mt, nt;   /* tiles down and across */
     rt_block_t **blk; /* column-major mt x nt */
 } tiling_t;
 
-int tiling_make(tiling_t *g, const void *ptr, int64_t m, int64_t n, int64_t ld, size_t es);
+/* The tile size of a call on these operands, the last one the call's output
+ * (the rule is in tiling.c). */
+int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops);
+int tiling_make(tiling_t *g, int64_t nb, const void *ptr, int64_t m, int64_t n, int64_t ld,
+                size_t es);
 void tiling_free(tiling_t *g);
 
 static inline rt_block_t *tile(const tiling_t *g, int64_t i, int64_t j)
@@ -20,9 +35,10 @@ static inline rt_block_t *tile(const tiling_t *g, int64_t i, int64_t j)
     return g->blk[i + j * g->mt];
 }
 
-static inline int64_t tiles_of(int64_t n)
+/* Tiles of g's size along a dimension of n elements. */
+static inline int64_t tiles_in(const tiling_t *g, int64_t n)
 {
-    return (n + rt.cfg.nb - 1) / rt.cfg.nb;
+    return (n + g->nb - 1) / g->nb;
 }
 
 #endif

@@ -68,6 +68,7 @@ typedef struct {
 
 typedef struct {
     int ndevices;
+    int64_t nb; /* the largest tile a call takes: TESS_NB, or the devices' default */
     uint64_t bytes_h2d, bytes_d2h, bytes_d2d;
     uint64_t tasks[TESS_MAX_DEVICES];  /* tasks run per device */
     uint64_t steals[TESS_MAX_DEVICES]; /* tasks taken from another device's queue */

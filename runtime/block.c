@@ -191,15 +191,22 @@ static bool insert_sorted(rt_block_t *b)
     return true;
 }
 
-rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, int64_t ti,
-                      int64_t tj)
+rt_block_t *block_find(const char *ptr, int64_t m, int64_t n, int64_t ld, size_t es)
 {
     size_t k = hash_of(ptr, m, n, ld) & (dir.nhash - 1);
     for (rt_block_t *b = dir.hash[k]; b; b = b->hnext)
         if (b->ptr == ptr && b->m == m && b->n == n && b->ld == ld && b->elsize == es)
             return b;
+    return NULL;
+}
 
-    rt_block_t *b = calloc(1, sizeof *b + (size_t)rt.ndev * sizeof(rt_copy_t));
+rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, int64_t ti,
+                      int64_t tj)
+{
+    rt_block_t *b = block_find(ptr, m, n, ld, es);
+    if (b)
+        return b;
+    b = calloc(1, sizeof *b + (size_t)rt.ndev * sizeof(rt_copy_t));
     if (!b)
         return NULL;
     *b = (rt_block_t){
@@ -215,6 +222,7 @@ rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, in
         free(b);
         return NULL;
     }
+    size_t k = hash_of(ptr, m, n, ld) & (dir.nhash - 1);
     b->hnext = dir.hash[k];
     dir.hash[k] = b;
     if (dir.n > 2 * dir.nhash)

@@ -289,6 +289,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
         return err ? err : TESS_ECONFIG;
     if (c->nb < 0 || c->nb > RT_MAX_NB)
         return TESS_ECONFIG;
+    c->nb_fixed = c->nb > 0;
 
     c->window = u->window;
     int64_t w = 0;

@@ -89,6 +89,8 @@ typedef struct rt_block {
     rt_copy_t copies[]; /* one per device */
 } rt_block_t;
 
+/* The block of exactly this view, or NULL: none has been made. */
+rt_block_t *block_find(const char *ptr, int64_t m, int64_t n, int64_t ld, size_t elsize);
 rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t elsize, int64_t ti,
                       int64_t tj);
 /* Bytes from a view's first element to one past its last (m, n > 0). */
@@ -327,7 +329,8 @@ typedef struct {
     bool host_fallback; /* auto: host devices when no GPU is found */
     int cuda_ids[TESS_MAX_DEVICES];
     int gpu_share; /* cuda:local: processes on each of its GPUs (0: one) */
-    int64_t nb;
+    int64_t nb;    /* the largest tile; each call picks its own (blas3/tiling.c) */
+    bool nb_fixed; /* TESS_NB or tess_config_t.nb: every call takes nb */
     int window; /* tasks in flight per device */
     double cache_fraction;
     size_t host_device_mem;

@@ -8,6 +8,7 @@ void rt_stats(tess_stats_t *s)
 {
     memset(s, 0, sizeof *s);
     s->ndevices = rt.ndev;
+    s->nb = rt.cfg.nb;
     s->bytes_h2d = atomic_load(&rt.bytes_h2d);
     s->bytes_d2h = atomic_load(&rt.bytes_d2h);
     s->bytes_d2d = atomic_load(&rt.bytes_d2d);
@@ -26,8 +27,8 @@ void stats_print(void)
 {
     tess_stats_t s;
     rt_stats(&s);
-    fprintf(stderr, "tessera: %d %s device(s), nb %lld\n", s.ndevices, rt.dev[0]->be->name,
-            (long long)rt.cfg.nb);
+    fprintf(stderr, "tessera: %d %s device(s), tiles up to %lld%s\n", s.ndevices,
+            rt.dev[0]->be->name, (long long)s.nb, rt.cfg.nb_fixed ? " (fixed)" : "");
     fprintf(stderr, "tessera: bytes h2d %llu d2h %llu d2d %llu\n", (unsigned long long)s.bytes_h2d,
             (unsigned long long)s.bytes_d2h, (unsigned long long)s.bytes_d2d);
     fprintf(stderr, "tessera: cache hits %llu misses %llu evictions %llu writebacks %llu\n",

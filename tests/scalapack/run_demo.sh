@@ -31,7 +31,7 @@ grep -q "dgemm_ from $lib\$" "$work/out" ||
 for r in $(echo "$routines" | tr , ' '); do
     grep -Eq "^ +pd$r .* ok\$" "$work/out" || { echo "run_demo.sh: pd$r did not pass"; failed=1; }
 done
-stopped=$(grep -c '^tessera: .* device(s), nb' "$work/err")
+stopped=$(grep -c '^tessera: .* device(s), tiles up to' "$work/err")
 [ "$stopped" -eq "$np" ] ||
     { echo "run_demo.sh: $stopped of $np ranks ran the runtime and stopped it"; failed=1; }
 cat "$work/out"

@@ -63,7 +63,7 @@ echo "run_tester.sh: $(basename "$tester") on $np ranks: $passed passed, $bad fa
 if [ "$passed" -eq 0 ] || [ "$bad" -ne 0 ] || [ "$skipped" -ne $((skips * n)) ]; then
     failed=1
 fi
-stopped=$(grep -c '^tessera: .* device(s), nb' stderr.txt)
+stopped=$(grep -c '^tessera: .* device(s), tiles up to' stderr.txt)
 if [ "$stopped" -ne "$np" ]; then
     echo "run_tester.sh: $stopped of $np ranks ran the runtime and stopped it at exit"
     failed=1

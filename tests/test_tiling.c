@@ -1,0 +1,139 @@
+/* The tile size of each call: TESS_NB fixes it; unset, a call keeps the
+ * tiles that earlier calls gave its operands, and otherwise gives its output
+ * at least two tiles per device, at the largest of nb, nb/2 and nb/4 that
+ * does.  Counted through the tasks run (a GEMM runs one task per tile of C
+ * and tile of k).  True on any device count and backend. */
+#include <stdlib.h>
+#include "testutil.h"
+
+static const tu_type_t *D = &tu_types[1];
+
+static void init_unfixed(void)
+{
+    assert_int_equal(tu_init_host(2, 0, 0), 0);
+}
+
+static uint64_t tasks_run(void)
+{
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    uint64_t n = 0;
+    for (int d = 0; d < s.ndevices; d++)
+        n += s.tasks[d];
+    return n;
+}
+
+static tess_stats_t stats(void)
+{
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    return s;
+}
+
+/* C = A B, all n x n, checked against the reference; the tasks it ran. */
+static uint64_t square_gemm_tasks(int64_t n)
+{
+    double *A = tu_matrix(D, n, n, 1), *B = tu_matrix(D, n, n, 2), *C = tu_matrix(D, n, n, 3);
+    double *Cr = tu_copy(D, C, n, n);
+    uint64_t t0 = tasks_run();
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n),
+                     0);
+    assert_int_equal(tess_sync(), 0);
+    uint64_t tasks = tasks_run() - t0;
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, Cr, n);
+    double r =
+        tu_diff(D, C, Cr, n, n, n) / (n * D->eps * tu_norm(D, A, n, n, n) * tu_norm(D, B, n, n, n));
+    assert_true(r < TU_GEMM_BOUND);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, C, n, n);
+    free(Cr);
+    return tasks;
+}
+
+/* The tile of the largest of nb, nb/2 and nb/4 that cuts an n x n output
+ * into at least two tiles per device (nb/4 when none does), tiles per side. */
+static int64_t tiles_per_side(const tess_stats_t *s, int64_t n)
+{
+    int64_t tiles = 0;
+    for (int64_t div = 1; div <= 4; div *= 2) {
+        int64_t nb = s->nb / div;
+        tiles = (n + nb - 1) / nb;
+        if (tiles * tiles >= 2 * (int64_t)s->ndevices)
+            break;
+    }
+    return tiles;
+}
+
+static void an_unset_tile_size_gives_the_output_two_tiles_per_device(void **state)
+{
+    (void)state;
+    init_unfixed();
+    tess_stats_t s = stats();
+    /* one tile at nb: never enough */
+    int64_t tiles = tiles_per_side(&s, s.nb);
+    assert_true(tiles > 1);
+    assert_int_equal(square_gemm_tasks(s.nb), (uint64_t)(tiles * tiles * tiles));
+    assert_int_equal(tess_finalize(), 0);
+}
+
+static void tess_nb_fixes_the_tile_of_every_call(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(2, 96, 0), 0);
+    /* one tile however many devices there are */
+    assert_int_equal(square_gemm_tasks(96), 1);
+    assert_int_equal(square_gemm_tasks(192), 8);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+/* X = A B on a large output, then Y = X(0:n, 0:n) B on a small one, which
+ * alone would take smaller tiles: it reads X on X's tiles, so nothing is
+ * flushed to the host (no copy to the host before Y's coherent request) and
+ * X's tiles are not fetched again. */
+static void a_call_keeps_the_tiles_an_earlier_call_gave_its_operand(void **state)
+{
+    (void)state;
+    init_unfixed();
+    tess_stats_t s = stats();
+    int64_t N = 2 * s.nb, n = s.nb;
+    double *A = tu_matrix(D, N, N, 4), *B = tu_matrix(D, N, N, 5), *X = tu_matrix(D, N, N, 6);
+    double *Y = tu_matrix(D, n, n, 7), *Xr = tu_copy(D, X, N, N), *Yr = tu_copy(D, Y, n, n);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, N, N, N, 1, A, N, B, N, 0, X, N),
+                     0);
+    assert_int_equal(tess_sync(), 0);
+    tess_stats_t s0 = stats();
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, X, N, B, N, 0, Y, n),
+                     0);
+    assert_int_equal(tess_sync(), 0);
+    tess_stats_t s1 = stats();
+    assert_int_equal(s1.bytes_d2h - s0.bytes_d2h, 0);
+    /* only B's part of the second product may cross from the host */
+    assert_true(s1.bytes_h2d - s0.bytes_h2d <= (uint64_t)(n * n) * 8);
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, Y, n, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, N, N, N, 1, A, N, B, N, 0, Xr, N);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, Xr, N, B, N, 0, Yr, n);
+    double r = tu_diff(D, Y, Yr, n, n, n) / (N * D->eps * tu_norm(D, A, N, N, N) *
+                                             tu_norm(D, B, N, N, N) * tu_norm(D, B, n, n, N));
+    assert_true(r < TU_GEMM_BOUND);
+    tu_release(D, A, N, N);
+    tu_release(D, B, N, N);
+    tu_release(D, X, N, N);
+    tu_release(D, Y, n, n);
+    free(Xr);
+    free(Yr);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(an_unset_tile_size_gives_the_output_two_tiles_per_device),
+        cmocka_unit_test(tess_nb_fixes_the_tile_of_every_call),
+        cmocka_unit_test(a_call_keeps_the_tiles_an_earlier_call_gave_its_operand),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
