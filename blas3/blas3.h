@@ -36,9 +36,15 @@ int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
  * whole without reading it (beta == 0 on its first step) names it W-only, so
  * that it is neither fetched nor read. */
 
-/* c = alpha op(a) op(b) + beta c */
-int blas_task_gemm(kern_type_t t, tess_trans_t ta, tess_trans_t tb, const void *alpha,
-                   rt_block_t *a, rt_block_t *b, const void *beta, rt_block_t *c);
+/* c = alpha op(a) op(b) + beta c, at priority prio (rt_task_t.prio) */
+int blas_task_gemm_prio(kern_type_t t, int prio, tess_trans_t ta, tess_trans_t tb,
+                        const void *alpha, rt_block_t *a, rt_block_t *b, const void *beta,
+                        rt_block_t *c);
+static inline int blas_task_gemm(kern_type_t t, tess_trans_t ta, tess_trans_t tb, const void *alpha,
+                                 rt_block_t *a, rt_block_t *b, const void *beta, rt_block_t *c)
+{
+    return blas_task_gemm_prio(t, 0, ta, tb, alpha, a, b, beta, c);
+}
 /* c = beta c, or in one triangle of a diagonal tile (part TessUpperPart or
  * TessLowerPart; herm: beta real and the diagonal's imaginary parts zeroed) */
 int blas_task_scal(kern_type_t t, bool herm, tess_part_t part, const void *beta, rt_block_t *c);

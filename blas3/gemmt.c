@@ -35,6 +35,8 @@ static int task_gemmt_diag(kern_type_t t, const gemmt_call_t *c, rt_block_t *a, 
     rt_task_t *task = task_new(TASK_KERNEL, "gemmt");
     if (!task)
         return TESS_ENOMEM;
+    /* slower than the GEMMs beside it: run early, not as the call's tail */
+    task->prio = 1;
     gemmt_args_t s = { .uplo = c->uplo,
                        .ta = c->ta,
                        .tb = c->tb,

@@ -46,12 +46,14 @@ static int gemm_tile(const rt_exec_t *x)
                          x->ld[a->sc]);
 }
 
-int blas_task_gemm(kern_type_t t, tess_trans_t ta, tess_trans_t tb, const void *alpha,
-                   rt_block_t *a, rt_block_t *b, const void *beta, rt_block_t *c)
+int blas_task_gemm_prio(kern_type_t t, int prio, tess_trans_t ta, tess_trans_t tb,
+                        const void *alpha, rt_block_t *a, rt_block_t *b, const void *beta,
+                        rt_block_t *c)
 {
     rt_task_t *task = task_new(TASK_KERNEL, "gemm");
     if (!task)
         return TESS_ENOMEM;
+    task->prio = prio;
     gemm_args_t g = { .ta = ta,
                       .tb = tb,
                       .m = c->m,

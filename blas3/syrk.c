@@ -45,6 +45,8 @@ static int task_diag(kern_type_t t, const syrk_call_t *c, rt_block_t *a, rt_bloc
     rt_task_t *task = task_new(TASK_KERNEL, names[c->herm][c->two]);
     if (!task)
         return TESS_ENOMEM;
+    /* slower than the GEMMs beside it: run early, not as the call's tail */
+    task->prio = 1;
     syrk_args_t s = { .herm = c->herm,
                       .two = c->two,
                       .uplo = c->uplo,

@@ -52,12 +52,13 @@ static int trxm_tile(const rt_exec_t *x)
 }
 
 /* One diagonal tile of A applied to one tile of B, in place. */
-static int task_trxm_diag(kern_type_t t, const trxm_call_t *c, const void *alpha, rt_block_t *a,
-                          rt_block_t *b)
+static int task_trxm_diag(kern_type_t t, const trxm_call_t *c, int prio, const void *alpha,
+                          rt_block_t *a, rt_block_t *b)
 {
     rt_task_t *task = task_new(TASK_KERNEL, c->solve ? "trsm" : "trmm");
     if (!task)
         return TESS_ENOMEM;
+    task->prio = prio;
     trxm_args_t s = { .solve = c->solve,
                       .side = c->side,
                       .uplo = c->uplo,
@@ -80,8 +81,20 @@ typedef struct {
     bool left;
     bool second_is_target; /* the off-diagonal block updates the second half */
     int64_t nrhs;          /* tiles of B along the other dimension */
+    int64_t kt;            /* tiles of T's dimension */
     blas_scalar_t one, minus_one;
 } trxm_rec_t;
+
+/* The priority of the tasks writing tile d of B's triangular dimension: the
+ * earlier the tile's last task can run, the higher, so that the tasks the
+ * next diagonal tile waits for run ahead of the bulk of the updates.  TRSM
+ * solves the source half before the target, TRMM multiplies the target
+ * first (its sources' old values are read before they are overwritten). */
+static int prio_of(const trxm_rec_t *r, int64_t d)
+{
+    bool up = r->second_is_target == r->c->solve; /* tiles finish in increasing order */
+    return (int)(up ? r->kt - d : d + 1);
+}
 
 /* Tile d of B's triangular dimension in column (side left) or row (right) j. */
 static rt_block_t *b_tile(const trxm_rec_t *r, int64_t d, int64_t j)
@@ -107,11 +120,13 @@ static int trxm_update(const trxm_rec_t *r, int64_t t0, int64_t t1, int64_t s0, 
                 int64_t s = r->second_is_target ? s0 + l : s1 - 1 - l;
                 const void *b = l ? r->one.v : beta;
                 if (r->left)
-                    err = blas_task_gemm(r->t, op, TessNoTrans, a, tile_op(r->A, op, p, s),
-                                         b_tile(r, s, j), b, b_tile(r, p, j));
+                    err = blas_task_gemm_prio(r->t, prio_of(r, p), op, TessNoTrans, a,
+                                              tile_op(r->A, op, p, s), b_tile(r, s, j), b,
+                                              b_tile(r, p, j));
                 else
-                    err = blas_task_gemm(r->t, TessNoTrans, op, a, b_tile(r, s, j),
-                                         tile_op(r->A, op, s, p), b, b_tile(r, p, j));
+                    err = blas_task_gemm_prio(r->t, prio_of(r, p), TessNoTrans, op, a,
+                                              b_tile(r, s, j), tile_op(r->A, op, s, p), b,
+                                              b_tile(r, p, j));
             }
             if (err)
                 return err;
@@ -127,7 +142,8 @@ static int trxm_range(const trxm_rec_t *r, int64_t lo, int64_t hi, const void *a
     if (hi - lo == 1) {
         int err = 0;
         for (int64_t j = 0; j < r->nrhs && !err; j++)
-            err = task_trxm_diag(r->t, r->c, alpha, tile(r->A, lo, lo), b_tile(r, lo, j));
+            err = task_trxm_diag(r->t, r->c, prio_of(r, lo), alpha, tile(r->A, lo, lo),
+                                 b_tile(r, lo, j));
         return err;
     }
     int64_t half = 1;
@@ -162,7 +178,8 @@ static int submit_trxm(kern_type_t t, const tiling_t *g, const void *call)
                      .B = &g[OP_B],
                      .left = left,
                      .second_is_target = left == t_lower,
-                     .nrhs = left ? g[OP_B].nt : g[OP_B].mt };
+                     .nrhs = left ? g[OP_B].nt : g[OP_B].mt,
+                     .kt = g[OP_A].nt };
     static const float minus_one_s = -1.0f;
     static const double minus_one_d = -1.0;
     rt_dtype_one(t, r.one.v);

@@ -38,7 +38,7 @@ static void submit_writeback(rt_block_t *b, bool inside, void *arg)
         *err = TESS_ENOMEM;
         return;
     }
-    t->priority = true;
+    t->prio = RT_PRIO_FIRST;
     task_access(t, b, RT_R);
     task_submit(t);
     b->coh_dirty = false;

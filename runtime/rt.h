@@ -13,6 +13,7 @@
 #define RT_H
 
 #include <hwloc.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -113,6 +114,9 @@ void block_dir_free(void);
 /* ---- tasks --------------------------------------------------------------- */
 typedef enum { TASK_KERNEL, TASK_WRITEBACK, TASK_FLUSH_INVALIDATE } rt_task_kind_t;
 
+/* Write-backs and flushes: ahead of every kernel task. */
+#define RT_PRIO_FIRST INT_MAX
+
 typedef struct rt_exec {
     const kern_table_t *kern; /* the device's table for the task's type */
     kern_ctx_t *ctx;
@@ -140,7 +144,9 @@ typedef struct rt_task {
     atomic_bool done; /* set under lock; read unlocked to drop done tasks */
     struct rt_task **succ;
     size_t nsucc, capsucc;
-    bool priority; /* goes to the front of its queue */
+    /* a ready queue runs higher first, in order of readiness among equals:
+     * the critical path of a call ahead of its bulk work */
+    int prio;
     /* placed where its first block (a BLAS-2 task's matrix tile) is, when a device holds
      * it, rather than by the block it writes */
     bool place_by_first;
@@ -331,7 +337,7 @@ typedef struct {
     int gpu_share; /* cuda:local: processes on each of its GPUs (0: one) */
     int64_t nb;    /* the largest tile; each call picks its own (blas3/tiling.c) */
     bool nb_fixed; /* TESS_NB or tess_config_t.nb: every call takes nb */
-    int window; /* tasks in flight per device */
+    int window;    /* tasks in flight per device */
     double cache_fraction;
     size_t host_device_mem;
     double host_link_gbps; /* host devices' copy rate; 0: as fast as memcpy */

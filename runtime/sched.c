@@ -42,20 +42,22 @@ static int place(const rt_task_t *t)
     return d >= 0 ? d : home_device(b);
 }
 
+/* After the last task of at least its priority: one step when all are equal. */
 static void enqueue(rt_device_t *d, rt_task_t *t)
 {
-    t->qprev = t->qnext = NULL;
-    if (t->priority && d->qhead) {
-        t->qnext = d->qhead;
-        d->qhead->qprev = t;
-        d->qhead = t;
-    } else if (d->qtail) {
-        t->qprev = d->qtail;
-        d->qtail->qnext = t;
+    rt_task_t *after = d->qtail;
+    while (after && after->prio < t->prio)
+        after = after->qprev;
+    t->qprev = after;
+    t->qnext = after ? after->qnext : d->qhead;
+    if (t->qnext)
+        t->qnext->qprev = t;
+    else
         d->qtail = t;
-    } else {
-        d->qhead = d->qtail = t;
-    }
+    if (after)
+        after->qnext = t;
+    else
+        d->qhead = t;
     d->qlen++;
 }
 

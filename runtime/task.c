@@ -163,7 +163,7 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
         }
         rt_task_t *f = task_new(TASK_FLUSH_INVALIDATE, "flush-invalidate");
         if (f) {
-            f->priority = true;
+            f->prio = RT_PRIO_FIRST;
             task_access(f, y, RT_RW);
             /* before f can run: one that failed at once must still poison t */
             bool ordered = add_edge(f, t);
