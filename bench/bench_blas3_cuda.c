@@ -92,8 +92,15 @@
  * (g x ceiling), tessera_over_device = Tessera / (g x device routine),
  * tessera_over_xt; h2d_bytes, d2h_bytes, d2d_bytes (Tessera's, its last run),
  * h2d_min_bytes, d2h_min_bytes, h2d_over_min, d2h_over_min; pin_s; check_error
- * and check (ok or FAIL).  A peer not run reads nan.  The table on stdout has
- * the same numbers: T/DGEMM is tessera_over_device_dgemm.
+ * and check (ok or FAIL); h2d_gbs, d2h_gbs, both_gbs (the host links' rates
+ * with the case's g GPUs copying at once, measured per size: each GPU moves
+ * its slice of pinned memory, up to 1 GiB, to the device, back, and both ways
+ * together; GB/s in all), roofline_s (the case's least time: the most of its
+ * flops at g x the ceiling, its h2d_min_bytes at h2d_gbs, its h2d_min_bytes +
+ * d2h_min_bytes at both_gbs) and tessera_over_roofline (roofline_s over
+ * Tessera's time).  A peer not run reads nan.  The table on stdout has the
+ * same numbers: T/DGEMM is tessera_over_device_dgemm, T/roof
+ * tessera_over_roofline.
  *
  * Options:
  *   --reps N         runs per measurement (3)
@@ -116,37 +123,16 @@
 #include <unistd.h>
 #include "bench_cuda_check.h"
 #include "bench_util.h"
+#include "blas3_cases.h"
+#include "link_rates.h"
 #include "tessera.h"
 
 #define MAX_REPS 64
 #define MAX_BLOCKS 4
 #define MAX_GPUS 16
 #define MAX_CASES 256
-#define WARM_DIM 4096    /* warm-up cases are cut to this */
-#define LARGE_FLOPS 2e13 /* cases of this much work get --reps-large runs */
-#define NSAMPLE 64
-#define NUPPER 16
-
-enum { R_GEMM, R_SYMM, R_SYRK, R_SYR2K, R_GEMMT, R_TRSM, R_TRMM, R_TRSM_GEMM, R_COUNT };
-static const char *const routine_name[R_COUNT] = { "gemm",  "symm", "syrk", "syr2k",
-                                                   "gemmt", "trsm", "trmm", "trsm_gemm" };
-
-/* One benchmarked call: the routine, its dimensions and leading dimensions
- * (the packed ones, or a warm-up's cut of them), and the triangular cases'
- * diagonal d. */
-typedef struct {
-    int r;
-    int64_t m, n, k;
-    int64_t lda, ldb, ldc;
-    double d;
-    int64_t dim; /* the largest dimension: the size group */
-} case_t;
-
-/* Rows and columns of A, B, C (0 x 0 where the routine has no such operand;
- * trmm's C is the peers' out-of-place output). */
-typedef struct {
-    int64_t ar, ac, br, bc, cr, cc;
-} shapes_t;
+#define LINK_BYTES ((size_t)1 << 30) /* per GPU, for the link rates */
+#define LARGE_FLOPS 2e13             /* cases of this much work get --reps-large runs */
 
 static struct {
     int reps, reps_large;
@@ -159,270 +145,9 @@ static struct {
 
 static double t_start;
 
-static shapes_t shapes(int r, int64_t m, int64_t n, int64_t k)
-{
-    switch (r) {
-    case R_GEMM: return (shapes_t){ m, k, k, n, m, n };
-    case R_SYMM: return (shapes_t){ m, m, m, n, m, n };
-    case R_SYRK: return (shapes_t){ n, k, 0, 0, n, n };
-    case R_SYR2K:
-    case R_GEMMT: return (shapes_t){ n, k, n, k, n, n };
-    case R_TRSM: return (shapes_t){ m, m, m, n, 0, 0 };
-    case R_TRMM: return (shapes_t){ m, m, m, n, m, n };
-    default: /* R_TRSM_GEMM */ return (shapes_t){ m, m, m, n, n, n };
-    }
-}
-
-static bool triangular(int r)
-{
-    return r == R_TRSM || r == R_TRMM || r == R_TRSM_GEMM;
-}
-
-static case_t make_case(int r, int64_t p, int64_t q)
-{
-    case_t c = { .r = r };
-    if (r == R_GEMM || r == R_SYRK || r == R_SYR2K || r == R_GEMMT) {
-        c.m = c.n = p;
-        c.k = q;
-    } else { /* symm and the triangular cases: A is m x m */
-        c.m = c.k = p;
-        c.n = q;
-    }
-    shapes_t s = shapes(r, c.m, c.n, c.k);
-    c.lda = s.ar;
-    c.ldb = s.br > 0 ? s.br : 1;
-    c.ldc = s.cr > 0 ? s.cr : 1;
-    c.d = (double)c.m;
-    c.dim = p > q ? p : q;
-    return c;
-}
-
-/* The same routine cut to at most WARM_DIM per dimension, on the same leading
- * dimensions: a leading submatrix, whose diagonal is still A's (make_case's
- * equal dimensions stay equal). */
-static case_t warm_case(const case_t *c)
-{
-    case_t w = *c;
-    w.m = c->m < WARM_DIM ? c->m : WARM_DIM;
-    w.n = c->n < WARM_DIM ? c->n : WARM_DIM;
-    w.k = c->k < WARM_DIM ? c->k : WARM_DIM;
-    return w;
-}
-
-static double flops(const case_t *c)
-{
-    double m = (double)c->m, n = (double)c->n, k = (double)c->k;
-    switch (c->r) {
-    case R_GEMM: return 2 * m * n * k;
-    case R_SYMM: return 2 * m * m * n;
-    case R_SYRK:
-    case R_GEMMT: return n * n * k;
-    case R_SYR2K: return 2 * n * n * k;
-    case R_TRSM:
-    case R_TRMM: return m * m * n;
-    default: return m * m * n + 2 * n * n * m;
-    }
-}
-
-static double tri(int64_t x)
-{
-    return (double)x * (double)(x + 1) / 2;
-}
-
-/* The minimum traffic in bytes (header comment): inputs once, outputs once. */
-static void min_bytes(const case_t *c, double *h2d, double *d2h)
-{
-    double m = (double)c->m, n = (double)c->n, k = (double)c->k;
-    switch (c->r) {
-    case R_GEMM:
-        *h2d = m * k + k * n;
-        *d2h = m * n;
-        break;
-    case R_SYMM:
-        *h2d = tri(c->m) + m * n;
-        *d2h = m * n;
-        break;
-    case R_SYRK:
-        *h2d = n * k;
-        *d2h = tri(c->n);
-        break;
-    case R_SYR2K:
-    case R_GEMMT:
-        *h2d = 2 * n * k;
-        *d2h = tri(c->n);
-        break;
-    case R_TRSM:
-    case R_TRMM:
-        *h2d = tri(c->m) + m * n;
-        *d2h = m * n;
-        break;
-    default:
-        *h2d = tri(c->m) + m * n + n * n;
-        *d2h = n * n;
-        break;
-    }
-    *h2d *= sizeof(double);
-    *d2h *= sizeof(double);
-}
-
-/* The inner dimension, for the checks' tolerance. */
-static double inner_dim(const case_t *c)
-{
-    switch (c->r) {
-    case R_GEMM:
-    case R_SYRK:
-    case R_GEMMT: return (double)c->k;
-    case R_SYR2K: return 2.0 * (double)c->k;
-    case R_TRSM_GEMM: return 2.0 * (double)c->m;
-    default: return (double)c->m;
-    }
-}
-
 static int reps_of(double work)
 {
     return work >= LARGE_FLOPS ? opt.reps_large : opt.reps;
-}
-
-static void label(const case_t *c, char *buf, size_t size)
-{
-    snprintf(buf, size, "d%s m=%lld n=%lld k=%lld", routine_name[c->r], (long long)c->m,
-             (long long)c->n, (long long)c->k);
-}
-
-/* ---- the calls ----------------------------------------------------------------------------- */
-
-static void tess_call(const case_t *c, double *A, double *B, double *C)
-{
-    const double one = 1.0, zero = 0.0;
-    switch (c->r) {
-    case R_GEMM:
-        TK(tess_dgemm_async(TessNoTrans, TessNoTrans, c->m, c->n, c->k, one, A, c->lda, B, c->ldb,
-                            zero, C, c->ldc));
-        TK(tess_memory_coherent_async(TessAll, c->m, c->n, C, c->ldc, sizeof *C));
-        break;
-    case R_SYMM:
-        TK(tess_dsymm_async(TessLeft, TessLower, c->m, c->n, one, A, c->lda, B, c->ldb, zero, C,
-                            c->ldc));
-        TK(tess_memory_coherent_async(TessAll, c->m, c->n, C, c->ldc, sizeof *C));
-        break;
-    case R_SYRK:
-        TK(tess_dsyrk_async(TessLower, TessNoTrans, c->n, c->k, one, A, c->lda, zero, C, c->ldc));
-        TK(tess_memory_coherent_async(TessLowerPart, c->n, c->n, C, c->ldc, sizeof *C));
-        break;
-    case R_SYR2K:
-        TK(tess_dsyr2k_async(TessLower, TessNoTrans, c->n, c->k, one, A, c->lda, B, c->ldb, zero, C,
-                             c->ldc));
-        TK(tess_memory_coherent_async(TessLowerPart, c->n, c->n, C, c->ldc, sizeof *C));
-        break;
-    case R_GEMMT:
-        TK(tess_dgemmt_async(TessLower, TessNoTrans, TessTrans, c->n, c->k, one, A, c->lda, B,
-                             c->ldb, zero, C, c->ldc));
-        TK(tess_memory_coherent_async(TessLowerPart, c->n, c->n, C, c->ldc, sizeof *C));
-        break;
-    case R_TRSM:
-        TK(tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, c->m, c->n, c->d, A,
-                            c->lda, B, c->ldb));
-        TK(tess_memory_coherent_async(TessAll, c->m, c->n, B, c->ldb, sizeof *B));
-        break;
-    case R_TRMM:
-        TK(tess_dtrmm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, c->m, c->n, 1.0 / c->d,
-                            A, c->lda, B, c->ldb));
-        TK(tess_memory_coherent_async(TessAll, c->m, c->n, B, c->ldb, sizeof *B));
-        break;
-    default:
-        TK(tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, c->m, c->n, c->d, A,
-                            c->lda, B, c->ldb));
-        TK(tess_dgemm_async(TessTrans, TessNoTrans, c->n, c->n, c->m, -one, B, c->ldb, B, c->ldb,
-                            one, C, c->ldc));
-        TK(tess_memory_coherent_async(TessAll, c->n, c->n, C, c->ldc, sizeof *C));
-        break;
-    }
-    TK(tess_sync());
-}
-
-/* cuBLAS-XT on host pointers; it returns when its outputs are on the host. */
-static void xt_call(cublasXtHandle_t h, const case_t *c, double *A, double *B, double *C)
-{
-    const double one = 1.0, zero = 0.0, minus = -1.0, d = c->d, dinv = 1.0 / c->d;
-    size_t m = (size_t)c->m, n = (size_t)c->n, k = (size_t)c->k;
-    size_t lda = (size_t)c->lda, ldb = (size_t)c->ldb, ldc = (size_t)c->ldc;
-    switch (c->r) {
-    case R_GEMM:
-        CB(cublasXtDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero, C,
-                         ldc));
-        break;
-    case R_SYMM:
-        CB(cublasXtDsymm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, m, n, &one, A, lda, B, ldb,
-                         &zero, C, ldc));
-        break;
-    case R_SYRK:
-        CB(cublasXtDsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, &zero, C,
-                         ldc));
-        break;
-    case R_SYR2K:
-        CB(cublasXtDsyr2k(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, B, ldb, &zero,
-                          C, ldc));
-        break;
-    case R_GEMMT:
-        CB(cublasXtDsyrkx(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, B, ldb, &zero,
-                          C, ldc));
-        break;
-    case R_TRSM:
-        CB(cublasXtDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                         CUBLAS_DIAG_NON_UNIT, m, n, &d, A, lda, B, ldb));
-        break;
-    case R_TRMM:
-        CB(cublasXtDtrmm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                         CUBLAS_DIAG_NON_UNIT, m, n, &dinv, A, lda, B, ldb, C, ldc));
-        break;
-    default:
-        CB(cublasXtDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                         CUBLAS_DIAG_NON_UNIT, m, n, &d, A, lda, B, ldb));
-        CB(cublasXtDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, m, &minus, B, ldb, B, ldb, &one, C,
-                         ldc));
-        break;
-    }
-}
-
-/* cuBLAS on device pointers, queued on the handle's (default) stream. */
-static void dev_call(cublasHandle_t h, const case_t *c, double *A, double *B, double *C)
-{
-    const double one = 1.0, zero = 0.0, minus = -1.0, d = c->d, dinv = 1.0 / c->d;
-    int m = (int)c->m, n = (int)c->n, k = (int)c->k;
-    int lda = (int)c->lda, ldb = (int)c->ldb, ldc = (int)c->ldc;
-    switch (c->r) {
-    case R_GEMM:
-        CB(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc));
-        break;
-    case R_SYMM:
-        CB(cublasDsymm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, m, n, &one, A, lda, B, ldb,
-                       &zero, C, ldc));
-        break;
-    case R_SYRK:
-        CB(cublasDsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, &zero, C, ldc));
-        break;
-    case R_SYR2K:
-        CB(cublasDsyr2k(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, B, ldb, &zero,
-                        C, ldc));
-        break;
-    case R_GEMMT:
-        CB(cublasDsyrkx(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &one, A, lda, B, ldb, &zero,
-                        C, ldc));
-        break;
-    case R_TRSM:
-        CB(cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                       CUBLAS_DIAG_NON_UNIT, m, n, &d, A, lda, B, ldb));
-        break;
-    case R_TRMM:
-        CB(cublasDtrmm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                       CUBLAS_DIAG_NON_UNIT, m, n, &dinv, A, lda, B, ldb, C, ldc));
-        break;
-    default:
-        CB(cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                       CUBLAS_DIAG_NON_UNIT, m, n, &d, A, lda, B, ldb));
-        CB(cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, m, &minus, B, ldb, B, ldb, &one, C, ldc));
-        break;
-    }
 }
 
 /* ---- cuBLAS on device data ----------------------------------------------------------------- */
@@ -441,10 +166,10 @@ static double *dev_copy(const double *h, int64_t ld, int64_t cols)
 
 /* Seconds, the median of reps runs of c on device 0 after one warm-up run at
  * full size; the buffers are freed before it returns, for the next peer. */
-static double time_device(const case_t *c, const double *A, const double *B, const double *C,
+static double time_device(const b3_case_t *c, const double *A, const double *B, const double *C,
                           int reps)
 {
-    shapes_t s = shapes(c->r, c->m, c->n, c->k);
+    b3_shapes_t s = b3_shapes(c->r, c->m, c->n, c->k);
     CU(cudaSetDevice(0));
     double *dA = dev_copy(A, c->lda, s.ac), *dB = dev_copy(B, c->ldb, s.bc);
     double *dC = dev_copy(C, c->ldc, s.cc);
@@ -454,12 +179,12 @@ static double time_device(const case_t *c, const double *A, const double *B, con
     CU(cudaEventCreate(&e0));
     CU(cudaEventCreate(&e1));
     double t[MAX_REPS];
-    dev_call(h, c, dA, dB, dC);
+    b3_dev_call(h, c, dA, dB, dC);
     CU(cudaDeviceSynchronize());
     for (int r = 0; r < reps; r++) {
         float ms;
         CU(cudaEventRecord(e0, 0));
-        dev_call(h, c, dA, dB, dC);
+        b3_dev_call(h, c, dA, dB, dC);
         CU(cudaEventRecord(e1, 0));
         CU(cudaEventSynchronize(e1));
         CU(cudaEventElapsedTime(&ms, e0, e1));
@@ -478,7 +203,7 @@ static double time_device(const case_t *c, const double *A, const double *B, con
 
 /* Seconds per block size (opt.blocks), each the median of reps runs after a
  * warm-up on the cut case. */
-static void time_xt(const case_t *c, int ngpu, double *A, double *B, double *C, int reps,
+static void time_xt(const b3_case_t *c, int ngpu, double *A, double *B, double *C, int reps,
                     double *secs)
 {
     int ids[MAX_GPUS];
@@ -487,204 +212,23 @@ static void time_xt(const case_t *c, int ngpu, double *A, double *B, double *C, 
     cublasXtHandle_t h;
     CB(cublasXtCreate(&h));
     CB(cublasXtDeviceSelect(h, ngpu, ids));
-    case_t w = warm_case(c);
+    b3_case_t w = b3_warm_case(c);
     char name[96];
-    label(c, name, sizeof name);
+    b3_label(c, name, sizeof name);
     for (int b = 0; b < opt.nblocks; b++) {
         CB(cublasXtSetBlockDim(h, opt.blocks[b]));
-        xt_call(h, &w, A, B, C);
+        b3_xt_call(h, &w, A, B, C);
         double t[MAX_REPS];
         for (int r = 0; r < reps; r++) {
             double t0 = bench_now();
-            xt_call(h, c, A, B, C);
+            b3_xt_call(h, c, A, B, C);
             t[r] = bench_now() - t0;
         }
         secs[b] = bench_median(t, reps);
         fprintf(stderr, "[%s, %d GPU] cuBLAS-XT block %d: %.2f TFLOP/s (%.3f s)\n", name, ngpu,
-                opt.blocks[b], flops(c) / secs[b] * 1e-12, secs[b]);
+                opt.blocks[b], b3_flops(c) / secs[b] * 1e-12, secs[b]);
     }
     CB(cublasXtDestroy(h));
-}
-
-/* ---- Tessera and its check ----------------------------------------------------------------- */
-
-/* What the check needs from before Tessera's last run: sampled output entries
- * (i, j) and, where the output overwrites its input, the input there. */
-typedef struct {
-    int ns;
-    int64_t i[NSAMPLE], j[NSAMPLE];
-    double before[NSAMPLE]; /* trsm: B(i, j); trsm_gemm: C(i, j) */
-    double *cols;           /* trmm: B(:, j) per sample; trsm_gemm: B(:, cols3[c]) */
-    int64_t cols3[3];
-    int nup; /* syrk, syr2k, gemmt: C's upper entries, to stay unchanged */
-    int64_t ui[NUPPER], uj[NUPPER];
-    double up[NUPPER];
-} snap_t;
-
-static uint64_t rnd(uint64_t *x)
-{
-    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
-    return *x >> 17;
-}
-
-static void snap_take(const case_t *c, const double *B, const double *C, snap_t *s)
-{
-    uint64_t x = 12345 + (uint64_t)c->r;
-    int64_t rows = c->r <= R_SYMM || c->r == R_TRSM || c->r == R_TRMM ? c->m : c->n;
-    memset(s, 0, sizeof *s);
-    if (c->r == R_TRSM_GEMM) {
-        s->cols = bench_xmalloc("bench_blas3_cuda", 3 * (size_t)c->m * sizeof *s->cols);
-        for (int a = 0; a < 3; a++) {
-            s->cols3[a] = (int64_t)(rnd(&x) % (uint64_t)c->n);
-            memcpy(s->cols + a * c->m, B + s->cols3[a] * c->ldb, (size_t)c->m * sizeof *B);
-        }
-        for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++) {
-                s->i[s->ns] = s->cols3[a];
-                s->j[s->ns] = s->cols3[b];
-                s->before[s->ns] = C[s->cols3[a] + s->cols3[b] * c->ldc];
-                s->ns++;
-            }
-        return;
-    }
-    if (c->r == R_TRMM) {
-        s->cols = bench_xmalloc("bench_blas3_cuda", NSAMPLE * (size_t)c->m * sizeof *s->cols);
-    }
-    for (int q = 0; q < NSAMPLE; q++) {
-        int64_t i = (int64_t)(rnd(&x) % (uint64_t)rows), j = (int64_t)(rnd(&x) % (uint64_t)c->n);
-        if ((c->r == R_SYRK || c->r == R_SYR2K || c->r == R_GEMMT) && i < j) {
-            int64_t t = i;
-            i = j;
-            j = t;
-        }
-        s->i[q] = i;
-        s->j[q] = j;
-        if (c->r == R_TRSM)
-            s->before[q] = B[i + j * c->ldb];
-        if (c->r == R_TRMM)
-            memcpy(s->cols + q * c->m, B + j * c->ldb, (size_t)c->m * sizeof *B);
-    }
-    s->ns = NSAMPLE;
-    if ((c->r == R_SYRK || c->r == R_SYR2K || c->r == R_GEMMT) && c->n > 1) {
-        /* half anywhere, half next to the diagonal, where tiles straddle it */
-        for (int q = 0; q < NUPPER; q++) {
-            int64_t i = (int64_t)(rnd(&x) % (uint64_t)(c->n - 1)), j;
-            if (q % 2) {
-                int64_t span = c->n - 1 - i < 64 ? c->n - 1 - i : 64;
-                j = i + 1 + (int64_t)(rnd(&x) % (uint64_t)span);
-            } else {
-                j = i + 1 + (int64_t)(rnd(&x) % (uint64_t)(c->n - 1 - i));
-            }
-            s->ui[q] = i;
-            s->uj[q] = j;
-            s->up[q] = C[i + j * c->ldc];
-        }
-        s->nup = NUPPER;
-    }
-}
-
-/* x = d A^-1 b for the lower triangular A and 3 columns b at once (A is read
- * once, by columns: a second at m = 32768). */
-static void host_solve3(const case_t *c, const double *A, const double *b, double *x)
-{
-    const int64_t m = c->m;
-    for (int64_t l = 0; l < 3 * m; l++)
-        x[l] = c->d * b[l];
-    double *x0 = x, *x1 = x + m, *x2 = x + 2 * m;
-    for (int64_t l = 0; l < m; l++) {
-        const double *col = A + l * c->lda;
-        double a = x0[l] /= col[l], b1 = x1[l] /= col[l], b2 = x2[l] /= col[l];
-        for (int64_t i = l + 1; i < m; i++) {
-            x0[i] -= col[i] * a;
-            x1[i] -= col[i] * b1;
-            x2[i] -= col[i] * b2;
-        }
-    }
-}
-
-/* The largest |Tessera - reference| / sum |terms| over the samples (infinity
- * when an upper entry that must stay changed); NaN sticks. */
-static double snap_check(const case_t *c, const double *A, const double *B, const double *C,
-                         const snap_t *s)
-{
-    double worst = 0;
-    double *x = NULL;
-    if (c->r == R_TRSM_GEMM) {
-        x = bench_xmalloc("bench_blas3_cuda", 3 * (size_t)c->m * sizeof *x);
-        host_solve3(c, A, s->cols, x);
-    }
-    const int64_t lda = c->lda, ldb = c->ldb, ldc = c->ldc;
-    for (int q = 0; q < s->ns; q++) {
-        int64_t i = s->i[q], j = s->j[q];
-        double ref = 0, mag = 0, out;
-        switch (c->r) {
-        case R_GEMM:
-            for (int64_t l = 0; l < c->k; l++) {
-                double t = A[i + l * lda] * B[l + j * ldb];
-                ref += t;
-                mag += fabs(t);
-            }
-            out = C[i + j * ldc];
-            break;
-        case R_SYMM:
-            for (int64_t l = 0; l < c->m; l++) {
-                double a = i >= l ? A[i + l * lda] : A[l + i * lda], t = a * B[l + j * ldb];
-                ref += t;
-                mag += fabs(t);
-            }
-            out = C[i + j * ldc];
-            break;
-        case R_SYRK:
-        case R_SYR2K:
-        case R_GEMMT:
-            for (int64_t l = 0; l < c->k; l++) {
-                double t = c->r == R_SYRK ? A[i + l * lda] * A[j + l * lda]
-                                          : A[i + l * lda] * B[j + l * ldb];
-                double u = c->r == R_SYR2K ? B[i + l * ldb] * A[j + l * lda] : 0;
-                ref += t + u;
-                mag += fabs(t) + fabs(u);
-            }
-            out = C[i + j * ldc];
-            break;
-        case R_TRSM:
-            /* the residual: (A X)(i, j) against d B(i, j) */
-            for (int64_t l = 0; l <= i; l++) {
-                double t = A[i + l * lda] * B[l + j * ldb];
-                ref += t;
-                mag += fabs(t);
-            }
-            out = c->d * s->before[q];
-            mag += fabs(out);
-            break;
-        case R_TRMM:
-            for (int64_t l = 0; l <= i; l++) {
-                double t = A[i + l * lda] * s->cols[q * c->m + l] / c->d;
-                ref += t;
-                mag += fabs(t);
-            }
-            out = B[i + j * ldb];
-            break;
-        default: {
-            const double *xi = x + (q / 3) * c->m, *xj = x + (q % 3) * c->m;
-            ref = s->before[q];
-            mag = fabs(ref);
-            for (int64_t l = 0; l < c->m; l++) {
-                ref -= xi[l] * xj[l];
-                mag += fabs(xi[l] * xj[l]);
-            }
-            out = C[i + j * ldc];
-            break;
-        }
-        }
-        double e = fabs(out - ref) / (mag > 0 ? mag : 1);
-        if (!(e <= worst))
-            worst = e;
-    }
-    for (int q = 0; q < s->nup; q++)
-        if (memcmp(&C[s->ui[q] + s->uj[q] * ldc], &s->up[q], sizeof(double)))
-            worst = INFINITY;
-    free(x);
-    return worst;
 }
 
 typedef struct {
@@ -692,8 +236,8 @@ typedef struct {
     tess_stats_t delta; /* over the last run */
 } tess_run_t;
 
-static tess_run_t time_tessera(const case_t *c, int ngpu, int have, double *A, double *B, double *C,
-                               size_t elems, int reps)
+static tess_run_t time_tessera(const b3_case_t *c, int ngpu, int have, double *A, double *B,
+                               double *C, size_t elems, int reps)
 {
     char devs[64];
     bench_cuda_devices(ngpu, have, devs, sizeof devs);
@@ -702,19 +246,19 @@ static tess_run_t time_tessera(const case_t *c, int ngpu, int have, double *A, d
     TK(tess_memory_register_async(A, elems * sizeof *A));
     TK(tess_memory_register_async(B, elems * sizeof *B));
     TK(tess_memory_register_async(C, elems * sizeof *C));
-    case_t w = warm_case(c);
-    tess_call(&w, A, B, C);
+    b3_case_t w = b3_warm_case(c);
+    b3_tess_call(&w, A, B, C);
     tess_run_t out = { 0 };
-    snap_t snap;
+    b3_snap_t snap;
     double t[MAX_REPS];
     for (int r = 0; r < reps; r++) {
         tess_stats_t s0, s1;
         TK(tess_memory_invalidate_all());
         if (r == reps - 1)
-            snap_take(c, B, C, &snap);
+            b3_snap_take(c, B, C, &snap);
         TK(tess_get_stats(&s0));
         double t0 = bench_now();
-        tess_call(c, A, B, C);
+        b3_tess_call(c, A, B, C);
         t[r] = bench_now() - t0;
         TK(tess_get_stats(&s1));
         out.delta = s1;
@@ -724,7 +268,7 @@ static tess_run_t time_tessera(const case_t *c, int ngpu, int have, double *A, d
     }
     out.seconds = bench_median(t, reps);
     TK(tess_finalize());
-    out.error = snap_check(c, A, B, C, &snap);
+    out.error = b3_snap_check(c, A, B, C, &snap);
     free(snap.cols);
     return out;
 }
@@ -734,7 +278,7 @@ static tess_run_t time_tessera(const case_t *c, int ngpu, int have, double *A, d
 /* cuBLAS DGEMM n x n x n on device 0, the ceiling: seconds, median. */
 static double time_ceiling(int64_t n, const double *A, const double *B, const double *C, int reps)
 {
-    case_t g = make_case(R_GEMM, n, n);
+    b3_case_t g = b3_make_case(R_GEMM, n, n);
     return time_device(&g, A, B, C, reps);
 }
 
@@ -750,7 +294,7 @@ static bool parse_routines(const char *s, unsigned *mask)
             continue;
         }
         int r = 0;
-        while (r < R_COUNT && strcmp(t, routine_name[r]))
+        while (r < R_COUNT && strcmp(t, b3_routine_name[r]))
             r++;
         if (r == R_COUNT)
             return false;
@@ -789,7 +333,7 @@ static void usage(FILE *f, const char *argv0)
             "          symm, trsm, trmm, trsm_gemm m=P n=Q (A m x m)\n"
             "options:\n"
             "  --reps N         runs per measurement, the median reported (3)\n"
-            "  --reps-large N   the same for cases of 2e13 flops or more (1)\n"
+            "  --reps-large N   the same for cases of 2e13 b3_flops or more (1)\n"
             "  --xt-blocks LIST cuBLAS-XT block sizes, the best one reported (2048,4096)\n"
             "  --no-xt          skip cuBLAS-XT\n"
             "  --tessera-only   skip cuBLAS-XT and cuBLAS on device data\n"
@@ -805,7 +349,21 @@ static const char *csv_header =
     "gpu_name,routine,m,n,k,gpus,reps,gflop,tessera_s,tessera_tflops,xt_tflops,xt_block,"
     "xt_by_block,device_tflops,device_dgemm_n,device_dgemm_tflops,tessera_over_device_dgemm,"
     "tessera_over_device,tessera_over_xt,h2d_bytes,d2h_bytes,d2d_bytes,h2d_min_bytes,"
-    "d2h_min_bytes,h2d_over_min,d2h_over_min,pin_s,check_error,check\n";
+    "d2h_min_bytes,h2d_over_min,d2h_over_min,pin_s,check_error,check,h2d_gbs,d2h_gbs,both_gbs,"
+    "roofline_s,tessera_over_roofline\n";
+
+/* The case's least time on g GPUs: its flops at g device DGEMMs' rate (left
+ * out when no ceiling was measured), its inputs at the g GPUs' host-to-device
+ * rate, its inputs and outputs at their two-way rate. */
+static double roofline(double flops, double h2d, double d2h, double tflops, const link_rates_t *l)
+{
+    double t = h2d / (l->h2d * 1e9), both = (h2d + d2h) / (l->both * 1e9);
+    if (both > t)
+        t = both;
+    if (tflops > 0 && flops / (tflops * 1e12) > t)
+        t = flops / (tflops * 1e12);
+    return t;
+}
 
 int main(int argc, char **argv)
 {
@@ -865,7 +423,7 @@ int main(int argc, char **argv)
     }
 
     /* the cases, in the order given, then stably by size group */
-    static case_t cases[MAX_CASES];
+    static b3_case_t cases[MAX_CASES];
     int nc = 0;
     unsigned mask = 0;
     for (int i = ai + 2; i < argc; i++) {
@@ -881,7 +439,7 @@ int main(int argc, char **argv)
                         fprintf(stderr, "bench_blas3_cuda: more than %d cases\n", MAX_CASES);
                         return 2;
                     }
-                    cases[nc++] = make_case(r, p, q);
+                    cases[nc++] = b3_make_case(r, p, q);
                 }
         } else if (!parse_routines(argv[i], &mask)) {
             fprintf(stderr, "bench_blas3_cuda: %s is neither a size nor routines\n", argv[i]);
@@ -895,7 +453,7 @@ int main(int argc, char **argv)
     }
     for (int i = 1; i < nc; i++)
         for (int j = i; j > 0 && cases[j - 1].dim > cases[j].dim; j--) {
-            case_t t = cases[j];
+            b3_case_t t = cases[j];
             cases[j] = cases[j - 1];
             cases[j - 1] = t;
         }
@@ -927,9 +485,9 @@ int main(int argc, char **argv)
     const char *nb = getenv("TESS_NB"), *window = getenv("TESS_WINDOW");
     printf("%s, %d GPU(s); TESS_NB=%s TESS_WINDOW=%s; CSV %s\n", gpu_name, have,
            nb ? nb : "(default)", window ? window : "(default)", path);
-    printf("%-10s %6s %6s %6s %4s %8s %8s %5s %8s %8s %7s %6s %7s %7s %s\n", "routine", "m", "n",
-           "k", "gpus", "Tessera", "XT", "block", "dev", "devDGEMM", "T/DGEMM", "T/XT", "h2d/min",
-           "d2h/min", "check");
+    printf("%-10s %6s %6s %6s %4s %8s %8s %5s %8s %8s %7s %6s %7s %7s %7s %s\n", "routine", "m",
+           "n", "k", "gpus", "Tessera", "XT", "block", "dev", "devDGEMM", "T/DGEMM", "T/XT",
+           "h2d/min", "d2h/min", "T/roof", "check");
     fflush(stdout);
 
     int status = 0, skipped = 0;
@@ -956,6 +514,16 @@ int main(int argc, char **argv)
         double pin_s = bench_now() - p0;
         fprintf(stderr, "[size %lld] pinned in %.2f s\n", (long long)dim, pin_s);
 
+        /* the host links with all g GPUs copying at once, per GPU count */
+        link_rates_t rates[MAX_GPUS];
+        for (int gi = 0; gi < ngl; gi++) {
+            int g = gpus[gi] < have ? gpus[gi] : have;
+            size_t slice = bytes / (size_t)g < LINK_BYTES ? bytes / (size_t)g : LINK_BYTES;
+            rates[gi] = link_rates_measure(g, A, C, slice & ~(size_t)4095, 3);
+            fprintf(stderr, "[size %lld] %d GPU(s) at once: h2d %.1f, d2h %.1f, both %.1f GB/s\n",
+                    (long long)dim, g, rates[gi].h2d, rates[gi].d2h, rates[gi].both);
+        }
+
         double ceil_tf = NAN;
         int greps = reps_of(2.0 * dim * dim * dim);
         if (opt.device) {
@@ -965,21 +533,21 @@ int main(int argc, char **argv)
         }
 
         for (int ci = c0; ci < c1; ci++) {
-            const case_t *c = &cases[ci];
+            const b3_case_t *c = &cases[ci];
             char name[96];
-            label(c, name, sizeof name);
+            b3_label(c, name, sizeof name);
             if (opt.time_limit > 0 && bench_now() - t_start > opt.time_limit) {
                 fprintf(stderr, "[%s] left out: past --time-limit\n", name);
                 skipped++;
                 continue;
             }
-            int reps = reps_of(flops(c));
-            double f = flops(c), hmin, dmin;
-            min_bytes(c, &hmin, &dmin);
+            int reps = reps_of(b3_flops(c));
+            double f = b3_flops(c), hmin, dmin;
+            b3_min_bytes(c, &hmin, &dmin);
 
             /* the triangular cases' dominant diagonal, on this case's lda only */
             double *saved = NULL;
-            if (triangular(c->r)) {
+            if (b3_triangular(c->r)) {
                 saved = bench_xmalloc("bench_blas3_cuda", (size_t)c->m * sizeof *saved);
                 for (int64_t i = 0; i < c->m; i++) {
                     saved[i] = A[i + i * c->lda];
@@ -1018,29 +586,32 @@ int main(int argc, char **argv)
                 }
                 tess_run_t ts = time_tessera(c, g, have, A, B, C, elems, reps);
                 double tt = f / ts.seconds * 1e-12;
-                bool ok = ts.error <= 8.0 * inner_dim(c) * DBL_EPSILON;
+                bool ok = ts.error <= 8.0 * b3_inner_dim(c) * DBL_EPSILON;
                 if (!ok)
                     status = 1;
                 fprintf(stderr, "[%s, %d GPU] Tessera: %.2f TFLOP/s (%.3f s), check %.2e %s\n",
                         name, g, tt, ts.seconds, ts.error, ok ? "ok" : "FAILED");
                 double h2d = ts.delta.bytes_h2d / hmin, d2h = ts.delta.bytes_d2h / dmin;
                 double vs_gemm = tt / (g * ceil_tf), vs_dev = tt / (g * dev_tf), vs_xt = tt / xt_tf;
+                double roof = roofline(f, hmin, dmin, g * ceil_tf, &rates[gi]);
                 printf("%-10s %6lld %6lld %6lld %4d %8.2f %8.2f %5d %8.2f %8.2f %7.3f %6.2f %7.3f "
-                       "%7.3f %s\n",
-                       routine_name[c->r], (long long)c->m, (long long)c->n, (long long)c->k, g, tt,
-                       xt_tf, xt_block, dev_tf, ceil_tf, vs_gemm, vs_xt, h2d, d2h,
-                       ok ? "ok" : "FAIL");
+                       "%7.3f %7.3f %s\n",
+                       b3_routine_name[c->r], (long long)c->m, (long long)c->n, (long long)c->k, g,
+                       tt, xt_tf, xt_block, dev_tf, ceil_tf, vs_gemm, vs_xt, h2d, d2h,
+                       roof / ts.seconds, ok ? "ok" : "FAIL");
                 fflush(stdout);
                 fprintf(csv,
                         "%s,%s,%lld,%lld,%lld,%d,%d,%.1f,%.4f,%.3f,%.3f,%d,%s,%.3f,%lld,%.3f,%.4f,"
-                        "%.4f,%.4f,%llu,%llu,%llu,%.0f,%.0f,%.4f,%.4f,%.2f,%.3e,%s\n",
-                        gpu_name, routine_name[c->r], (long long)c->m, (long long)c->n,
+                        "%.4f,%.4f,%llu,%llu,%llu,%.0f,%.0f,%.4f,%.4f,%.2f,%.3e,%s,%.2f,%.2f,%.2f,"
+                        "%.5f,%.4f\n",
+                        gpu_name, b3_routine_name[c->r], (long long)c->m, (long long)c->n,
                         (long long)c->k, g, reps, f * 1e-9, ts.seconds, tt, xt_tf, xt_block,
                         by_block, dev_tf, (long long)dim, ceil_tf, vs_gemm, vs_dev, vs_xt,
                         (unsigned long long)ts.delta.bytes_h2d,
                         (unsigned long long)ts.delta.bytes_d2h,
                         (unsigned long long)ts.delta.bytes_d2d, hmin, dmin, h2d, d2h, pin_s,
-                        ts.error, ok ? "ok" : "FAIL");
+                        ts.error, ok ? "ok" : "FAIL", rates[gi].h2d, rates[gi].d2h, rates[gi].both,
+                        roof, roof / ts.seconds);
                 fflush(csv);
             }
             if (saved) {

@@ -3,15 +3,16 @@
 # default set within a time budget, and draws the figure.  Run from the
 # repository root (see ../shared/device/README.md for .devdeps):
 #   bench/blas3.sh OUTDIR [NGPUS] [BUDGET-S]
-# NGPUS as bench_blas3_cuda's (default 1); BUDGET-S the seconds for the whole
+# NGPUS as bench_blas3_cuda's (default: every count the machine has, 1, 2, 4,
+# ... and all of its GPUs); BUDGET-S the seconds for the whole
 # script, the build included (default 520, for a command of at most 10 minutes).
 # OUTDIR gets four files, TAG being the GPU model and count (h200x1):
 # blas3_TAG.csv (bench_blas3_cuda's columns), blas3_TAG.txt (the tables),
 # blas3_TAG.log (build and progress lines) and blas3_TAG.png (plot_blas3.py).
 #
-# The default set runs in two passes, so that a budget cut short still has
-# every routine at 16384: all routines at 16384, then all at 32768 with trsm
-# and trmm also at 32768x512 and 32768x4096.  Each pass is two processes, the
+# The default set runs in three passes, so that a budget cut short still has
+# every routine at the smaller sizes: all routines at 8192, at 16384, then all
+# at 32768 with trsm and trmm also at 32768x512 and 32768x4096.  Each pass is two processes, the
 # routines that existed first and the triangular ones, so that an error or a
 # hang costs one group only; each process fills and pins its own operands and
 # measures its own device DGEMM ceiling.  A process starts no case once the
@@ -25,7 +26,7 @@
 # cuBLAS-XT 1.5 times slower than that adds about 80 s.
 set -uo pipefail
 out=${1:?usage: bench/blas3.sh OUTDIR [NGPUS] [BUDGET-S]}
-gpus=${2:-1}
+gpus=${2:-}
 budget=${3:-520}
 start=$(date +%s)
 mkdir -p "$out"
@@ -39,6 +40,11 @@ model=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 
         sed 's/^NVIDIA //' | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9.-')
 count=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 tag="${model:-gpu}x${count}"
+if [ -z "$gpus" ]; then
+    gpus=1
+    for (( g = 2; g < count; g *= 2 )); do gpus="$gpus,$g"; done
+    [ "$count" -gt 1 ] && gpus="$gpus,$count"
+fi
 csv="$out/blas3_$tag.csv" txt="$out/blas3_$tag.txt" log="$out/blas3_$tag.log"
 rm -f "$csv" "$txt" "$log"
 nvidia-smi --query-gpu=name,memory.total,clocks.sm,temperature.gpu --format=csv,noheader \
@@ -70,6 +76,8 @@ run() {
         [ "$rc" -eq 3 ] && status=3 || status=1
     fi
 }
+run gemm,symm,syrk,syr2k,gemmt 8192
+run trsm,trmm,trsm_gemm 8192
 run gemm,symm,syrk,syr2k,gemmt 16384
 run trsm,trmm,trsm_gemm 16384
 run gemm,symm,syrk,syr2k,gemmt 32768
