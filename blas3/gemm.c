@@ -17,12 +17,14 @@ static int submit_gemm(kern_type_t t, const tiling_t *g, const void *call)
     rt_dtype_one(t, one.v);
     int64_t kt = tiles_in(&g[OP_C], c->k);
     int err = 0;
-    for (int64_t j = 0; j < g[OP_C].nt; j++)
-        for (int64_t i = 0; i < g[OP_C].mt; i++)
-            for (int64_t l = 0; l < kt && !err; l++)
-                err = blas_task_gemm(t, c->ta, c->tb, c->alpha.v, tile_op(&g[OP_A], c->ta, i, l),
-                                     tile_op(&g[OP_B], c->tb, l, j), l ? one.v : c->beta.v,
-                                     tile(&g[OP_C], i, j));
+    for (int64_t x = 0; x < g[OP_C].mt * g[OP_C].nt && !err; x++) {
+        int64_t i, j;
+        tiling_order_at(&g[OP_C], x, &i, &j);
+        for (int64_t l = 0; l < kt && !err; l++)
+            err = blas_task_gemm(t, c->ta, c->tb, c->alpha.v, tile_op(&g[OP_A], c->ta, i, l),
+                                 tile_op(&g[OP_B], c->tb, l, j), l ? one.v : c->beta.v,
+                                 tile(&g[OP_C], i, j));
+    }
     return err;
 }
 

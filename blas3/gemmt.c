@@ -58,17 +58,17 @@ static int submit_gemmt(kern_type_t t, const tiling_t *g, const void *call)
     rt_dtype_one(t, one.v);
     int64_t kt = tiles_in(&g[OP_C], c->k), nt = g[OP_C].nt;
     int err = 0;
-    for (int64_t j = 0; j < nt; j++) {
-        for (int64_t i = 0; i < nt; i++) {
-            if (!in_triangle(c->uplo, i, j))
-                continue;
-            for (int64_t l = 0; l < kt && !err; l++) {
-                rt_block_t *a = tile_op(&g[OP_A], c->ta, i, l), *b = tile_op(&g[OP_B], c->tb, l, j);
-                rt_block_t *cb = tile(&g[OP_C], i, j);
-                const void *beta = l ? one.v : c->beta.v;
-                err = i == j ? task_gemmt_diag(t, c, a, b, beta, cb)
-                             : blas_task_gemm(t, c->ta, c->tb, c->alpha.v, a, b, beta, cb);
-            }
+    for (int64_t x = 0; x < nt * nt && !err; x++) {
+        int64_t i, j;
+        tiling_order_at(&g[OP_C], x, &i, &j);
+        if (!in_triangle(c->uplo, i, j))
+            continue;
+        for (int64_t l = 0; l < kt && !err; l++) {
+            rt_block_t *a = tile_op(&g[OP_A], c->ta, i, l), *b = tile_op(&g[OP_B], c->tb, l, j);
+            rt_block_t *cb = tile(&g[OP_C], i, j);
+            const void *beta = l ? one.v : c->beta.v;
+            err = i == j ? task_gemmt_diag(t, c, a, b, beta, cb)
+                         : blas_task_gemm(t, c->ta, c->tb, c->alpha.v, a, b, beta, cb);
         }
     }
     return err;

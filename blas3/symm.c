@@ -60,24 +60,24 @@ static int submit_symm(kern_type_t t, const tiling_t *g, const void *call)
     rt_dtype_one(t, one.v);
     int64_t kt = g[OP_A].nt;
     int err = 0;
-    for (int64_t j = 0; j < g[OP_C].nt; j++) {
-        for (int64_t i = 0; i < g[OP_C].mt; i++) {
-            rt_block_t *cb = tile(&g[OP_C], i, j);
-            for (int64_t l = 0; l < kt && !err; l++) {
-                const void *beta = l ? one.v : c->beta.v;
-                /* the tile of A this step multiplies by, (r, s) in A's grid */
-                int64_t r = left ? i : l, s = left ? l : j;
-                rt_block_t *b = left ? tile(&g[OP_B], l, j) : tile(&g[OP_B], i, l);
-                if (r == s) {
-                    err = task_symm_diag(t, c, tile(&g[OP_A], r, r), b, beta, cb);
-                    continue;
-                }
-                bool stored = in_triangle(c->uplo, r, s);
-                rt_block_t *a = stored ? tile(&g[OP_A], r, s) : tile(&g[OP_A], s, r);
-                tess_trans_t op = stored ? TessNoTrans : mirror;
-                err = left ? blas_task_gemm(t, op, TessNoTrans, c->alpha.v, a, b, beta, cb)
-                           : blas_task_gemm(t, TessNoTrans, op, c->alpha.v, b, a, beta, cb);
+    for (int64_t x = 0; x < g[OP_C].mt * g[OP_C].nt && !err; x++) {
+        int64_t i, j;
+        tiling_order_at(&g[OP_C], x, &i, &j);
+        rt_block_t *cb = tile(&g[OP_C], i, j);
+        for (int64_t l = 0; l < kt && !err; l++) {
+            const void *beta = l ? one.v : c->beta.v;
+            /* the tile of A this step multiplies by, (r, s) in A's grid */
+            int64_t r = left ? i : l, s = left ? l : j;
+            rt_block_t *b = left ? tile(&g[OP_B], l, j) : tile(&g[OP_B], i, l);
+            if (r == s) {
+                err = task_symm_diag(t, c, tile(&g[OP_A], r, r), b, beta, cb);
+                continue;
             }
+            bool stored = in_triangle(c->uplo, r, s);
+            rt_block_t *a = stored ? tile(&g[OP_A], r, s) : tile(&g[OP_A], s, r);
+            tess_trans_t op = stored ? TessNoTrans : mirror;
+            err = left ? blas_task_gemm(t, op, TessNoTrans, c->alpha.v, a, b, beta, cb)
+                       : blas_task_gemm(t, TessNoTrans, op, c->alpha.v, b, a, beta, cb);
         }
     }
     return err;

@@ -84,23 +84,23 @@ static int submit_update(kern_type_t t, const tiling_t *g, const void *call)
     const tiling_t *gb = &g[c->two ? OP_B : OP_A];
     int64_t kt = tiles_in(&g[OP_C], c->k), nt = g[OP_C].nt;
     int err = 0;
-    for (int64_t j = 0; j < nt; j++) {
-        for (int64_t i = 0; i < nt; i++) {
-            if (!in_triangle(c->uplo, i, j))
+    for (int64_t x = 0; x < nt * nt && !err; x++) {
+        int64_t i, j;
+        tiling_order_at(&g[OP_C], x, &i, &j);
+        if (!in_triangle(c->uplo, i, j))
+            continue;
+        for (int64_t l = 0; l < kt && !err; l++) {
+            rt_block_t *ai = tile_op(&g[OP_A], ta, i, l), *cb = tile(&g[OP_C], i, j);
+            rt_block_t *bi = c->two ? tile_op(&g[OP_B], ta, i, l) : NULL;
+            if (i == j) {
+                err = task_diag(t, c, ai, bi, l ? one_s.v : c->beta.v, cb);
                 continue;
-            for (int64_t l = 0; l < kt && !err; l++) {
-                rt_block_t *ai = tile_op(&g[OP_A], ta, i, l), *cb = tile(&g[OP_C], i, j);
-                rt_block_t *bi = c->two ? tile_op(&g[OP_B], ta, i, l) : NULL;
-                if (i == j) {
-                    err = task_diag(t, c, ai, bi, l ? one_s.v : c->beta.v, cb);
-                    continue;
-                }
-                err = blas_task_gemm(t, ta, tb, alpha.v, ai, tile_op(gb, ta, j, l),
-                                     l ? one.v : beta.v, cb);
-                if (!err && c->two)
-                    err = blas_task_gemm(t, ta, tb, alpha2.v, bi, tile_op(&g[OP_A], ta, j, l),
-                                         one.v, cb);
             }
+            err = blas_task_gemm(t, ta, tb, alpha.v, ai, tile_op(gb, ta, j, l), l ? one.v : beta.v,
+                                 cb);
+            if (!err && c->two)
+                err =
+                    blas_task_gemm(t, ta, tb, alpha2.v, bi, tile_op(&g[OP_A], ta, j, l), one.v, cb);
         }
     }
     return err;

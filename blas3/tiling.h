@@ -35,6 +35,15 @@ static inline rt_block_t *tile(const tiling_t *g, int64_t i, int64_t j)
     return g->blk[i + j * g->mt];
 }
 
+/* Tile (*i, *j) of the output grid C at position x (0 <= x < mt nt) of the
+ * order in which a call submits its output tiles' chains: device by device
+ * on the block-cyclic map, so each device's ready queue starts with its own
+ * tiles, and each device's rows and columns rotated by its place in the
+ * grid, so that devices sharing a row of A (a column of B) start on
+ * different tiles of it, fetch them over their own host links, and later
+ * read each other's over the peer links. */
+void tiling_order_at(const tiling_t *C, int64_t x, int64_t *i, int64_t *j);
+
 /* Tiles of g's size along a dimension of n elements. */
 static inline int64_t tiles_in(const tiling_t *g, int64_t n)
 {
