@@ -63,7 +63,7 @@ typedef struct {
     size_t host_device_mem; /* TESS_HOST_DEVICE_MEM: bytes per simulated host device */
     const char *trace;      /* TESS_TRACE: Chrome trace written at tess_finalize */
     int verbose;            /* TESS_VERBOSE: statistics printed at tess_finalize */
-    int window;             /* TESS_WINDOW: tasks in flight per device, 1 to 32 (8) */
+    int window; /* TESS_WINDOW: default-size tiles' worth of tasks in flight, 1 to 32 (8) */
 } tess_config_t;
 
 typedef struct {

@@ -268,8 +268,9 @@ static const char *pick(const char *field, const char *env)
 /* Defaults that depend on the devices, once they are chosen. */
 void config_device_defaults(rt_config_t *c)
 {
+    c->nb_default = c->cuda ? DEFAULT_NB_CUDA : DEFAULT_NB_HOST;
     if (!c->nb)
-        c->nb = c->cuda ? DEFAULT_NB_CUDA : DEFAULT_NB_HOST;
+        c->nb = c->nb_default;
 }
 
 int config_resolve(const tess_config_t *u, rt_config_t *c)

@@ -1,4 +1,7 @@
-/* A device's worker: it keeps up to rt.cfg.window tasks in flight.
+/* A device's worker: it keeps up to rt.cfg.window tiles' worth of tasks in
+ * flight (tiles of the devices' default size; a task on smaller tiles counts
+ * its share, so a call on small tiles keeps as much work ahead, up to
+ * RT_MAX_WINDOW tasks).
  *
  * Issuing a kernel task queues the transfers of its missing inputs on the
  * copy streams, then its kernel on one of the compute streams, behind the
@@ -6,11 +9,13 @@
  * While that kernel runs the worker issues the next tasks, so their inputs
  * arrive meanwhile.  A task retires, releasing its tiles and its successors,
  * when its event has completed; nothing waits for a whole device. */
+#include <math.h>
 #include <stdio.h>
 #include <time.h>
 #include "rt.h"
 
-#define POLL_NS 20000 /* between looks at the events when idle */
+#define POLL_NS 20000    /* between looks at the events when idle */
+#define UNITS_PER_TILE 4 /* a tile of half the default size is one unit */
 
 typedef struct {
     rt_task_t *t;
@@ -18,6 +23,7 @@ typedef struct {
     int stream; /* compute stream of a kernel task */
     int nuse;
     cache_use_t use[RT_MAX_ACCESS];
+    int units;                /* its share of the window, in UNITS_PER_TILE of a tile */
     int wb_src;               /* write-back tasks: the device copied from */
     rt_event_t *start, *done; /* around the task's device work; done NULL: none */
 } flight_t;
@@ -25,6 +31,7 @@ typedef struct {
 typedef struct {
     flight_t f[RT_MAX_WINDOW]; /* in issue order */
     int n;
+    int units; /* the flights' */
     int next_stream;
     int64_t busy_until; /* end of the last kernel counted as busy time */
 } window_t;
@@ -139,9 +146,29 @@ static int issue_kernel_task(rt_device_t *d, window_t *w, flight_t *f)
     return err;
 }
 
+/* A kernel task's share of the window: its largest tile against one of the
+ * default size, in units, rounded up; other tasks take a whole tile's. */
+static int units_of(const rt_task_t *t)
+{
+    if (t->kind != TASK_KERNEL)
+        return UNITS_PER_TILE;
+    double nb = (double)rt.cfg.nb_default, most = 0;
+    for (int i = 0; i < t->naccess; i++) {
+        double area = (double)t->acc[i].blk->m * (double)t->acc[i].blk->n;
+        most = area > most ? area : most;
+    }
+    double u = ceil(UNITS_PER_TILE * most / (nb * nb));
+    return u < 1 ? 1 : u > UNITS_PER_TILE ? UNITS_PER_TILE : (int)u;
+}
+
+static bool window_full(const window_t *w)
+{
+    return w->n == RT_MAX_WINDOW || w->units >= UNITS_PER_TILE * rt.cfg.window;
+}
+
 static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
 {
-    flight_t f = { .t = t, .wb_src = -1 };
+    flight_t f = { .t = t, .wb_src = -1, .units = units_of(t) };
     int err;
     /* counted from now: the pins it takes while issued make other devices wait */
     atomic_fetch_add(&rt.inflight, 1);
@@ -163,6 +190,7 @@ static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
         f.err = err;
         rt_task_failed(err);
     }
+    w->units += f.units;
     w->f[w->n++] = f;
 }
 
@@ -208,6 +236,7 @@ static void retire(rt_device_t *d, window_t *w, flight_t *f)
 
 static void remove_flight(window_t *w, int i)
 {
+    w->units -= w->f[i].units;
     for (; i + 1 < w->n; i++)
         w->f[i] = w->f[i + 1];
     w->n--;
@@ -275,7 +304,7 @@ void *worker_main(void *arg)
     window_t w = { .n = 0 };
     for (;;) {
         bool retired = retire_done(d, &w);
-        if (w.n < rt.cfg.window) {
+        if (!window_full(&w)) {
             /* steal only when idle: a device with work in flight is not */
             rt_task_t *t = sched_take(d, w.n == 0);
             if (t) {
@@ -287,7 +316,7 @@ void *worker_main(void *arg)
         }
         if (retired)
             continue;
-        if (w.n == rt.cfg.window)
+        if (window_full(&w))
             wait_oldest(&w);
         else
             nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
