@@ -19,12 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "blas3.h"
 #include "legacy.h"
 #include "rt.h"
-#ifdef TESS_CUDA_BACKEND
-#include "stage_cuda.h"
-#endif
 
 /* Thresholds, in real flops (a complex multiply-add counts 8): below them
  * the host BLAS is at least as fast, since the runtime's fixed cost per call
@@ -111,7 +107,7 @@ static void fork_child(void)
 
 static void init(void)
 {
-    lg.verbose = rt_env_flag("TESS_VERBOSE");
+    lg.verbose = tess_internal_env_flag("TESS_VERBOSE");
     for (int r = 0; r < LG_NROUT; r++)
         lg.flops[r] = thresholds[r].flops;
     const char *s = getenv("TESS_THRESHOLD");
@@ -165,16 +161,10 @@ static void start_runtime(void)
                   tess_strerror(err));
         return;
     }
-    if (!rt.cfg.cuda && !host_devices_named()) {
+    if (!tess_internal_has_gpus() && !host_devices_named()) {
         tess_finalize();
         return;
     }
-#ifdef TESS_CUDA_BACKEND
-    /* each call gives its operands back at once: page-locking them would be
-     * undone at the end of the very call that paid for it; staged copies move
-     * them faster (docs/design.md) */
-    pin_first_use = !stage_enabled();
-#endif
     lg.state = RT_ON;
     lg.ours = true;
     if (!lg.exit_set)
@@ -182,34 +172,6 @@ static void start_runtime(void)
 }
 
 /* ---- a call's shape ----------------------------------------------------- */
-
-int lg_check(const lg_call_t *c)
-{
-    kern_type_t t = c->t;
-    switch (c->r) {
-    case LG_GEMM:
-        return check_gemm(t, c->ta, c->tb, c->m, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
-                          c->C, c->ldc);
-    case LG_SYMM:
-    case LG_HEMM:
-        return check_symm(t, c->side, c->uplo, c->m, c->n, c->alpha, c->A, c->lda, c->B, c->ldb,
-                          c->C, c->ldc);
-    case LG_SYRK:
-    case LG_HERK:
-        return check_syrk(t, c->r == LG_HERK, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
-                          c->C, c->ldc);
-    case LG_SYR2K:
-    case LG_HER2K:
-        return check_syr2k(t, c->r == LG_HER2K, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
-                           c->B, c->ldb, c->C, c->ldc);
-    case LG_GEMMT:
-        return check_gemmt(t, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B,
-                           c->ldb, c->C, c->ldc);
-    default:
-        return check_trxm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
-                          c->C, c->ldc);
-    }
-}
 
 static lg_region_t region(const void *p, tess_trans_t op, int64_t rows, int64_t cols, int64_t ld)
 {
@@ -284,6 +246,9 @@ static bool wants_runtime(const lg_call_t *c)
 {
     if (lg.every_call)
         return true;
+    double f = flops(c);
+    if (f < lg.flops[c->r])
+        return false;
     lg_region_t r[3];
     tess_part_t part;
     int n = lg_regions(c, r, &part);
@@ -293,42 +258,10 @@ static bool wants_runtime(const lg_call_t *c)
     if (reads_output(c))
         bytes += (double)c->m * (double)c->n;
     bytes *= (double)rt_dtypes[c->t].size;
-    double f = flops(c);
-    return f >= lg.flops[c->r] && f >= thresholds[c->r].per_byte * bytes;
+    return f >= thresholds[c->r].per_byte * bytes;
 }
 
 /* ---- through the runtime -------------------------------------------------- */
-
-static int submit(const lg_call_t *c)
-{
-    kern_type_t t = c->t;
-    switch (c->r) {
-    case LG_GEMM:
-        return blas_gemm(t, c->ta, c->tb, c->m, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
-                         c->beta, c->C, c->ldc);
-    case LG_SYMM:
-    case LG_HEMM:
-        return blas_symm(t, c->r == LG_HEMM, c->side, c->uplo, c->m, c->n, c->alpha, c->A, c->lda,
-                         c->B, c->ldb, c->beta, c->C, c->ldc);
-    case LG_SYRK:
-    case LG_HERK:
-        return blas_syrk(t, c->r == LG_HERK, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
-                         c->beta, c->C, c->ldc);
-    case LG_SYR2K:
-    case LG_HER2K:
-        return blas_syr2k(t, c->r == LG_HER2K, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
-                          c->B, c->ldb, c->beta, c->C, c->ldc);
-    case LG_GEMMT:
-        return blas_gemmt(t, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B,
-                          c->ldb, c->beta, c->C, c->ldc);
-    case LG_TRSM:
-        return blas_trsm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
-                         c->C, c->ldc);
-    default:
-        return blas_trmm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
-                         c->C, c->ldc);
-    }
-}
 
 /* Under lg.lock, with the runtime up.  True when the call is done (or cannot
  * be redone); false when the host BLAS is to run it.  Redoing it is exact
@@ -354,7 +287,7 @@ static bool runtime_run(const lg_call_t *c)
         lg.ours = false;
         return false;
     }
-    int err = submit(c);
+    int err = tess_internal_submit(c, true); /* each call gives its operands back */
     if (!err && reads)
         err = tess_sync();
     if (!err)
@@ -379,10 +312,9 @@ static bool runtime_run(const lg_call_t *c)
                   type_letter[c->t], rout_names[c->r], tess_strerror(err));
         return false;
     }
-    fprintf(stderr,
-            "tessera_blas: %c%s failed on a device (%s) after part of its output was "
-            "written back; the output is not valid\n",
-            type_letter[c->t], rout_names[c->r], tess_strerror(err));
+    lg_report("%c%s failed on a device (%s) after part of its output was written back; the "
+              "output is not valid",
+              type_letter[c->t], rout_names[c->r], tess_strerror(err));
     return true;
 }
 
@@ -539,26 +471,49 @@ bool lg_gpu_run(const lg_call_t *c)
 }
 #endif
 
-void lg_run(const lg_call_t *c)
+/* The position of the first integer argument of c beyond 32 bits, in
+ * reference BLAS's numbering, for XERBLA; the first dimension when all fit
+ * (no host BLAS at all).  m, n, k, lda, ldb, ldc; 0 where the routine has
+ * no such argument. */
+static int wide_position(const lg_call_t *c)
+{
+    static const signed char pos[LG_NROUT][6] = {
+        [LG_GEMM] = { 3, 4, 5, 8, 10, 13 }, [LG_SYMM] = { 3, 4, 0, 7, 9, 12 },
+        [LG_HEMM] = { 3, 4, 0, 7, 9, 12 },  [LG_SYRK] = { 0, 3, 4, 7, 0, 10 },
+        [LG_HERK] = { 0, 3, 4, 7, 0, 10 },  [LG_SYR2K] = { 0, 3, 4, 7, 9, 12 },
+        [LG_HER2K] = { 0, 3, 4, 7, 9, 12 }, [LG_GEMMT] = { 0, 4, 5, 8, 10, 13 },
+        [LG_TRSM] = { 5, 6, 0, 9, 0, 11 },  [LG_TRMM] = { 5, 6, 0, 9, 0, 11 },
+    };
+    int64_t v[6] = { c->m, c->n, c->k, c->lda, c->ldb, c->ldc };
+    for (int i = 0; i < 6; i++)
+        if (pos[c->r][i] && !fits32(v[i]))
+            return pos[c->r][i];
+    return pos[c->r][0] ? pos[c->r][0] : pos[c->r][1];
+}
+
+/* A small call is decided on arithmetic alone: whether the runtime would
+ * take it, then whether CUDA is in use (lg_gpu_run's first, cheap test);
+ * nothing is asked of the runtime or of CUDA until one of them can serve
+ * it. */
+int lg_run(const lg_call_t *c)
 {
     pthread_once(&init_once, init);
     if (c->m == 0 || c->n == 0)
-        return;
+        return 0;
+    if (!lg_in_child && lg_gpu_run(c))
+        return 0;
     /* from a host kernel running a tile of a call on its way (the host BLAS
      * calling its own Fortran routines): the host BLAS only, since that
      * call holds the runtime */
-    bool inner = rt_on_worker();
-    if (!inner && !lg_in_child && lg_gpu_run(c))
-        return;
-    bool tried = !inner && wants_runtime(c);
+    bool tried = wants_runtime(c) && !tess_internal_on_worker();
     if (tried && runtime_call(c))
-        return;
+        return 0;
     if (host_call(c))
-        return;
-    if (!tried && !inner && runtime_call(c))
-        return;
-    fprintf(stderr,
-            "tessera_blas: %c%s of these sizes needs a 64-bit host BLAS "
-            "(TESS_BLAS64_LIB) or the runtime, and neither is available\n",
-            type_letter[c->t], rout_names[c->r]);
+        return 0;
+    if (!tried && !tess_internal_on_worker() && runtime_call(c))
+        return 0;
+    lg_report("%c%s of these sizes needs a 64-bit host BLAS (TESS_BLAS64_LIB) or the runtime, "
+              "and neither is available",
+              type_letter[c->t], rout_names[c->r]);
+    return wide_position(c);
 }
