@@ -57,6 +57,7 @@ static struct {
 } lg = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static atomic_bool initialised; /* init has run */
 
 bool lg_in_child; /* a fork's child: no runtime, no GPU */
 
@@ -124,6 +125,7 @@ static void init(void)
                 lg.flops[r] = v;
     }
     pthread_atfork(fork_prepare, fork_parent, fork_child);
+    atomic_store_explicit(&initialised, true, memory_order_release);
 }
 
 /* Registered once the runtime (and with it the CUDA runtime, which tears
@@ -221,11 +223,10 @@ static bool reads_output(const lg_call_t *c)
     return !rt_scalar_is_zero(real_beta ? rt_dtypes[c->t].real : c->t, c->beta);
 }
 
+/* Before alpha is read: a call with alpha 0 has none. */
 static double flops(const lg_call_t *c)
 {
-    kern_type_t at = c->r == LG_HERK ? rt_dtypes[c->t].real : c->t;
-    if (rt_scalar_is_zero(at, c->alpha) ||
-        (c->k == 0 && c->r != LG_SYMM && c->r != LG_HEMM && c->r != LG_TRSM && c->r != LG_TRMM))
+    if (c->k == 0 && c->r != LG_SYMM && c->r != LG_HEMM && c->r != LG_TRSM && c->r != LG_TRMM)
         return 0;
     double m = (double)c->m, n = (double)c->n, k = (double)c->k, f;
     switch (c->r) {
@@ -247,7 +248,8 @@ static bool wants_runtime(const lg_call_t *c)
     if (lg.every_call)
         return true;
     double f = flops(c);
-    if (f < lg.flops[c->r])
+    if (f < lg.flops[c->r] ||
+        rt_scalar_is_zero(c->r == LG_HERK ? rt_dtypes[c->t].real : c->t, c->alpha))
         return false;
     lg_region_t r[3];
     tess_part_t part;
@@ -344,6 +346,7 @@ typedef void (*f_trxm)(cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, s
 
 static void *host_fn[2][LG_NROUT][KERN_NTYPES]; /* [ilp64][routine][type] */
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+static atomic_bool host_found;
 
 static void find_host(void)
 {
@@ -362,6 +365,7 @@ static void find_host(void)
                     snprintf(name, sizeof name, "%c%s_%s", "sdcz"[t], names[r][i], w ? "64_" : "");
                     host_fn[w][r][t] = lg_host_symbol(name, w);
                 }
+    atomic_store_explicit(&host_found, true, memory_order_release);
 }
 
 static bool fits32(int64_t v)
@@ -414,25 +418,11 @@ static const char *trans_char(tess_trans_t t)
     return t == TessNoTrans ? "N" : t == TessTrans ? "T" : "C";
 }
 
-/* False when no host routine takes the call's sizes. */
-static bool host_call(const lg_call_t *c)
+/* The host routine f on the call's arguments, its integers at m ... ldc
+ * (32 or 64 bits wide, as f takes them). */
+static void host_invoke(void *f, const lg_call_t *c, const void *m, const void *n, const void *k,
+                        const void *lda, const void *ldb, const void *ldc)
 {
-    pthread_once(&host_once, find_host);
-    int64_t v[6] = { c->m, c->n, c->k, c->lda, c->ldb, c->ldc };
-    bool narrow = true;
-    for (int i = 0; i < 6; i++)
-        narrow &= fits32(v[i]);
-    int w = narrow && host_fn[0][c->r][c->t] ? 0 : 1;
-    void *f = host_fn[w][c->r][c->t];
-    if (!f)
-        return c->r == LG_GEMMT && host_gemmt_by_gemm(c);
-    int32_t v32[6];
-    const void *p[6];
-    for (int i = 0; i < 6; i++) {
-        v32[i] = (int32_t)v[i];
-        p[i] = w ? (const void *)&v[i] : (const void *)&v32[i];
-    }
-    const void *m = p[0], *n = p[1], *k = p[2], *lda = p[3], *ldb = p[4], *ldc = p[5];
     const char *side = c->side == TessLeft ? "L" : "R", *uplo = c->uplo == TessUpper ? "U" : "L";
     const char *ta = trans_char(c->ta), *tb = trans_char(c->tb);
     switch (c->r) {
@@ -458,7 +448,27 @@ static bool host_call(const lg_call_t *c)
                     c->C, ldc, 1, 1, 1, 1);
         break;
     }
-    return true;
+}
+
+/* False when no host routine takes the call's sizes: the 32-bit host's
+ * when they fit, else the 64-bit host's. */
+static bool host_call(const lg_call_t *c)
+{
+    if (!atomic_load_explicit(&host_found, memory_order_acquire))
+        pthread_once(&host_once, find_host);
+    void *f = host_fn[0][c->r][c->t];
+    if (f && fits32(c->m) && fits32(c->n) && fits32(c->k) && fits32(c->lda) && fits32(c->ldb) &&
+        fits32(c->ldc)) {
+        int32_t v[6] = { (int32_t)c->m,   (int32_t)c->n,   (int32_t)c->k,
+                         (int32_t)c->lda, (int32_t)c->ldb, (int32_t)c->ldc };
+        host_invoke(f, c, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
+        return true;
+    }
+    if ((f = host_fn[1][c->r][c->t])) {
+        host_invoke(f, c, &c->m, &c->n, &c->k, &c->lda, &c->ldb, &c->ldc);
+        return true;
+    }
+    return c->r == LG_GEMMT && host_gemmt_by_gemm(c);
 }
 
 /* ---- the way in ------------------------------------------------------------ */
@@ -497,7 +507,8 @@ static int wide_position(const lg_call_t *c)
  * it. */
 int lg_run(const lg_call_t *c)
 {
-    pthread_once(&init_once, init);
+    if (!atomic_load_explicit(&initialised, memory_order_acquire))
+        pthread_once(&init_once, init);
     if (c->m == 0 || c->n == 0)
         return 0;
     if (!lg_in_child && lg_gpu_run(c))
