@@ -224,7 +224,7 @@ static bool reads_output(const lg_call_t *c)
 }
 
 /* Before alpha is read: a call with alpha 0 has none. */
-static double flops(const lg_call_t *c)
+static inline __attribute__((always_inline)) double flops(const lg_call_t *c)
 {
     if (c->k == 0 && c->r != LG_SYMM && c->r != LG_HEMM && c->r != LG_TRSM && c->r != LG_TRMM)
         return 0;
@@ -420,8 +420,10 @@ static const char *trans_char(tess_trans_t t)
 
 /* The host routine f on the call's arguments, its integers at m ... ldc
  * (32 or 64 bits wide, as f takes them). */
-static void host_invoke(void *f, const lg_call_t *c, const void *m, const void *n, const void *k,
-                        const void *lda, const void *ldb, const void *ldc)
+static inline __attribute__((always_inline)) void host_invoke(void *f, const lg_call_t *c,
+                                                              const void *m, const void *n,
+                                                              const void *k, const void *lda,
+                                                              const void *ldb, const void *ldc)
 {
     const char *side = c->side == TessLeft ? "L" : "R", *uplo = c->uplo == TessUpper ? "U" : "L";
     const char *ta = trans_char(c->ta), *tb = trans_char(c->tb);
@@ -479,7 +481,44 @@ bool lg_gpu_run(const lg_call_t *c)
     (void)c;
     return false;
 }
+
+bool lg_cuda_loaded(void)
+{
+    return false;
+}
 #endif
+
+/* Whether every character argument of the routine was valid: the host gets
+ * them back from their enums (an invalid one is 0, which would come back as
+ * a valid letter). */
+static bool letters_valid(const lg_call_t *c)
+{
+    switch (c->r) {
+    case LG_GEMM: return c->ta && c->tb;
+    case LG_SYMM:
+    case LG_HEMM: return c->side && c->uplo;
+    case LG_TRSM:
+    case LG_TRMM: return c->side && c->uplo && c->ta && c->diag;
+    default: return c->uplo && c->ta;
+    }
+}
+
+bool lg_run_small32(const lg_call_t *c)
+{
+    if (!atomic_load_explicit(&initialised, memory_order_acquire))
+        pthread_once(&init_once, init);
+    if (!atomic_load_explicit(&host_found, memory_order_acquire))
+        pthread_once(&host_once, find_host);
+    void *f = host_fn[0][c->r][c->t];
+    bool has_b = c->r != LG_SYRK && c->r != LG_HERK && c->r != LG_TRSM && c->r != LG_TRMM;
+    if (!f || lg.every_call || c->r == LG_GEMMT || !c->A || (has_b && !c->B) || !c->C ||
+        !letters_valid(c) || flops(c) >= lg.flops[c->r] || lg_cuda_loaded())
+        return false;
+    int32_t v[6] = { (int32_t)c->m,   (int32_t)c->n,   (int32_t)c->k,
+                     (int32_t)c->lda, (int32_t)c->ldb, (int32_t)c->ldc };
+    host_invoke(f, c, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
+    return true;
+}
 
 /* The position of the first integer argument of c beyond 32 bits, in
  * reference BLAS's numbering, for XERBLA; the first dimension when all fit

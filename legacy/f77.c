@@ -61,6 +61,8 @@ static tess_diag_t f_diag(const char *c)
 
 static void call32(const lg_call_t *c, const char *name)
 {
+    if (lg_run_small32(c))
+        return;
     int32_t info = -tess_internal_check(c);
     if (!info)
         info = lg_run(c);

@@ -58,7 +58,7 @@ static void hold_last_library(void)
     atomic_store_explicit(&cuda.last, l, memory_order_release);
 }
 
-static bool cuda_loaded(void)
+bool lg_cuda_loaded(void)
 {
     if (atomic_load_explicit(&cuda.loaded, memory_order_acquire))
         return true;
@@ -254,7 +254,7 @@ static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
 
 bool lg_gpu_run(const lg_call_t *c)
 {
-    if (!cuda_loaded() || tess_internal_on_worker())
+    if (!lg_cuda_loaded() || tess_internal_on_worker())
         return false;
     lg_region_t r[3];
     tess_part_t part;

@@ -22,6 +22,20 @@
  * or the runtime), the position of the argument to report to XERBLA. */
 int lg_run(const lg_call_t *c);
 
+/* A call from a 32-bit Fortran entry that the host BLAS serves whatever its
+ * numbers: too small for the runtime (or invalid), in a process that has
+ * not loaded CUDA, every character argument valid and no operand NULL (this
+ * library's own check takes the others: reference BLAS lets an unread
+ * operand be NULL).  The host BLAS checks the numbers itself and reports to
+ * the same XERBLA, by the same name and numbering, so such a call is not
+ * checked twice.  False, with nothing done,
+ * for any other call. */
+bool lg_run_small32(const lg_call_t *c);
+
+/* Whether the process has loaded the CUDA driver (gpu.c; false without the
+ * CUDA backend): operands can be in GPU memory only then. */
+bool lg_cuda_loaded(void);
+
 /* The host BLAS (TESS_BLAS_LIB, the system's OpenBLAS) and its 64-bit-integer
  * build (TESS_BLAS64_LIB, libopenblas64_.so.0, libopenblas64.so.0): the
  * address of symbol name there, or NULL. */
