@@ -223,7 +223,9 @@ static bool reads_output(const lg_call_t *c)
     return !rt_scalar_is_zero(real_beta ? rt_dtypes[c->t].real : c->t, c->beta);
 }
 
-/* Before alpha is read: a call with alpha 0 has none. */
+/* The call's flops as if alpha were not 0 (the caller tests alpha after the
+ * cheaper comparison with the threshold); inlined into the small calls'
+ * path. */
 static inline __attribute__((always_inline)) double flops(const lg_call_t *c)
 {
     if (c->k == 0 && c->r != LG_SYMM && c->r != LG_HEMM && c->r != LG_TRSM && c->r != LG_TRMM)
@@ -419,7 +421,8 @@ static const char *trans_char(tess_trans_t t)
 }
 
 /* The host routine f on the call's arguments, its integers at m ... ldc
- * (32 or 64 bits wide, as f takes them). */
+ * (32 or 64 bits wide, as f takes them).  Inlined, so that a small call
+ * passes its fifteen arguments on once more, not twice. */
 static inline __attribute__((always_inline)) void host_invoke(void *f, const lg_call_t *c,
                                                               const void *m, const void *n,
                                                               const void *k, const void *lda,
@@ -540,10 +543,9 @@ static int wide_position(const lg_call_t *c)
     return pos[c->r][0] ? pos[c->r][0] : pos[c->r][1];
 }
 
-/* A small call is decided on arithmetic alone: whether the runtime would
- * take it, then whether CUDA is in use (lg_gpu_run's first, cheap test);
- * nothing is asked of the runtime or of CUDA until one of them can serve
- * it. */
+/* CUDA is asked about the operands only once it is loaded (lg_gpu_run's
+ * first, cheap test), and the runtime about anything only for a call large
+ * enough to go there. */
 int lg_run(const lg_call_t *c)
 {
     if (!atomic_load_explicit(&initialised, memory_order_acquire))
