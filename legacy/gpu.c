@@ -25,12 +25,14 @@
  * which searches the disk for a name it has not loaded) once, and again only
  * once a library has been loaded since: the loader appends each one after
  * the last of its list, which then has a successor.  That last library is
- * held open meanwhile, so that it cannot be unloaded from under the test. */
+ * held open meanwhile, so that it cannot be unloaded from under the test,
+ * and so is the one before it, which a call that began before the change
+ * may still be reading. */
 static struct {
     pthread_mutex_t lock;
     atomic_bool loaded;
     struct link_map *_Atomic last; /* the loader's last library when asked */
-    void *held;                    /* its handle */
+    void *held[2];                 /* its handle, and the previous last's */
 } cuda = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static int note_last(struct dl_phdr_info *info, size_t size, void *name)
@@ -52,10 +54,11 @@ static void hold_last_library(void)
         h = NULL;
         l = NULL;
     }
-    if (cuda.held)
-        dlclose(cuda.held);
-    cuda.held = h;
     atomic_store_explicit(&cuda.last, l, memory_order_release);
+    if (cuda.held[1])
+        dlclose(cuda.held[1]);
+    cuda.held[1] = cuda.held[0];
+    cuda.held[0] = h;
 }
 
 bool lg_cuda_loaded(void)
