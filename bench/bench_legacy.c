@@ -5,11 +5,13 @@
  *
  *   bench_legacy LIBRARY LABEL REPEATS n...
  *
- * For each n and routine: the first call, then REPEATS calls (their median
- * and best), one CSV line each on stdout:
+ * For each n and routine: the first call, then REPEATS calls, each of them
+ * (so that an occasional slow one shows), then their median and best, one
+ * CSV line each on stdout:
  *   label,routine,n,call,seconds,tflops,check
- * where call is "first" or "repeat" and check says whether sampled entries of
- * the result match dot products computed here.  bench/bench_legacy.sh runs
+ * where call is "first", "repeat" (in the order run), "median" or "best",
+ * and check says whether sampled entries of the result match dot products
+ * computed here.  bench/bench_legacy.sh runs
  * it for the three libraries and compares them. */
 #include <dlfcn.h>
 #include <math.h>
@@ -126,9 +128,10 @@ static void time_calls(const char *label, const char *routine, size_t n, int rep
         t0 = now();
         call(arg);
         t[r] = now() - t0;
+        report(label, routine, n, "repeat", t[r], flops, r + 1 < repeats ? "-" : check(arg));
     }
     qsort(t, (size_t)repeats, sizeof *t, cmp);
-    report(label, routine, n, "repeat", t[repeats / 2], flops, check(arg));
+    report(label, routine, n, "median", t[repeats / 2], flops, "-");
     report(label, routine, n, "best", t[0], flops, "-");
     free(t);
 }

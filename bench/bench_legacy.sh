@@ -10,8 +10,9 @@
 # Writes OUT_DIR/legacy.csv (every call timed) and OUT_DIR/summary.txt: per
 # routine and n, the repeated calls' median time for each library, Tessera's
 # speed-up over NVBLAS (target >= 2 at n = 16384 and 32768) and over the
-# fastest of the others (target >= 0.95 at every n), and the same for first
-# calls.  REPEATS (3) sets the repeated calls per size; OpenBLAS stops at
+# fastest of the others (target >= 0.95 at every n), the same for first
+# calls, and the spread of Tessera's repeats, each of which is listed.
+# REPEATS (3) sets the repeated calls per size; OpenBLAS stops at
 # OPENBLAS_MAX_N (16384: its DGEMM of 32768 takes minutes on the host).
 set -eu
 build=${1:?usage: bench/bench_legacy.sh BUILD_DIR [OUT_DIR] [n ...]}
@@ -61,12 +62,17 @@ if [ -n "$small_sizes" ]; then
 fi
 
 {
-    printf '%-6s %6s %-6s %10s %10s %10s %10s %9s %9s\n' rout n call tessera nvblas nv_autopin \
-        openblas x_nvblas x_best
+    printf '%-6s %6s %-6s %10s %10s %10s %10s %9s %9s %7s\n' rout n call tessera nvblas \
+        nv_autopin openblas x_nvblas x_best spread
     awk -F, '
-    NR > 1 && ($4 == "repeat" || $4 == "first") {
+    NR > 1 && ($4 == "median" || $4 == "first") {
         t[$2 "," $3 "," $4 "," $1] = $5
         key[$2 "," $3 "," $4] = 1
+    }
+    NR > 1 && $4 == "repeat" && $1 == "tessera" {
+        k = $2 "," $3 ",median"
+        if (!(k in lo) || $5 + 0 < lo[k]) lo[k] = $5 + 0
+        if (!(k in hi) || $5 + 0 > hi[k]) hi[k] = $5 + 0
     }
     function get(k, lib) { return (k "," lib) in t ? t[k "," lib] : "" }
     END {
@@ -80,12 +86,17 @@ fi
             if (ob != "" && (best == "" || ob + 0 < best + 0)) best = ob
             xn = (te != "" && nvbest != "") ? sprintf("%.2f", nvbest / te) : "-"
             xb = (te != "" && best != "") ? sprintf("%.2f", best / te) : "-"
-            printf "%-6s %6s %-6s %10s %10s %10s %10s %9s %9s\n", p[1], p[2], p[3], te, nv, np,
-                   ob, xn, xb
+            sp = (k in lo && lo[k] > 0) ? sprintf("%.2f", hi[k] / lo[k]) : "-"
+            printf "%-6s %6s %-6s %10s %10s %10s %10s %9s %9s %7s\n", p[1], p[2], p[3], te, nv,
+                   np, ob, xn, xb, sp
         }
     }' "$csv" | sort -k1,1 -k3,3r -k2,2n
     echo "x_nvblas: the faster NVBLAS setting over Tessera (target >= 2 at n = 16384 and 32768,"
-    echo "repeated calls); x_best: the fastest of the others over Tessera (target >= 0.95)."
+    echo "repeated calls); x_best: the fastest of the others over Tessera (target >= 0.95);"
+    echo "spread: Tessera's slowest repeat over its fastest (target <= 1.2 for DTRSM)."
+    echo "Tessera's repeats, in the order run:"
+    awk -F, '$1 == "tessera" && $4 == "repeat" { r[$2 " " $3] = r[$2 " " $3] " " $5 }
+        END { for (k in r) print "  " k ":" r[k] }' "$csv" | sort -k1,1 -k2,2n
     if grep -q ',FAILED$' "$csv"; then
         echo "RESULT CHECK FAILED:"
         grep ',FAILED$' "$csv"

@@ -19,12 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "blas3.h"
 #include "legacy.h"
 #include "rt.h"
-#ifdef TESS_CUDA_BACKEND
-#include "stage_cuda.h"
-#endif
 
 /* Thresholds, in real flops (a complex multiply-add counts 8): below them
  * the host BLAS is at least as fast, since the runtime's fixed cost per call
@@ -61,6 +57,7 @@ static struct {
 } lg = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static atomic_bool initialised; /* init has run */
 
 bool lg_in_child; /* a fork's child: no runtime, no GPU */
 
@@ -111,7 +108,7 @@ static void fork_child(void)
 
 static void init(void)
 {
-    lg.verbose = rt_env_flag("TESS_VERBOSE");
+    lg.verbose = tess_internal_env_flag("TESS_VERBOSE");
     for (int r = 0; r < LG_NROUT; r++)
         lg.flops[r] = thresholds[r].flops;
     const char *s = getenv("TESS_THRESHOLD");
@@ -128,6 +125,7 @@ static void init(void)
                 lg.flops[r] = v;
     }
     pthread_atfork(fork_prepare, fork_parent, fork_child);
+    atomic_store_explicit(&initialised, true, memory_order_release);
 }
 
 /* Registered once the runtime (and with it the CUDA runtime, which tears
@@ -165,16 +163,10 @@ static void start_runtime(void)
                   tess_strerror(err));
         return;
     }
-    if (!rt.cfg.cuda && !host_devices_named()) {
+    if (!tess_internal_has_gpus() && !host_devices_named()) {
         tess_finalize();
         return;
     }
-#ifdef TESS_CUDA_BACKEND
-    /* each call gives its operands back at once: page-locking them would be
-     * undone at the end of the very call that paid for it; staged copies move
-     * them faster (docs/design.md) */
-    pin_first_use = !stage_enabled();
-#endif
     lg.state = RT_ON;
     lg.ours = true;
     if (!lg.exit_set)
@@ -182,34 +174,6 @@ static void start_runtime(void)
 }
 
 /* ---- a call's shape ----------------------------------------------------- */
-
-int lg_check(const lg_call_t *c)
-{
-    kern_type_t t = c->t;
-    switch (c->r) {
-    case LG_GEMM:
-        return check_gemm(t, c->ta, c->tb, c->m, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
-                          c->C, c->ldc);
-    case LG_SYMM:
-    case LG_HEMM:
-        return check_symm(t, c->side, c->uplo, c->m, c->n, c->alpha, c->A, c->lda, c->B, c->ldb,
-                          c->C, c->ldc);
-    case LG_SYRK:
-    case LG_HERK:
-        return check_syrk(t, c->r == LG_HERK, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
-                          c->C, c->ldc);
-    case LG_SYR2K:
-    case LG_HER2K:
-        return check_syr2k(t, c->r == LG_HER2K, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
-                           c->B, c->ldb, c->C, c->ldc);
-    case LG_GEMMT:
-        return check_gemmt(t, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B,
-                           c->ldb, c->C, c->ldc);
-    default:
-        return check_trxm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
-                          c->C, c->ldc);
-    }
-}
 
 static lg_region_t region(const void *p, tess_trans_t op, int64_t rows, int64_t cols, int64_t ld)
 {
@@ -259,11 +223,12 @@ static bool reads_output(const lg_call_t *c)
     return !rt_scalar_is_zero(real_beta ? rt_dtypes[c->t].real : c->t, c->beta);
 }
 
-static double flops(const lg_call_t *c)
+/* The call's flops as if alpha were not 0 (the caller tests alpha after the
+ * cheaper comparison with the threshold); inlined into the small calls'
+ * path. */
+static inline __attribute__((always_inline)) double flops(const lg_call_t *c)
 {
-    kern_type_t at = c->r == LG_HERK ? rt_dtypes[c->t].real : c->t;
-    if (rt_scalar_is_zero(at, c->alpha) ||
-        (c->k == 0 && c->r != LG_SYMM && c->r != LG_HEMM && c->r != LG_TRSM && c->r != LG_TRMM))
+    if (c->k == 0 && c->r != LG_SYMM && c->r != LG_HEMM && c->r != LG_TRSM && c->r != LG_TRMM)
         return 0;
     double m = (double)c->m, n = (double)c->n, k = (double)c->k, f;
     switch (c->r) {
@@ -284,6 +249,10 @@ static bool wants_runtime(const lg_call_t *c)
 {
     if (lg.every_call)
         return true;
+    double f = flops(c);
+    if (f < lg.flops[c->r] ||
+        rt_scalar_is_zero(c->r == LG_HERK ? rt_dtypes[c->t].real : c->t, c->alpha))
+        return false;
     lg_region_t r[3];
     tess_part_t part;
     int n = lg_regions(c, r, &part);
@@ -293,42 +262,10 @@ static bool wants_runtime(const lg_call_t *c)
     if (reads_output(c))
         bytes += (double)c->m * (double)c->n;
     bytes *= (double)rt_dtypes[c->t].size;
-    double f = flops(c);
-    return f >= lg.flops[c->r] && f >= thresholds[c->r].per_byte * bytes;
+    return f >= thresholds[c->r].per_byte * bytes;
 }
 
 /* ---- through the runtime -------------------------------------------------- */
-
-static int submit(const lg_call_t *c)
-{
-    kern_type_t t = c->t;
-    switch (c->r) {
-    case LG_GEMM:
-        return blas_gemm(t, c->ta, c->tb, c->m, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
-                         c->beta, c->C, c->ldc);
-    case LG_SYMM:
-    case LG_HEMM:
-        return blas_symm(t, c->r == LG_HEMM, c->side, c->uplo, c->m, c->n, c->alpha, c->A, c->lda,
-                         c->B, c->ldb, c->beta, c->C, c->ldc);
-    case LG_SYRK:
-    case LG_HERK:
-        return blas_syrk(t, c->r == LG_HERK, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
-                         c->beta, c->C, c->ldc);
-    case LG_SYR2K:
-    case LG_HER2K:
-        return blas_syr2k(t, c->r == LG_HER2K, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
-                          c->B, c->ldb, c->beta, c->C, c->ldc);
-    case LG_GEMMT:
-        return blas_gemmt(t, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B,
-                          c->ldb, c->beta, c->C, c->ldc);
-    case LG_TRSM:
-        return blas_trsm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
-                         c->C, c->ldc);
-    default:
-        return blas_trmm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
-                         c->C, c->ldc);
-    }
-}
 
 /* Under lg.lock, with the runtime up.  True when the call is done (or cannot
  * be redone); false when the host BLAS is to run it.  Redoing it is exact
@@ -354,7 +291,7 @@ static bool runtime_run(const lg_call_t *c)
         lg.ours = false;
         return false;
     }
-    int err = submit(c);
+    int err = tess_internal_submit(c, true); /* each call gives its operands back */
     if (!err && reads)
         err = tess_sync();
     if (!err)
@@ -379,10 +316,9 @@ static bool runtime_run(const lg_call_t *c)
                   type_letter[c->t], rout_names[c->r], tess_strerror(err));
         return false;
     }
-    fprintf(stderr,
-            "tessera_blas: %c%s failed on a device (%s) after part of its output was "
-            "written back; the output is not valid\n",
-            type_letter[c->t], rout_names[c->r], tess_strerror(err));
+    lg_report("%c%s failed on a device (%s) after part of its output was written back; the "
+              "output is not valid",
+              type_letter[c->t], rout_names[c->r], tess_strerror(err));
     return true;
 }
 
@@ -412,6 +348,7 @@ typedef void (*f_trxm)(cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, s
 
 static void *host_fn[2][LG_NROUT][KERN_NTYPES]; /* [ilp64][routine][type] */
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+static atomic_bool host_found;
 
 static void find_host(void)
 {
@@ -430,6 +367,7 @@ static void find_host(void)
                     snprintf(name, sizeof name, "%c%s_%s", "sdcz"[t], names[r][i], w ? "64_" : "");
                     host_fn[w][r][t] = lg_host_symbol(name, w);
                 }
+    atomic_store_explicit(&host_found, true, memory_order_release);
 }
 
 static bool fits32(int64_t v)
@@ -482,25 +420,14 @@ static const char *trans_char(tess_trans_t t)
     return t == TessNoTrans ? "N" : t == TessTrans ? "T" : "C";
 }
 
-/* False when no host routine takes the call's sizes. */
-static bool host_call(const lg_call_t *c)
+/* The host routine f on the call's arguments, its integers at m ... ldc
+ * (32 or 64 bits wide, as f takes them).  Inlined, so that a small call
+ * passes its fifteen arguments on once more, not twice. */
+static inline __attribute__((always_inline)) void host_invoke(void *f, const lg_call_t *c,
+                                                              const void *m, const void *n,
+                                                              const void *k, const void *lda,
+                                                              const void *ldb, const void *ldc)
 {
-    pthread_once(&host_once, find_host);
-    int64_t v[6] = { c->m, c->n, c->k, c->lda, c->ldb, c->ldc };
-    bool narrow = true;
-    for (int i = 0; i < 6; i++)
-        narrow &= fits32(v[i]);
-    int w = narrow && host_fn[0][c->r][c->t] ? 0 : 1;
-    void *f = host_fn[w][c->r][c->t];
-    if (!f)
-        return c->r == LG_GEMMT && host_gemmt_by_gemm(c);
-    int32_t v32[6];
-    const void *p[6];
-    for (int i = 0; i < 6; i++) {
-        v32[i] = (int32_t)v[i];
-        p[i] = w ? (const void *)&v[i] : (const void *)&v32[i];
-    }
-    const void *m = p[0], *n = p[1], *k = p[2], *lda = p[3], *ldb = p[4], *ldc = p[5];
     const char *side = c->side == TessLeft ? "L" : "R", *uplo = c->uplo == TessUpper ? "U" : "L";
     const char *ta = trans_char(c->ta), *tb = trans_char(c->tb);
     switch (c->r) {
@@ -526,7 +453,27 @@ static bool host_call(const lg_call_t *c)
                     c->C, ldc, 1, 1, 1, 1);
         break;
     }
-    return true;
+}
+
+/* False when no host routine takes the call's sizes: the 32-bit host's
+ * when they fit, else the 64-bit host's. */
+static bool host_call(const lg_call_t *c)
+{
+    if (!atomic_load_explicit(&host_found, memory_order_acquire))
+        pthread_once(&host_once, find_host);
+    void *f = host_fn[0][c->r][c->t];
+    if (f && fits32(c->m) && fits32(c->n) && fits32(c->k) && fits32(c->lda) && fits32(c->ldb) &&
+        fits32(c->ldc)) {
+        int32_t v[6] = { (int32_t)c->m,   (int32_t)c->n,   (int32_t)c->k,
+                         (int32_t)c->lda, (int32_t)c->ldb, (int32_t)c->ldc };
+        host_invoke(f, c, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
+        return true;
+    }
+    if ((f = host_fn[1][c->r][c->t])) {
+        host_invoke(f, c, &c->m, &c->n, &c->k, &c->lda, &c->ldb, &c->ldc);
+        return true;
+    }
+    return c->r == LG_GEMMT && host_gemmt_by_gemm(c);
 }
 
 /* ---- the way in ------------------------------------------------------------ */
@@ -537,28 +484,88 @@ bool lg_gpu_run(const lg_call_t *c)
     (void)c;
     return false;
 }
+
+bool lg_cuda_loaded(void)
+{
+    return false;
+}
 #endif
 
-void lg_run(const lg_call_t *c)
+/* Whether every character argument of the routine was valid: the host gets
+ * them back from their enums (an invalid one is 0, which would come back as
+ * a valid letter). */
+static bool letters_valid(const lg_call_t *c)
 {
-    pthread_once(&init_once, init);
+    switch (c->r) {
+    case LG_GEMM: return c->ta && c->tb;
+    case LG_SYMM:
+    case LG_HEMM: return c->side && c->uplo;
+    case LG_TRSM:
+    case LG_TRMM: return c->side && c->uplo && c->ta && c->diag;
+    default: return c->uplo && c->ta;
+    }
+}
+
+bool lg_run_small32(const lg_call_t *c)
+{
+    if (!atomic_load_explicit(&initialised, memory_order_acquire))
+        pthread_once(&init_once, init);
+    if (!atomic_load_explicit(&host_found, memory_order_acquire))
+        pthread_once(&host_once, find_host);
+    void *f = host_fn[0][c->r][c->t];
+    bool has_b = c->r != LG_SYRK && c->r != LG_HERK && c->r != LG_TRSM && c->r != LG_TRMM;
+    if (!f || lg.every_call || c->r == LG_GEMMT || !c->A || (has_b && !c->B) || !c->C ||
+        !letters_valid(c) || flops(c) >= lg.flops[c->r] || lg_cuda_loaded())
+        return false;
+    int32_t v[6] = { (int32_t)c->m,   (int32_t)c->n,   (int32_t)c->k,
+                     (int32_t)c->lda, (int32_t)c->ldb, (int32_t)c->ldc };
+    host_invoke(f, c, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
+    return true;
+}
+
+/* The position of the first integer argument of c beyond 32 bits, in
+ * reference BLAS's numbering, for XERBLA; the first dimension when all fit
+ * (no host BLAS at all).  m, n, k, lda, ldb, ldc; 0 where the routine has
+ * no such argument. */
+static int wide_position(const lg_call_t *c)
+{
+    static const signed char pos[LG_NROUT][6] = {
+        [LG_GEMM] = { 3, 4, 5, 8, 10, 13 }, [LG_SYMM] = { 3, 4, 0, 7, 9, 12 },
+        [LG_HEMM] = { 3, 4, 0, 7, 9, 12 },  [LG_SYRK] = { 0, 3, 4, 7, 0, 10 },
+        [LG_HERK] = { 0, 3, 4, 7, 0, 10 },  [LG_SYR2K] = { 0, 3, 4, 7, 9, 12 },
+        [LG_HER2K] = { 0, 3, 4, 7, 9, 12 }, [LG_GEMMT] = { 0, 4, 5, 8, 10, 13 },
+        [LG_TRSM] = { 5, 6, 0, 9, 0, 11 },  [LG_TRMM] = { 5, 6, 0, 9, 0, 11 },
+    };
+    int64_t v[6] = { c->m, c->n, c->k, c->lda, c->ldb, c->ldc };
+    for (int i = 0; i < 6; i++)
+        if (pos[c->r][i] && !fits32(v[i]))
+            return pos[c->r][i];
+    return pos[c->r][0] ? pos[c->r][0] : pos[c->r][1];
+}
+
+/* CUDA is asked about the operands only once it is loaded (lg_gpu_run's
+ * first, cheap test), and the runtime about anything only for a call large
+ * enough to go there. */
+int lg_run(const lg_call_t *c)
+{
+    if (!atomic_load_explicit(&initialised, memory_order_acquire))
+        pthread_once(&init_once, init);
     if (c->m == 0 || c->n == 0)
-        return;
+        return 0;
+    if (!lg_in_child && lg_gpu_run(c))
+        return 0;
     /* from a host kernel running a tile of a call on its way (the host BLAS
      * calling its own Fortran routines): the host BLAS only, since that
      * call holds the runtime */
-    bool inner = rt_on_worker();
-    if (!inner && !lg_in_child && lg_gpu_run(c))
-        return;
-    bool tried = !inner && wants_runtime(c);
+    bool tried = wants_runtime(c) && !tess_internal_on_worker();
     if (tried && runtime_call(c))
-        return;
+        return 0;
     if (host_call(c))
-        return;
-    if (!tried && !inner && runtime_call(c))
-        return;
-    fprintf(stderr,
-            "tessera_blas: %c%s of these sizes needs a 64-bit host BLAS "
-            "(TESS_BLAS64_LIB) or the runtime, and neither is available\n",
-            type_letter[c->t], rout_names[c->r]);
+        return 0;
+    if (!tried && !tess_internal_on_worker() && runtime_call(c))
+        return 0;
+    lg_report("%c%s of these sizes needs a 64-bit host BLAS (TESS_BLAS64_LIB) or the runtime, "
+              "and neither is available",
+              type_letter[c->t], rout_names[c->r]);
+    return wide_position(c);
 }

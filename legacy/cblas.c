@@ -79,9 +79,9 @@ static void report(bool wide, bool row, int info, const char *rout, const char *
     RowMajorStrg = 0;
 }
 
-void lg_cblas_xerbla64(int info, const char *rout)
+void lg_cblas_xerbla(bool wide, int info, const char *rout)
 {
-    report(true, false, info, rout, NULL, 0);
+    report(wide, false, info, rout, NULL, 0);
 }
 
 static bool valid_trans(tess_trans_t t)
@@ -216,11 +216,12 @@ static void run(lg_call_t *c, int layout, const char *rout, bool wide)
     _Alignas(16) unsigned char conj[16];
     if (row)
         to_col_major(c, conj);
-    if ((info = -lg_check(c))) {
+    if ((info = -tess_internal_check(c))) {
         report(wide, row, info + 1, rout, NULL, 0);
         return;
     }
-    lg_run(c);
+    if ((info = lg_run(c)))
+        report(wide, row, info + 1, rout, NULL, 0);
 }
 
 /* Real scalars come by value, complex ones by address. */

@@ -61,20 +61,22 @@ static tess_diag_t f_diag(const char *c)
 
 static void call32(const lg_call_t *c, const char *name)
 {
-    int32_t info = -lg_check(c);
+    if (lg_run_small32(c))
+        return;
+    int32_t info = -tess_internal_check(c);
+    if (!info)
+        info = lg_run(c);
     if (info)
         xerbla_(name, &info, strlen(name));
-    else
-        lg_run(c);
 }
 
 static void call64(const lg_call_t *c, const char *name)
 {
-    int64_t info = -lg_check(c);
+    int64_t info = -tess_internal_check(c);
+    if (!info)
+        info = lg_run(c);
     if (info)
         xerbla_64_(name, &info, strlen(name));
-    else
-        lg_run(c);
 }
 
 /* p: the routine's prefix, P the same in capitals (for XERBLA), I the

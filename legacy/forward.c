@@ -18,9 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#define HOST_BLAS_KEEP_NAMES
 #include "forward_list.h"
-#include "host/host_blas.h"
 #include "legacy.h"
 
 static void *h64;
@@ -48,7 +46,7 @@ static void open64(void)
 void *lg_host_symbol(const char *name, bool ilp64)
 {
     if (!ilp64) {
-        void *h = host_blas_library();
+        void *h = tess_internal_host_blas();
         return h ? dlsym(h, name) : NULL;
     }
     pthread_once(&h64_once, open64);
@@ -187,27 +185,41 @@ static int wide_argument(const fwd_t *f, const uint64_t *gpr, const uint64_t *st
 }
 
 /* XERBLA's report of a refused call: Fortran's routine name in capitals,
- * blank-padded to 6 as reference BLAS writes it; CBLAS's without the 64. */
+ * blank-padded to 6 as reference BLAS writes it; CBLAS's without the 64.
+ * The handler of the entry's own integer width is told. */
 static void refuse(const fwd_t *f, int position)
 {
     char name[32];
-    size_t len = strcspn(f->name32, "_");
+    const char *base = f->name32 ? f->name32 : f->name;
+    bool wide = f->name32 != NULL;
+    size_t len = strcspn(base, "_");
     if (f->cblas) {
-        lg_cblas_xerbla64(position, f->name32);
+        lg_cblas_xerbla(wide, position, base);
         return;
     }
-    for (size_t i = 0; i < len; i++)
-        name[i] = (char)toupper((unsigned char)f->name32[i]);
+    for (size_t i = 0; i < len && i < sizeof name; i++)
+        name[i] = (char)toupper((unsigned char)base[i]);
     for (; len < 6; len++)
         name[len] = ' ';
-    int64_t info = position;
-    xerbla_64_(name, &info, len);
+    if (wide) {
+        int64_t info = position;
+        xerbla_64_(name, &info, len);
+    } else {
+        int32_t info = position;
+        xerbla_(name, &info, len);
+    }
+}
+
+static void *refused_call(const fwd_t *f)
+{
+    return strncmp(f->name, "cblas_i", 7) ? (void *)refused : (void *)refused_index;
 }
 
 /* Called by lg_fwd_slow with an empty slot, the caller's integer argument
  * registers and its stack arguments; returns where the call goes.  A routine
- * the host BLAS lacks cannot be served at all: the message names it before
- * the process stops. */
+ * the host BLAS lacks cannot be served at all: the call is refused through
+ * its error handler with position 0 (no argument is at fault), does
+ * nothing and returns zero. */
 __attribute__((visibility("hidden"))) void *lg_fwd_resolve(void **slot, const uint64_t *gpr,
                                                            const uint64_t *stack);
 
@@ -223,11 +235,14 @@ void *lg_fwd_resolve(void **slot, const uint64_t *gpr, const uint64_t *stack)
         if (!position)
             return narrow[f - fwd];
         refuse(f, position);
-        return strncmp(f->name32, "cblas_i", 7) ? (void *)refused : (void *)refused_index;
+        return refused_call(f);
     }
-    fprintf(stderr, "tessera_blas: the host BLAS (TESS_BLAS_LIB%s) has no %s\n",
-            f && f->name32 ? ", TESS_BLAS64_LIB" : "", f ? f->name : "?");
-    abort();
+    lg_report("the host BLAS (TESS_BLAS_LIB%s) has no %s",
+              f && f->name32 ? ", TESS_BLAS64_LIB" : "", f ? f->name : "?");
+    if (!f) /* not a slot of this library: nothing to name */
+        return (void *)refused;
+    refuse(f, 0);
+    return refused_call(f);
 }
 
 /* I?AMAX with 64-bit integers: the 64-bit host's, else the 32-bit host's on
@@ -251,9 +266,10 @@ void *lg_fwd_resolve(void **slot, const uint64_t *gpr, const uint64_t *stack)
         if (*n <= 0 || *incx <= 0)                                                                 \
             return 0;                                                                              \
         if (!P##amax32) {                                                                          \
-            fprintf(stderr, "tessera_blas: the host BLAS (TESS_BLAS_LIB, TESS_BLAS64_LIB) has "    \
-                            "no i" #P "amax_64_\n");                                               \
-            abort();                                                                               \
+            int64_t info = 0;                                                                      \
+            lg_report("the host BLAS (TESS_BLAS_LIB, TESS_BLAS64_LIB) has no i" #P "amax_64_");    \
+            xerbla_64_("I" #U "AMAX", &info, 6);                                                   \
+            return 0;                                                                              \
         }                                                                                          \
         if (*n > INT32_MAX || *incx > INT32_MAX) {                                                 \
             int64_t info = *n > INT32_MAX ? 1 : 3;                                                 \

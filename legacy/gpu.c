@@ -9,28 +9,77 @@
  * another GPU) are copied to temporaries there first, and the output back. */
 #include <dlfcn.h>
 #include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include "cuda/kern_cuda.h"
+#include <string.h>
 #include "cuda_ctx.h"
 #include "legacy.h"
 #include "rt.h"
 
-/* GPU memory exists only in a process that has loaded the CUDA driver; until
- * then no pointer is asked about, since asking would start CUDA (a context
- * on the GPU) in every process that calls BLAS. */
-static bool cuda_loaded(void)
+/* GPU memory exists only in a process that has loaded the CUDA driver
+ * (libcuda.so.1); until then no pointer is asked about, since asking would
+ * start CUDA (a context on the GPU) in every process that calls BLAS.
+ * Whether it is loaded is asked of the dynamic loader (dlopen RTLD_NOLOAD,
+ * which searches the disk for a name it has not loaded) once, and again only
+ * once a library has been loaded since: the loader appends each one after
+ * the last of its list, which then has a successor.  That last library is
+ * held open meanwhile, so that it cannot be unloaded from under the test,
+ * and so is the one before it, which a call that began before the change
+ * may still be reading. */
+static struct {
+    pthread_mutex_t lock;
+    atomic_bool loaded;
+    struct link_map *_Atomic last; /* the loader's last library when asked */
+    void *held[2];                 /* its handle, and the previous last's */
+} cuda = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static int note_last(struct dl_phdr_info *info, size_t size, void *name)
 {
-    static atomic_bool loaded;
-    if (atomic_load_explicit(&loaded, memory_order_relaxed))
+    (void)size;
+    snprintf(name, PATH_MAX, "%s", info->dlpi_name);
+    return 0;
+}
+
+/* Under cuda.lock. */
+static void hold_last_library(void)
+{
+    char name[PATH_MAX] = "";
+    dl_iterate_phdr(note_last, name);
+    void *h = *name ? dlopen(name, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    struct link_map *l = NULL;
+    if (h && dlinfo(h, RTLD_DI_LINKMAP, &l)) {
+        dlclose(h);
+        h = NULL;
+        l = NULL;
+    }
+    atomic_store_explicit(&cuda.last, l, memory_order_release);
+    if (cuda.held[1])
+        dlclose(cuda.held[1]);
+    cuda.held[1] = cuda.held[0];
+    cuda.held[0] = h;
+}
+
+bool lg_cuda_loaded(void)
+{
+    if (atomic_load_explicit(&cuda.loaded, memory_order_acquire))
         return true;
-    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
-    if (!h)
+    struct link_map *last = atomic_load_explicit(&cuda.last, memory_order_acquire);
+    if (last && !__atomic_load_n(&last->l_next, __ATOMIC_ACQUIRE))
         return false;
-    dlclose(h);
-    atomic_store(&loaded, true);
-    return true;
+    pthread_mutex_lock(&cuda.lock);
+    if (!atomic_load(&cuda.loaded)) {
+        void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+        if (h) {
+            dlclose(h);
+            atomic_store(&cuda.loaded, true);
+        } else {
+            hold_last_library();
+        }
+    }
+    pthread_mutex_unlock(&cuda.lock);
+    return atomic_load(&cuda.loaded);
 }
 
 /* The device whose memory p is; -1 for host memory of any kind (pageable,
@@ -118,7 +167,7 @@ static bool has_k(lg_rout_t r)
 /* The call on device pointers, queued on x's stream. */
 static int run_on_device(const lg_call_t *c, kern_ctx_t *x)
 {
-    const kern_table_t *k = &kern_cuda_table[c->t];
+    const kern_table_t *k = tess_internal_cuda_kernels(c->t);
     kern_type_t rt_real = rt_dtypes[c->t].real;
     bool herm = c->r == LG_HEMM || c->r == LG_HERK || c->r == LG_HER2K;
     kern_type_t bt = c->r == LG_HERK || c->r == LG_HER2K ? rt_real : c->t;
@@ -175,7 +224,7 @@ static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
     struct kern_ctx x = { .stream = 0 };
     if (!err && !(x.scratch = scratch_take(dev, cuda_scratch_bytes(c->m > c->n ? c->m : c->n))))
         err = TESS_ENOMEM;
-    if (!err && (kern_cuda_thread_handle(&x.blas) ||
+    if (!err && (tess_internal_cuda_handle(&x.blas) ||
                  cublasSetStream(x.blas, x.stream) != CUBLAS_STATUS_SUCCESS))
         err = TESS_EDEVICE;
     if (!err) {
@@ -208,7 +257,7 @@ static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
 
 bool lg_gpu_run(const lg_call_t *c)
 {
-    if (!cuda_loaded())
+    if (!lg_cuda_loaded() || tess_internal_on_worker())
         return false;
     lg_region_t r[3];
     tess_part_t part;
@@ -225,9 +274,7 @@ bool lg_gpu_run(const lg_call_t *c)
     if (prev >= 0)
         cudaSetDevice(prev);
     if (err)
-        fprintf(stderr,
-                "tessera_blas: a BLAS-3 call on GPU %d failed (%s); its output is not "
-                "valid\n",
-                dev, tess_strerror(err));
+        lg_report("a BLAS-3 call on GPU %d failed (%s); its output is not valid", dev,
+                  tess_strerror(err));
     return true;
 }

@@ -3,7 +3,7 @@
  *
  * f77.c and cblas.c turn each BLAS-3 call into an lg_call_t (column-major,
  * integers widened, character and enum arguments as tess_* enums), check it
- * and report errors their own way; call.c decides where a valid call runs
+ * (tess_internal_check) and report errors their own way; call.c decides where a valid call runs
  * (runtime, GPU, host BLAS) and owns start-up, fork and exit; forward.c and
  * trampoline.S serve every other BLAS symbol from the host BLAS. */
 #ifndef LEGACY_H
@@ -12,53 +12,29 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "kern.h"
+#include "legacy_iface.h"
 
 #define LG_EXPORT __attribute__((visibility("default")))
 
-/* The BLAS-3 routines served through the runtime.  GEMMT stands for both of
- * its names (?gemmt, ?gemmtr). */
-typedef enum {
-    LG_GEMM,
-    LG_SYMM,
-    LG_HEMM,
-    LG_SYRK,
-    LG_HERK,
-    LG_SYR2K,
-    LG_HER2K,
-    LG_GEMMT,
-    LG_TRSM,
-    LG_TRMM,
-    LG_NROUT
-} lg_rout_t;
-
-/* One call.  Scalars are passed by address in the element type, except the
- * real alpha and beta of HERK and the real beta of HER2K.  TRSM and TRMM keep
- * their transa in ta and their in-place B in C, ldc. */
-typedef struct {
-    lg_rout_t r;
-    kern_type_t t;
-    tess_side_t side;
-    tess_uplo_t uplo;
-    tess_trans_t ta, tb;
-    tess_diag_t diag;
-    int64_t m, n, k;
-    const void *alpha, *beta;
-    const void *A;
-    int64_t lda;
-    const void *B;
-    int64_t ldb;
-    void *C;
-    int64_t ldc;
-} lg_call_t;
-
-/* 0, or -i for the first invalid argument i in reference BLAS's numbering
- * (blas3/check.h). */
-int lg_check(const lg_call_t *c);
-
 /* Runs a valid call to completion: on the GPU that holds its operands, through
- * the runtime when it is large enough, else on the host BLAS. */
-void lg_run(const lg_call_t *c);
+ * the runtime when it is large enough, else on the host BLAS.  0, or when
+ * none of them can take its sizes (a 64-bit call without a 64-bit host BLAS
+ * or the runtime), the position of the argument to report to XERBLA. */
+int lg_run(const lg_call_t *c);
+
+/* A call from a 32-bit Fortran entry that the host BLAS serves whatever its
+ * numbers: too small for the runtime (or invalid), in a process that has
+ * not loaded CUDA, every character argument valid and no operand NULL (this
+ * library's own check takes the others: reference BLAS lets an unread
+ * operand be NULL).  The host BLAS checks the numbers itself and reports to
+ * the same XERBLA, by the same name and numbering, so such a call is not
+ * checked twice.  False, with nothing done,
+ * for any other call. */
+bool lg_run_small32(const lg_call_t *c);
+
+/* Whether the process has loaded the CUDA driver (gpu.c; false without the
+ * CUDA backend): operands can be in GPU memory only then. */
+bool lg_cuda_loaded(void);
 
 /* The host BLAS (TESS_BLAS_LIB, the system's OpenBLAS) and its 64-bit-integer
  * build (TESS_BLAS64_LIB, libopenblas64_.so.0, libopenblas64.so.0): the
@@ -71,10 +47,11 @@ bool lg_gpu_run(const lg_call_t *c);
 
 /* The error handlers a refused call reports to, with the argument's
  * position: XERBLA of each integer width (f77.c; the application's own when
- * it defines one) and CBLAS's for the 64-bit entry points (cblas.c). */
+ * it defines one) and CBLAS's, of the 64-bit entry points when wide
+ * (cblas.c). */
 LG_EXPORT void xerbla_(const char *srname, const int32_t *info, size_t len);
 LG_EXPORT void xerbla_64_(const char *srname, const int64_t *info, size_t len);
-void lg_cblas_xerbla64(int info, const char *rout);
+void lg_cblas_xerbla(bool wide, int info, const char *rout);
 
 /* A message on stderr, once per process, when TESS_VERBOSE is set. */
 void lg_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,4 +1,5 @@
 /* tess_init, tess_finalize, tess_sync and the error and statistics calls. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
@@ -119,13 +120,32 @@ static const rt_backend_t *backend(void)
     return &rt_backend_host;
 }
 
+/* Where the start went, under TESS_VERBOSE: the seconds from t0 at each
+ * step's end. */
+static void report_start(int64_t t0, const int64_t *at)
+{
+    static const char *const step[] = { "configuration and device count",
+                                        "devices opened",
+                                        "scheduler",
+                                        "pinning thread",
+                                        "backend start",
+                                        "workers" };
+    fprintf(stderr, "tessera: started in %.3f s:", (double)(at[5] - t0) * 1e-9);
+    for (int i = 0; i < 6; i++)
+        fprintf(stderr, "%s %s %.3f", i ? "," : "", step[i],
+                (double)(at[i] - (i ? at[i - 1] : t0)) * 1e-9);
+    fputc('\n', stderr);
+}
+
 static int start(const tess_config_t *cfg)
 {
+    int64_t t0 = rt_now_ns(), at[6];
     int err = config_resolve(cfg, &rt.cfg);
     if (!err)
         err = choose_devices(&rt.cfg);
     if (err)
         return err;
+    at[0] = rt_now_ns();
     config_device_defaults(&rt.cfg);
     rt.ndev = rt.cfg.ndev;
     device_grid(rt.ndev, &rt.grid_p, &rt.grid_q);
@@ -150,26 +170,34 @@ static int start(const tess_config_t *cfg)
         if ((err = d->be->open(d)) || (err = cache_pool_init(d)))
             return err;
     }
+    at[1] = rt_now_ns();
     if ((err = sched_init()))
         return err;
+    at[2] = rt_now_ns();
     if ((err = pin_init())) {
         pin_fini();
         sched_fini();
         return err;
     }
+    at[3] = rt_now_ns();
     const rt_backend_t *be = rt.dev[0]->be;
     if (be->start && (err = be->start())) {
         pin_fini();
         sched_fini();
         return err;
     }
+    at[4] = rt_now_ns();
     if ((err = sched_start())) {
         if (be->stop)
             be->stop();
         pin_fini();
         sched_fini();
+        return err;
     }
-    return err;
+    at[5] = rt_now_ns();
+    if (rt.cfg.verbose)
+        report_start(t0, at);
+    return 0;
 }
 
 TESS_API int tess_init(const tess_config_t *cfg)

@@ -8,6 +8,8 @@
  * worker took the task), so each makes its GPU current first. */
 #include <hwloc/cudart.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "cuda_check.h"
 #include "cuda_ctx.h"
@@ -75,8 +77,41 @@ static int enable_peers(rt_device_t *d)
     return make_current(d);
 }
 
+/* Creating a GPU's context (its first CUDA call) takes a large part of the
+ * runtime's start, and contexts of different GPUs can be created at once:
+ * the first device's open creates every chosen GPU's on a thread of its own,
+ * and each device's open then finds its own made (or fails as it would have,
+ * returning the error). */
+static void *create_context(void *ordinal)
+{
+    if (cudaSetDevice(*(const int *)ordinal) != cudaSuccess || cudaFree(NULL) != cudaSuccess)
+        cudaGetLastError();
+    return NULL;
+}
+
+static void create_contexts(void)
+{
+    pthread_t th[TESS_MAX_DEVICES];
+    bool made[TESS_MAX_DEVICES] = { false };
+    for (int i = 1; i < rt.cfg.ndev; i++)
+        made[i] = !pthread_create(&th[i], NULL, create_context, &rt.cfg.cuda_ids[i]);
+    create_context(&rt.cfg.cuda_ids[0]);
+    for (int i = 1; i < rt.cfg.ndev; i++)
+        if (made[i])
+            pthread_join(th[i], NULL);
+}
+
+static double seconds_since(int64_t t0)
+{
+    return (double)(rt_now_ns() - t0) * 1e-9;
+}
+
 static int cuda_open(rt_device_t *d)
 {
+    int64_t t0 = rt_now_ns();
+    if (d->id == 0 && rt.cfg.ndev > 1)
+        create_contexts();
+    double t_ctx = seconds_since(t0);
     cuda_dev_t *g = calloc(1, sizeof *g);
     if (!g)
         return TESS_ENOMEM;
@@ -105,9 +140,11 @@ static int cuda_open(rt_device_t *d)
         CUDA_OK(cudaEventSynchronize(g->origin)))
         return TESS_EDEVICE;
     g->origin_ns = rt_now_ns();
+    double t_streams = seconds_since(t0);
     size_t free_b, total_b;
     if (enable_peers(d) || CUDA_OK(cudaMemGetInfo(&free_b, &total_b)))
         return TESS_EDEVICE;
+    double t_peers = seconds_since(t0);
     size_t want = (size_t)(rt.cfg.cache_fraction * (double)free_b);
     /* processes sharing this GPU (cuda:local) take equal parts of the fraction
      * of its whole memory, whichever opens first, not each a fraction of what
@@ -123,6 +160,12 @@ static int cuda_open(rt_device_t *d)
         return TESS_ENOMEM;
     }
     d->pool_base = pool;
+    if (rt.cfg.verbose)
+        fprintf(stderr,
+                "tessera: GPU %d opened in %.3f s: contexts %.3f, streams, cuBLAS handles and "
+                "scratch %.3f, peers %.3f, cache pool of %.1f GiB %.3f\n",
+                g->ordinal, seconds_since(t0), t_ctx, t_streams - t_ctx, t_peers - t_streams,
+                (double)d->pool_size / (1 << 30), seconds_since(t0) - t_peers);
     return 0;
 }
 
@@ -231,10 +274,10 @@ static int host_copy(rt_device_t *d, const rt_block_t *b, void *dev, bool h2d)
     if (stage_wanted(b) && (err = stage_copy(g, s, b, dev, h2d)) >= 0)
         return err;
     size_t row = (size_t)b->m * b->elsize, hld = (size_t)b->ld * b->elsize;
-    cudaError_t e = h2d ? cudaMemcpy2DAsync(dev, row, b->ptr, hld, row, (size_t)b->n,
-                                            cudaMemcpyHostToDevice, s)
-                        : cudaMemcpy2DAsync(b->ptr, hld, dev, row, row, (size_t)b->n,
-                                            cudaMemcpyDeviceToHost, s);
+    cudaError_t e =
+        h2d ? cudaMemcpy2DAsync(dev, row, b->ptr, hld, row, (size_t)b->n, cudaMemcpyHostToDevice, s)
+            : cudaMemcpy2DAsync(b->ptr, hld, dev, row, row, (size_t)b->n, cudaMemcpyDeviceToHost,
+                                s);
     if (e == cudaErrorInvalidValue) {
         cudaGetLastError();
         if ((err = stage_copy(g, s, b, dev, h2d)) >= 0)

@@ -119,11 +119,11 @@ static bool adopt(const char *p)
     return found;
 }
 
-bool pin_first_use = true;
+_Thread_local bool pin_skip_first_use;
 
 int pin_request(void *p, size_t bytes, bool user)
 {
-    if (!user && (!pin.started || !pin_first_use || bytes < AUTO_PIN_MIN))
+    if (!user && (!pin.started || pin_skip_first_use || bytes < AUTO_PIN_MIN))
         return 0;
     pthread_mutex_lock(&pin.lock);
     int err = 0;

@@ -424,9 +424,10 @@ int rt_check_ready(void);
 int rt_enter(void);
 void rt_leave(void);
 /* Page-locking in the background (pinning.c). */
-/* Operands of 1 MiB or more are page-locked on first use unless this is false
- * (the legacy library, whose calls give their operands back at once). */
-extern bool pin_first_use;
+/* Operands of 1 MiB or more are page-locked on first use, unless the
+ * submission in progress on this thread sets this (legacy_iface.c: calls
+ * that give their operands back at once). */
+extern _Thread_local bool pin_skip_first_use;
 int pin_init(void);
 int pin_request(void *p, size_t bytes, bool user); /* user: tess_memory_register_async */
 void pin_wait_idle(void);

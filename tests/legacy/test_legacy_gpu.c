@@ -103,12 +103,34 @@ static void device_operands_are_served_on_their_gpu(void **state)
     free(A), free(B), free(C), free(R), free(G), free(Z), free(W), free(V);
 }
 
+/* main made a small call on host memory before anything loaded CUDA: the
+ * library, which then found no CUDA and asks again only once a library has
+ * been loaded, must see it now for a call as small. */
+static void small_device_operands_after_calls_before_cuda_are_served_on_their_gpu(void **state)
+{
+    (void)state;
+    const int n = 8;
+    size_t bytes = (size_t)n * n * sizeof(double);
+    double A[64], B[64], C[64], R[64], G[64], alpha = 1, beta = 0;
+    fill(A, 64, 6), fill(B, 64, 7);
+    double *dA = on_gpu(A, bytes), *dB = on_gpu(B, bytes), *dC = on_gpu(C, bytes);
+    dgemm_("N", "N", &n, &n, &n, &alpha, dA, &n, dB, &n, &beta, dC, &n, 1, 1);
+    dgemm_("N", "N", &n, &n, &n, &alpha, A, &n, B, &n, &beta, R, &n, 1, 1);
+    from_gpu(G, dC, bytes);
+    assert_true(max_diff(G, R, 64) < 1e-13);
+    cudaFree(dA), cudaFree(dB), cudaFree(dC);
+}
+
 int main(void)
 {
+    const int n = 8;
+    double A[64] = { 0 }, C[64], one = 1, zero = 0;
+    dgemm_("N", "N", &n, &n, &n, &one, A, &n, A, &n, &zero, C, &n, 1, 1); /* before CUDA */
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
         return 77; /* meson's "skipped" */
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(small_device_operands_after_calls_before_cuda_are_served_on_their_gpu),
         cmocka_unit_test(device_operands_are_served_on_their_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

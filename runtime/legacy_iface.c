@@ -1,0 +1,115 @@
+/* The legacy library's way into the runtime (legacy_iface.h). */
+#include "legacy_iface.h"
+#include "blas3.h"
+#include "host/host_blas.h"
+#include "rt.h"
+#ifdef TESS_CUDA_BACKEND
+#include "cuda/kern_cuda.h"
+#include "cuda_ctx.h"
+#include "stage_cuda.h"
+#endif
+
+int tess_internal_check(const lg_call_t *c)
+{
+    kern_type_t t = c->t;
+    switch (c->r) {
+    case LG_GEMM:
+        return check_gemm(t, c->ta, c->tb, c->m, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
+                          c->C, c->ldc);
+    case LG_SYMM:
+    case LG_HEMM:
+        return check_symm(t, c->side, c->uplo, c->m, c->n, c->alpha, c->A, c->lda, c->B, c->ldb,
+                          c->C, c->ldc);
+    case LG_SYRK:
+    case LG_HERK:
+        return check_syrk(t, c->r == LG_HERK, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
+                          c->C, c->ldc);
+    case LG_SYR2K:
+    case LG_HER2K:
+        return check_syr2k(t, c->r == LG_HER2K, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
+                           c->B, c->ldb, c->C, c->ldc);
+    case LG_GEMMT:
+        return check_gemmt(t, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B,
+                           c->ldb, c->C, c->ldc);
+    default:
+        return check_trxm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
+                          c->C, c->ldc);
+    }
+}
+
+static int submit(const lg_call_t *c)
+{
+    kern_type_t t = c->t;
+    switch (c->r) {
+    case LG_GEMM:
+        return blas_gemm(t, c->ta, c->tb, c->m, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
+                         c->beta, c->C, c->ldc);
+    case LG_SYMM:
+    case LG_HEMM:
+        return blas_symm(t, c->r == LG_HEMM, c->side, c->uplo, c->m, c->n, c->alpha, c->A, c->lda,
+                         c->B, c->ldb, c->beta, c->C, c->ldc);
+    case LG_SYRK:
+    case LG_HERK:
+        return blas_syrk(t, c->r == LG_HERK, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
+                         c->beta, c->C, c->ldc);
+    case LG_SYR2K:
+    case LG_HER2K:
+        return blas_syr2k(t, c->r == LG_HER2K, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda,
+                          c->B, c->ldb, c->beta, c->C, c->ldc);
+    case LG_GEMMT:
+        return blas_gemmt(t, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B,
+                          c->ldb, c->beta, c->C, c->ldc);
+    case LG_TRSM:
+        return blas_trsm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
+                         c->C, c->ldc);
+    default:
+        return blas_trmm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
+                         c->C, c->ldc);
+    }
+}
+
+/* Staged copies move pageable memory faster than page-locking it for one
+ * call (docs/design.md); without them, first-use pinning still pays. */
+int tess_internal_submit(const lg_call_t *c, bool transient)
+{
+#ifdef TESS_CUDA_BACKEND
+    pin_skip_first_use = transient && stage_enabled();
+#else
+    (void)transient;
+#endif
+    int err = submit(c);
+    pin_skip_first_use = false;
+    return err;
+}
+
+bool tess_internal_on_worker(void)
+{
+    return rt_on_worker();
+}
+
+bool tess_internal_has_gpus(void)
+{
+    return rt.cfg.cuda;
+}
+
+void *tess_internal_host_blas(void)
+{
+    return host_blas_library();
+}
+
+bool tess_internal_env_flag(const char *name)
+{
+    return rt_env_flag(name);
+}
+
+#ifdef TESS_CUDA_BACKEND
+const kern_table_t *tess_internal_cuda_kernels(kern_type_t t)
+{
+    return &kern_cuda_table[t];
+}
+
+int tess_internal_cuda_handle(cublasHandle_t *h)
+{
+    return kern_cuda_thread_handle(h);
+}
+#endif

@@ -1,0 +1,87 @@
+/* What the legacy BLAS library (libtessera_blas) takes from the runtime.
+ *
+ * libtessera_blas links libtessera and reaches it only through these
+ * functions (besides the public API), so that a process has one runtime,
+ * whose state stays its own, serving the application's calls and the legacy
+ * library's alike.  They are exported under the tess_internal_ prefix and
+ * are not part of the public API: the two libraries are built together. */
+#ifndef LEGACY_IFACE_H
+#define LEGACY_IFACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "kern.h"
+
+#define TESS_INTERNAL __attribute__((visibility("default")))
+
+/* The BLAS-3 routines served through the runtime.  GEMMT stands for both of
+ * its names (?gemmt, ?gemmtr). */
+typedef enum {
+    LG_GEMM,
+    LG_SYMM,
+    LG_HEMM,
+    LG_SYRK,
+    LG_HERK,
+    LG_SYR2K,
+    LG_HER2K,
+    LG_GEMMT,
+    LG_TRSM,
+    LG_TRMM,
+    LG_NROUT
+} lg_rout_t;
+
+/* One call, column-major.  Scalars are passed by address in the element
+ * type, except the real alpha and beta of HERK and the real beta of HER2K.
+ * TRSM and TRMM keep their transa in ta and their in-place B in C, ldc. */
+typedef struct {
+    lg_rout_t r;
+    kern_type_t t;
+    tess_side_t side;
+    tess_uplo_t uplo;
+    tess_trans_t ta, tb;
+    tess_diag_t diag;
+    int64_t m, n, k;
+    const void *alpha, *beta;
+    const void *A;
+    int64_t lda;
+    const void *B;
+    int64_t ldb;
+    void *C;
+    int64_t ldc;
+} lg_call_t;
+
+/* 0, or -i for the first invalid argument i in reference BLAS's numbering
+ * (blas3/check.h). */
+TESS_INTERNAL int tess_internal_check(const lg_call_t *c);
+
+/* Submits a valid call as the *_async routines do (0 or a TESS_E* code).
+ * transient: its operands are given back to the caller when the call
+ * returns, so that page-locking them on first use would be undone by the
+ * call that paid for it; where copies are staged through pinned buffers
+ * they are not page-locked.  The setting is this submission's only. */
+TESS_INTERNAL int tess_internal_submit(const lg_call_t *c, bool transient);
+
+/* Whether the calling thread is one of the runtime's workers (a host kernel
+ * calling BLAS, which must not wait for the runtime). */
+TESS_INTERNAL bool tess_internal_on_worker(void);
+
+/* Whether the runtime, when up, runs on GPUs. */
+TESS_INTERNAL bool tess_internal_has_gpus(void);
+
+/* The host BLAS library (kernels/host/host_blas.h: opened once with
+ * RTLD_LOCAL, never a Tessera library), or NULL. */
+TESS_INTERNAL void *tess_internal_host_blas(void);
+
+/* Whether the environment variable name is set to a true value, as the
+ * runtime reads its own flags (TESS_VERBOSE). */
+TESS_INTERNAL bool tess_internal_env_flag(const char *name);
+
+#ifdef TESS_CUDA_BACKEND
+#include <cublas_v2.h>
+/* The CUDA kernels of element type t, and the calling thread's cuBLAS
+ * handle on the current device (0 or TESS_EDEVICE). */
+TESS_INTERNAL const kern_table_t *tess_internal_cuda_kernels(kern_type_t t);
+TESS_INTERNAL int tess_internal_cuda_handle(cublasHandle_t *h);
+#endif
+
+#endif
