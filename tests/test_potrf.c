@@ -315,6 +315,44 @@ static void the_cholesky_solvers_reject_invalid_arguments_with_their_lapack_numb
     assert_true(!memcmp(A, A0, sizeof A) && !memcmp(B, B0, sizeof B));
 }
 
+static uint64_t tasks_since(const tess_stats_t *s0)
+{
+    tess_stats_t s1;
+    assert_int_equal(tess_get_stats(&s1), 0);
+    uint64_t total = 0;
+    for (int d = 0; d < s1.ndevices; d++)
+        total += s1.tasks[d] - s0->tasks[d];
+    return total;
+}
+
+/* Over nt tiles, step k with m = nt - k - 1 tiles below the diagonal: one POTRF, m panel
+ * TRSMs, m HERKs and m (m - 1) / 2 GEMMs, none for the other triangle's tiles; POTRS with
+ * bt tiles of B across: per step and solve, bt TRSMs and bt m GEMMs. */
+static void potrf_and_potrs_run_one_task_per_tile_update(void **state)
+{
+    (void)state;
+    const tu_type_t *t = &tu_types[0];
+    int64_t nt = 5, bt = 2, n = nt * NB - 3, nrhs = bt * NB, info = -1;
+    void *A = tl_hpd(t, n, n, 61), *B = tu_matrix(t, n, nrhs, 62);
+    uint64_t potrf = 0, potrs = 0;
+    for (int64_t m = 0; m < nt; m++) {
+        potrf += 1 + 2 * m + m * (m - 1) / 2;
+        potrs += 2 * bt * (1 + m);
+    }
+    tess_stats_t s0;
+    assert_int_equal(tess_get_stats(&s0), 0);
+    assert_int_equal(tl_potrf_async(t, TessUpper, n, A, n, &info), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(tasks_since(&s0), potrf);
+    assert_int_equal(tess_get_stats(&s0), 0);
+    assert_int_equal(tl_potrs_async(t, TessUpper, n, nrhs, A, n, B, n), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(tasks_since(&s0), potrs);
+    assert_int_equal(info, 0);
+    tu_release(t, A, n, n);
+    tu_release(t, B, n, nrhs);
+}
+
 #define TILE_BYTES ((size_t)NB * NB * sizeof(double _Complex))
 
 /* 8 tiles per device against 21 of A's triangle and 18 of B: tiles are evicted and written
@@ -345,6 +383,7 @@ int main(void)
         cmocka_unit_test(potrf_trsm_and_herk_chained_on_views_need_no_sync_in_between),
         cmocka_unit_test(potrf_with_n_zero_returns_at_once_with_info_zero),
         cmocka_unit_test(the_cholesky_solvers_reject_invalid_arguments_with_their_lapack_numbers),
+        cmocka_unit_test(potrf_and_potrs_run_one_task_per_tile_update),
     };
     const struct CMUnitTest on_their_own[] = {
         cmocka_unit_test(posv_with_device_memory_of_a_few_tiles_completes_out_of_core),
