@@ -176,9 +176,11 @@ TESS_BLAS2_SYMV_DECL(z, hemv, double _Complex)
  * position).  *info belongs to the call until the next tess_sync, which
  * finds it written: 0, or k > 0 as LAPACK reports it (potrf, posv: the
  * leading minor of order k is not positive definite; trtri, potri: A(k,k) is
- * exactly zero).  After a failure the columns (rows, for Upper) before k's
- * tile hold the finished result and no later step runs; posv then leaves B
- * untouched.  Calls chained after a failed one run on what A holds. */
+ * exactly zero).  After a failed potrf the leading minor of order k - 1
+ * holds its factor, the columns (rows, for Upper) of the tiles before k's the
+ * finished factor, and no later step runs; posv then leaves B untouched;
+ * trtri and potri, as LAPACK's, leave A untouched.  Calls chained after a
+ * failed one run on what A holds. */
 #define TESS_LAPACK_DECL(P, T, R)                                                                  \
     /* A = L L^H (uplo Lower) or U^H U (Upper), in place */                                        \
     TESS_API int tess_##P##potrf_async(tess_uplo_t uplo, int64_t n, T *A, int64_t lda,             \
