@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a GPU machine (see ../shared/device/README.md for .devdeps): build with
-# CUDA, run every runtime suite on one GPU and on all of them, the demo, and
-# compute-sanitizer memcheck on a small composed run and on the Cholesky example.  Logs go to $OUT.
+# CUDA, run every runtime suite on one GPU and on all of them, the demo and
+# the Cholesky example, and compute-sanitizer memcheck on a small composed run
+# and on a small Cholesky.  Logs go to $OUT.
 #   usage: bench/gpu_runtime.sh [demo-n]
 set -uo pipefail
 out=${OUT:-/tmp}
