@@ -22,8 +22,8 @@ enum { OP_A, OP_B };
 
 typedef struct {
     tess_uplo_t uplo;
-    int64_t *info;
-    bool solve; /* POSV: POTRS after POTRF */
+    int64_t *info; /* POTRF's, NULL for POTRS alone */
+    bool solve;    /* POTRS: alone, or after POTRF (POSV) */
 } potrf_call_t;
 
 int lapack_submit_potrf(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, int64_t *info)
