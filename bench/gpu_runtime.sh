@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a GPU machine (see ../shared/device/README.md for .devdeps): build with
-# CUDA, run every runtime suite on one GPU and on all of them, the demo, and
-# compute-sanitizer memcheck on a small composed run.  Logs go to $OUT.
+# CUDA, run every runtime suite on one GPU and on all of them, the demo and
+# the Cholesky example, and compute-sanitizer memcheck on a small composed run
+# and on a small Cholesky.  Logs go to $OUT.
 #   usage: bench/gpu_runtime.sh [demo-n]
 set -uo pipefail
 out=${OUT:-/tmp}
@@ -26,4 +27,9 @@ echo "== compute-sanitizer memcheck, small composed run"
 compute-sanitizer --tool memcheck --error-exitcode 3 ./build-gpu/examples/demo 700 \
     >"$out/memcheck.log" 2>&1 || status=1
 tail -3 "$out/memcheck.log"
+echo "== cholesky example, and under compute-sanitizer memcheck"
+./build-gpu/examples/cholesky "${1:-8192}" 1024 2>&1 | tee "$out/cholesky.log" || status=1
+compute-sanitizer --tool memcheck --error-exitcode 3 ./build-gpu/examples/cholesky 700 32 \
+    >"$out/memcheck-cholesky.log" 2>&1 || status=1
+tail -3 "$out/memcheck-cholesky.log"
 exit $status

@@ -170,6 +170,42 @@ TESS_BLAS2_SYMV_DECL(d, symv, double)
 TESS_BLAS2_SYMV_DECL(c, hemv, float _Complex)
 TESS_BLAS2_SYMV_DECL(z, hemv, double _Complex)
 
+/* The Cholesky family, column-major, host pointers, as BLAS-3: P, T, R as for
+ * TESS_BLAS3_DECL; complex types are Hermitian.  Only the uplo triangle of A
+ * is read or written; the other triangle is never touched.  Argument errors
+ * return -i in reference LAPACK's numbering (a NULL info at its own
+ * position).  *info belongs to the call until the next tess_sync, which
+ * finds it written: 0, or k > 0 as LAPACK reports it (potrf, posv: the
+ * leading minor of order k is not positive definite; trtri, potri: A(k,k) is
+ * exactly zero).  After a failed potrf the leading minor of order k - 1
+ * holds its factor, the columns (rows, for Upper) of the tiles before k's the
+ * finished factor, and no later step runs; posv then leaves B untouched;
+ * trtri and potri, as LAPACK's, leave A untouched.  Calls chained after a
+ * failed one run on what A holds. */
+#define TESS_LAPACK_DECL(P, T, R)                                                                  \
+    /* A = L L^H (uplo Lower) or U^H U (Upper), in place */                                        \
+    TESS_API int tess_##P##potrf_async(tess_uplo_t uplo, int64_t n, T *A, int64_t lda,             \
+                                       int64_t *info);                                             \
+    /* B = A^-1 B with A's factor from potrf; B is n x nrhs */                                     \
+    TESS_API int tess_##P##potrs_async(tess_uplo_t uplo, int64_t n, int64_t nrhs, const T *A,      \
+                                       int64_t lda, T *B, int64_t ldb);                            \
+    /* potrf, then potrs when it succeeded (B untouched otherwise) */                              \
+    TESS_API int tess_##P##posv_async(tess_uplo_t uplo, int64_t n, int64_t nrhs, T *A,             \
+                                      int64_t lda, T *B, int64_t ldb, int64_t *info);              \
+    /* A = A^-1, A triangular, in place */                                                         \
+    TESS_API int tess_##P##trtri_async(tess_uplo_t uplo, tess_diag_t diag, int64_t n, T *A,        \
+                                       int64_t lda, int64_t *info);                                \
+    /* A = L^H L (Lower) or U U^H (Upper) on the triangle, in place */                             \
+    TESS_API int tess_##P##lauum_async(tess_uplo_t uplo, int64_t n, T *A, int64_t lda);            \
+    /* A = A^-1 from potrf's factor (trtri then lauum), in place */                                \
+    TESS_API int tess_##P##potri_async(tess_uplo_t uplo, int64_t n, T *A, int64_t lda,             \
+                                       int64_t *info);
+
+TESS_LAPACK_DECL(s, float, float)
+TESS_LAPACK_DECL(d, double, double)
+TESS_LAPACK_DECL(c, float _Complex, float)
+TESS_LAPACK_DECL(z, double _Complex, double)
+
 /* The host copy of the m x n matrix at A (or its upper/lower part) is valid
  * after the next tess_sync(); device copies stay valid for later calls. */
 TESS_API int tess_memory_coherent_async(tess_part_t part, int64_t m, int64_t n, const void *A,

@@ -1,9 +1,10 @@
 /* The CUDA backend's kernel table: GEMM, scaling and the symmetric BLAS-3
- * kernels on cuBLAS; the triangular and BLAS-2 kernels, and the one-triangle
+ * kernels on cuBLAS, POTRF and TRTRI of a tile on cuSOLVER; the triangular and BLAS-2 kernels, and the one-triangle
  * updates of GEMMT leaves and diagonal tiles, Tessera's own (kernels/cuda).
  * Everything is queued on the context's stream; the backend tracks
  * completion. */
 #include <cuComplex.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cuda/kern_cuda.h"
 #include "cuda_ctx.h"
@@ -233,12 +234,131 @@ CUDA_GEMV2(d, KERN_D)
 CUDA_GEMV2(c, KERN_C)
 CUDA_GEMV2(z, KERN_Z)
 
+/* The Cholesky family's diagonal tiles: POTRF and TRTRI on cuSOLVER, its
+ * info at the head of the context's scratch and its workspace after it (or
+ * in stream-ordered memory when it does not fit); LAUUM by halves
+ * (kernels/lauum.c) with leaves of L^H L computed whole into the scratch by a
+ * TRMM and their triangle merged into the tile. */
+#define INFO_BYTES 256
+
+static int solver_status(cusolverStatus_t s)
+{
+    return s == CUSOLVER_STATUS_SUCCESS ? 0 : TESS_EDEVICE;
+}
+
+static int work_get(kern_ctx_t *x, int64_t n, size_t bytes, void **w)
+{
+    if (INFO_BYTES + bytes <= cuda_scratch_bytes(n)) {
+        *w = (char *)x->scratch + INFO_BYTES;
+        return 0;
+    }
+    return cudaMallocAsync(w, bytes, x->stream) == cudaSuccess ? 0 : TESS_ENOMEM;
+}
+
+static int work_put(kern_ctx_t *x, void *w, int err)
+{
+    if (w && w != (char *)x->scratch + INFO_BYTES && cudaFreeAsync(w, x->stream) != cudaSuccess)
+        return err ? err : TESS_EDEVICE;
+    return err;
+}
+
+/* cuSOLVER's TRTRI, whose host workspace (none, as of CUDA 12) must outlive the call: the
+ * stream is waited for before it is freed. */
+static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t uplo, tess_diag_t diag,
+                      int64_t n, void *A, int64_t lda, int64_t *info, int64_t offset)
+{
+    cusolverDnHandle_t h;
+    size_t dbytes = 0, hbytes = 0;
+    void *w = NULL, *hw = NULL;
+    cublasDiagType_t d = diag == TessUnit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+    int err = kern_cuda_solver_handle(x->stream, &h);
+    if (!err)
+        err = solver_status(
+            cusolverDnXtrtri_bufferSize(h, fill(uplo), d, n, dt, A, lda, &dbytes, &hbytes));
+    if (!err)
+        err = work_get(x, n, dbytes > es ? dbytes : es, &w);
+    if (!err && hbytes && !(hw = malloc(hbytes)))
+        err = TESS_ENOMEM;
+    if (!err)
+        err = solver_status(
+            cusolverDnXtrtri(h, fill(uplo), d, n, dt, A, lda, w, dbytes, hw, hbytes, x->scratch));
+    if (!err)
+        err = kern_cuda_info_to_host(x->stream, x->scratch, info, offset);
+    if (hw && cudaStreamSynchronize(x->stream) != cudaSuccess && !err)
+        err = TESS_EDEVICE;
+    free(hw);
+    return work_put(x, w, err);
+}
+
+#define CUDA_LAPACK(P, TY, CT, RT, DT, CPLX, POTRF, POTRF_BS)                                      \
+    static int cuda_##P##potrf(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, void *A, int64_t lda,   \
+                               int64_t *info, int64_t offset)                                      \
+    {                                                                                              \
+        cusolverDnHandle_t h;                                                                      \
+        int lwork = 0;                                                                             \
+        void *w = NULL;                                                                            \
+        int err = kern_cuda_solver_handle(x->stream, &h);                                          \
+        if (!err)                                                                                  \
+            err = solver_status(POTRF_BS(h, fill(uplo), (int)n, A, (int)lda, &lwork));             \
+        if (!err)                                                                                  \
+            err = work_get(x, n, (size_t)(lwork > 0 ? lwork : 1) * sizeof(CT), &w);                \
+        if (!err)                                                                                  \
+            err = solver_status(POTRF(h, fill(uplo), (int)n, A, (int)lda, w, lwork, x->scratch));  \
+        if (!err)                                                                                  \
+            err = kern_cuda_info_to_host(x->stream, x->scratch, info, offset);                     \
+        return work_put(x, w, err);                                                                \
+    }                                                                                              \
+    static int cuda_##P##trtri(kern_ctx_t *x, tess_uplo_t uplo, tess_diag_t diag, int64_t n,       \
+                               void *A, int64_t lda, int64_t *info, int64_t offset)                \
+    {                                                                                              \
+        return cuda_trtri(x, DT, sizeof(CT), uplo, diag, n, A, lda, info, offset);                 \
+    }                                                                                              \
+    static int cuda_##P##diag_zero(kern_ctx_t *x, int64_t n, const void *A, int64_t lda,           \
+                                   int64_t *info, int64_t offset)                                  \
+    {                                                                                              \
+        int err = kern_cuda_diag_zero(TY, x->stream, n, A, lda, x->scratch);                       \
+        return err ? err : kern_cuda_info_to_host(x->stream, x->scratch, info, offset);            \
+    }                                                                                              \
+    /* the lower triangle of L^H B (upper of B U^H) needs only B's: B is a copy of the tile */     \
+    static int cuda_##P##lauum_leaf(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, void *A,           \
+                                    int64_t lda)                                                   \
+    {                                                                                              \
+        CT one = widen_##P(NULL, false), zero = one;                                               \
+        ((RT *)&one)[0] = 1;                                                                       \
+        if (cudaMemcpy2DAsync(x->scratch, (size_t)n * sizeof(CT), A, (size_t)lda * sizeof(CT),     \
+                              (size_t)n * sizeof(CT), (size_t)n, cudaMemcpyDeviceToDevice,         \
+                              x->stream) != cudaSuccess)                                           \
+            return TESS_EDEVICE;                                                                   \
+        int err = cuda_##P##trmm(x, uplo == TessLower ? TessLeft : TessRight, uplo,                \
+                                 CPLX ? TessConjTrans : TessTrans, TessNonUnit, n, n, &one, A,     \
+                                 lda, x->scratch, n);                                              \
+        return err ? err                                                                           \
+                   : kern_cuda_tri_update(TY, x->stream, CPLX, uplo, n, x->scratch, n, &zero, A,   \
+                                          lda);                                                    \
+    }                                                                                              \
+    static int cuda_##P##lauum(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, void *A, int64_t lda)   \
+    {                                                                                              \
+        return kern_lauum_recursive(&kern_cuda_table[TY], sizeof(CT), CPLX, CUDA_GEMMT_LEAF,       \
+                                    cuda_##P##lauum_leaf, x, uplo, n, A, lda);                     \
+    }
+
+CUDA_LAPACK(s, KERN_S, float, float, CUDA_R_32F, false, cusolverDnSpotrf,
+            cusolverDnSpotrf_bufferSize)
+CUDA_LAPACK(d, KERN_D, double, double, CUDA_R_64F, false, cusolverDnDpotrf,
+            cusolverDnDpotrf_bufferSize)
+CUDA_LAPACK(c, KERN_C, cuComplex, float, CUDA_C_32F, true, cusolverDnCpotrf,
+            cusolverDnCpotrf_bufferSize)
+CUDA_LAPACK(z, KERN_Z, cuDoubleComplex, double, CUDA_C_64F, true, cusolverDnZpotrf,
+            cusolverDnZpotrf_bufferSize)
+
 #define CUDA_TABLE(P)                                                                              \
     {                                                                                              \
         .gemm = cuda_##P##gemm, .scal = cuda_##P##scal, .trsm = cuda_##P##trsm,                    \
         .trmm = cuda_##P##trmm, .gemv = cuda_##P##gemv, .symv = cuda_##P##symv,                    \
         .symm = cuda_##P##symm, .syrk = cuda_##P##syrk, .syr2k = cuda_##P##syr2k,                  \
-        .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri, .gemv2 = cuda_##P##gemv2         \
+        .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri, .gemv2 = cuda_##P##gemv2,        \
+        .potrf = cuda_##P##potrf, .trtri = cuda_##P##trtri, .lauum = cuda_##P##lauum,              \
+        .diag_zero = cuda_##P##diag_zero                                                           \
     }
 
 const kern_table_t kern_cuda_table[KERN_NTYPES] = {

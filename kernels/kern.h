@@ -86,6 +86,25 @@ typedef struct {
                  const void *alpha, const void *A, int64_t lda, const void *x1, int64_t incx1,
                  const void *x2, int64_t incx2, const void *beta1, void *y1, int64_t incy1,
                  const void *beta2, void *y2, int64_t incy2);
+    /* The diagonal tiles of the Cholesky family, in place on the n x n A's uplo triangle, the
+     * other triangle never read nor written; complex types Hermitian.  An info is a global
+     * column index: when the tile fails at its local column i (1-based), offset + i is stored
+     * to *info (an atomic store) by the time the work queued on ctx has completed; *info is
+     * left as it is otherwise. */
+    /* A = L L^H (Lower) or U^H U (Upper); fails where a leading minor is not positive
+     * definite */
+    int (*potrf)(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, void *A, int64_t lda, int64_t *info,
+                 int64_t offset);
+    /* Fails at the first exactly zero element of the diagonal, nothing written */
+    int (*diag_zero)(kern_ctx_t *ctx, int64_t n, const void *A, int64_t lda, int64_t *info,
+                     int64_t offset);
+    /* A = A^-1, A triangular; fails where a diagonal element is exactly zero (never with diag
+     * unit, whose diagonal is not read) */
+    int (*trtri)(kern_ctx_t *ctx, tess_uplo_t uplo, tess_diag_t diag, int64_t n, void *A,
+                 int64_t lda, int64_t *info, int64_t offset);
+    /* A = L^H L (Lower) or U U^H (Upper), L or U the triangle; a Hermitian result's diagonal
+     * is real */
+    int (*lauum)(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);
 } kern_table_t;
 
 /* A GEMMT of n x n computed by halves: the off-diagonal block is one GEMM of
@@ -99,6 +118,13 @@ int kern_gemmt_recursive(const kern_table_t *tab, size_t es, int64_t leaf,
                          kern_ctx_t *ctx, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,
                          int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda,
                          const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc);
+
+/* LAUUM of n x n by halves, for a backend with no LAUUM of its own: with A = [A11; A21 A22]
+ * (Lower), A11 = lauum(A11) + A21^H A21 (syrk), A21 = A22^H A21 (trmm), A22 = lauum(A22);
+ * blocks of at most leaf rows go to leaf_fn.  Upper is the transpose. */
+int kern_lauum_recursive(const kern_table_t *tab, size_t es, bool complex_type, int64_t leaf,
+                         int (*leaf_fn)(kern_ctx_t *, tess_uplo_t, int64_t, void *, int64_t),
+                         kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);
 
 /* The host backend's kernels, on OpenBLAS, indexed by kern_type_t. */
 extern const kern_table_t kern_host_table[KERN_NTYPES];

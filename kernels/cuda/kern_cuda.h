@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
+#include <cusolverDn.h>
 #include "kern.h"
 
 #ifdef __cplusplus
@@ -87,6 +88,22 @@ int kern_cuda_gemmt(kern_type_t t, cublasHandle_t h, cudaStream_t s, void *scrat
                     bool real_diag, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n,
                     int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
                     int64_t ldb, const void *beta, void *C, int64_t ldc);
+
+/* The calling thread's cuSOLVER handle for the current device, created on first use and
+ * destroyed when the thread exits, bound to stream s.  0 or TESS_EDEVICE. */
+int kern_cuda_solver_handle(cudaStream_t s, cusolverDnHandle_t *h);
+
+/* A diagonal tile's info (kern.h's potrf): once the work queued on s so far has completed,
+ * offset + *dev_info is stored to *info when *dev_info > 0, *dev_info itself when it is
+ * negative (cuSOLVER refused an argument, as LAPACK's -i), nothing when it is 0; atomic
+ * stores.  The worker does not wait: the int goes through page-locked memory and a host
+ * function in stream order.  dev_info stays valid in stream order. */
+int kern_cuda_info_to_host(cudaStream_t s, const int *dev_info, int64_t *info, int64_t offset);
+
+/* *dev_out = 1 + the index of the first exactly zero element on the n x n A's diagonal, or 0
+ * when there is none. */
+int kern_cuda_diag_zero(kern_type_t t, cudaStream_t s, int64_t n, const void *A, int64_t lda,
+                        int *dev_out);
 
 /* The calling thread's cuBLAS handle for the current device, created on first
  * use and destroyed when the thread exits.  0 or TESS_EDEVICE. */

@@ -5,6 +5,7 @@
 #include <complex.h>
 #include <string.h>
 #include "host_blas.h"
+#include "host_lapack.h"
 #include "kern.h"
 
 /* Real CBLAS takes scalars by value, complex ones by address. */
@@ -220,12 +221,45 @@ HOST_SCAL(d, double, cblas_dscal, real_zero_d, REAL_ARG)
 HOST_SCAL(c, float _Complex, cblas_cscal, cplx_zero_c, CPLX_ARG)
 HOST_SCAL(z, double _Complex, cblas_zscal, cplx_zero_z, CPLX_ARG)
 
+/* The Cholesky family's diagonal tiles, on the host LAPACK. */
+#define HOST_LAPACK(P, TY)                                                                         \
+    static int host_##P##potrf(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, void *A, int64_t lda, \
+                               int64_t *info, int64_t offset)                                      \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        return host_lapack_potrf(TY, uplo, n, A, lda, info, offset);                               \
+    }                                                                                              \
+    static int host_##P##trtri(kern_ctx_t *ctx, tess_uplo_t uplo, tess_diag_t diag, int64_t n,     \
+                               void *A, int64_t lda, int64_t *info, int64_t offset)                \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        return host_lapack_trtri(TY, uplo, diag, n, A, lda, info, offset);                         \
+    }                                                                                              \
+    static int host_##P##diag_zero(kern_ctx_t *ctx, int64_t n, const void *A, int64_t lda,         \
+                                   int64_t *info, int64_t offset)                                  \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        return host_lapack_diag_zero(TY, n, A, lda, info, offset);                                 \
+    }                                                                                              \
+    static int host_##P##lauum(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, void *A, int64_t lda) \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        return host_lapack_lauum(TY, uplo, n, A, lda);                                             \
+    }
+
+HOST_LAPACK(s, KERN_S)
+HOST_LAPACK(d, KERN_D)
+HOST_LAPACK(c, KERN_C)
+HOST_LAPACK(z, KERN_Z)
+
 #define HOST_TABLE(P)                                                                              \
     {                                                                                              \
         .gemm = host_##P##gemm, .scal = host_##P##scal, .trsm = host_##P##trsm,                    \
         .trmm = host_##P##trmm, .gemv = host_##P##gemv, .symv = host_##P##symv,                    \
         .symm = host_##P##symm, .syrk = host_##P##syrk, .syr2k = host_##P##syr2k,                  \
-        .gemmt = host_##P##gemmt, .scal_tri = host_##P##scal_tri, .gemv2 = host_##P##gemv2         \
+        .gemmt = host_##P##gemmt, .scal_tri = host_##P##scal_tri, .gemv2 = host_##P##gemv2,        \
+        .potrf = host_##P##potrf, .trtri = host_##P##trtri, .lauum = host_##P##lauum,              \
+        .diag_zero = host_##P##diag_zero                                                           \
     }
 
 const kern_table_t kern_host_table[KERN_NTYPES] = {

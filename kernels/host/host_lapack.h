@@ -1,0 +1,41 @@
+/* The host LAPACK's routines for the Cholesky family's diagonal tiles,
+ * reached through pointers looked up at run time as the host BLAS's are
+ * (host_blas.h): in the host BLAS library when it holds LAPACK (OpenBLAS
+ * does), else in liblapack.so.3, never in a Tessera library, whose legacy
+ * layer may export the same names. */
+#ifndef HOST_LAPACK_H
+#define HOST_LAPACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "tessera.h"
+
+/* Fortran's calling convention, LP64: integers by address, one hidden length
+ * per character argument. */
+typedef void host_potrf_fn(const char *uplo, const int *n, void *a, const int *lda, int *info,
+                           size_t uplo_len);
+typedef void host_trtri_fn(const char *uplo, const char *diag, const int *n, void *a,
+                           const int *lda, int *info, size_t uplo_len, size_t diag_len);
+typedef host_potrf_fn host_lauum_fn;
+
+/* Indexed by kern_type_t. */
+typedef struct {
+    host_potrf_fn *potrf[4];
+    host_trtri_fn *trtri[4];
+    host_lauum_fn *lauum[4];
+} host_lapack_t;
+
+/* The table, filled once; NULL when no library holds all of them. */
+const host_lapack_t *host_lapack(void);
+
+/* The host backend's diagonal-tile kernels of type t (kern.h's potrf, trtri and lauum):
+ * TESS_ECONFIG when there is no host LAPACK. */
+int host_lapack_potrf(int t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda, int64_t *info,
+                      int64_t offset);
+int host_lapack_trtri(int t, tess_uplo_t uplo, tess_diag_t diag, int64_t n, void *A, int64_t lda,
+                      int64_t *info, int64_t offset);
+int host_lapack_diag_zero(int t, int64_t n, const void *A, int64_t lda, int64_t *info,
+                          int64_t offset);
+int host_lapack_lauum(int t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);
+
+#endif

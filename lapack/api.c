@@ -1,0 +1,40 @@
+/* The public entry points of the Cholesky family: each routine declared once
+ * for the four precisions (tessera.h), defined here once over its
+ * precision-generic lapack_<name>. */
+#include "lapack.h"
+
+#define LAPACK_API(P, T, TYPE)                                                                     \
+    TESS_API int tess_##P##potrf_async(tess_uplo_t uplo, int64_t n, T *A, int64_t lda,             \
+                                       int64_t *info)                                              \
+    {                                                                                              \
+        return lapack_potrf(TYPE, uplo, n, A, lda, info);                                          \
+    }                                                                                              \
+    TESS_API int tess_##P##potrs_async(tess_uplo_t uplo, int64_t n, int64_t nrhs, const T *A,      \
+                                       int64_t lda, T *B, int64_t ldb)                             \
+    {                                                                                              \
+        return lapack_potrs(TYPE, uplo, n, nrhs, A, lda, B, ldb);                                  \
+    }                                                                                              \
+    TESS_API int tess_##P##posv_async(tess_uplo_t uplo, int64_t n, int64_t nrhs, T *A,             \
+                                      int64_t lda, T *B, int64_t ldb, int64_t *info)               \
+    {                                                                                              \
+        return lapack_posv(TYPE, uplo, n, nrhs, A, lda, B, ldb, info);                             \
+    }                                                                                              \
+    TESS_API int tess_##P##trtri_async(tess_uplo_t uplo, tess_diag_t diag, int64_t n, T *A,        \
+                                       int64_t lda, int64_t *info)                                 \
+    {                                                                                              \
+        return lapack_trtri(TYPE, uplo, diag, n, A, lda, info);                                    \
+    }                                                                                              \
+    TESS_API int tess_##P##lauum_async(tess_uplo_t uplo, int64_t n, T *A, int64_t lda)             \
+    {                                                                                              \
+        return lapack_lauum(TYPE, uplo, n, A, lda);                                                \
+    }                                                                                              \
+    TESS_API int tess_##P##potri_async(tess_uplo_t uplo, int64_t n, T *A, int64_t lda,             \
+                                       int64_t *info)                                              \
+    {                                                                                              \
+        return lapack_potri(TYPE, uplo, n, A, lda, info);                                          \
+    }
+
+LAPACK_API(s, float, KERN_S)
+LAPACK_API(d, double, KERN_D)
+LAPACK_API(c, float _Complex, KERN_C)
+LAPACK_API(z, double _Complex, KERN_Z)

@@ -1,0 +1,76 @@
+/* Reference LAPACK's argument checks, in its order (see lapack_check.h). */
+#include <stdbool.h>
+#include <stddef.h>
+#include "lapack_check.h"
+
+static int64_t max1(int64_t v)
+{
+    return v > 1 ? v : 1;
+}
+
+static bool valid_uplo(tess_uplo_t u)
+{
+    return u == TessUpper || u == TessLower;
+}
+
+int check_lauum(tess_uplo_t uplo, int64_t n, const void *A, int64_t lda)
+{
+    if (!valid_uplo(uplo))
+        return -1;
+    if (n < 0)
+        return -2;
+    if (n > 0 && !A)
+        return -3;
+    if (lda < max1(n))
+        return -4;
+    return 0;
+}
+
+int check_potrf(tess_uplo_t uplo, int64_t n, const void *A, int64_t lda, const int64_t *info)
+{
+    int err = check_lauum(uplo, n, A, lda);
+    return err ? err : info ? 0 : -5;
+}
+
+int check_potrs(tess_uplo_t uplo, int64_t n, int64_t nrhs, const void *A, int64_t lda,
+                const void *B, int64_t ldb)
+{
+    if (!valid_uplo(uplo))
+        return -1;
+    if (n < 0)
+        return -2;
+    if (nrhs < 0)
+        return -3;
+    if (n > 0 && !A)
+        return -4;
+    if (lda < max1(n))
+        return -5;
+    if (n > 0 && nrhs > 0 && !B)
+        return -6;
+    if (ldb < max1(n))
+        return -7;
+    return 0;
+}
+
+int check_posv(tess_uplo_t uplo, int64_t n, int64_t nrhs, const void *A, int64_t lda, const void *B,
+               int64_t ldb, const int64_t *info)
+{
+    int err = check_potrs(uplo, n, nrhs, A, lda, B, ldb);
+    return err ? err : info ? 0 : -8;
+}
+
+int check_trtri(tess_uplo_t uplo, tess_diag_t diag, int64_t n, const void *A, int64_t lda,
+                const int64_t *info)
+{
+    if (!valid_uplo(uplo))
+        return -1;
+    if (diag != TessNonUnit && diag != TessUnit)
+        return -2;
+    if (n < 0)
+        return -3;
+    if (n > 0 && !A)
+        return -4;
+    if (lda < max1(n))
+        return -5;
+    return info ? 0 : -6;
+}
