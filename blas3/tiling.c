@@ -10,7 +10,7 @@
  * TILES_PER_DEVICE tiles per device, so that every device has work from the
  * start; the smallest of them when none does.  Tiles of nb/4 still run
  * near the device's rate, smaller ones do not. */
-#define TILES_PER_DEVICE 2
+#define TILES_PER_DEVICE 4
 
 static int ladder(kern_type_t t, int64_t *sizes)
 {

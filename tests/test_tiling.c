@@ -1,6 +1,6 @@
 /* The tile size of each call: TESS_NB fixes it; unset, a call keeps the
  * tiles that earlier calls gave its operands, and otherwise gives its output
- * at least two tiles per device, at the largest of nb, nb/2 and nb/4 that
+ * at least four tiles per device, at the largest of nb, nb/2 and nb/4 that
  * does.  Counted through the tasks run (a GEMM runs one task per tile of C
  * and tile of k).  True on any device count and backend. */
 #include <stdlib.h>
@@ -54,20 +54,20 @@ static uint64_t square_gemm_tasks(int64_t n)
 }
 
 /* The tile of the largest of nb, nb/2 and nb/4 that cuts an n x n output
- * into at least two tiles per device (nb/4 when none does), tiles per side. */
+ * into at least four tiles per device (nb/4 when none does), tiles per side. */
 static int64_t tiles_per_side(const tess_stats_t *s, int64_t n)
 {
     int64_t tiles = 0;
     for (int64_t div = 1; div <= 4; div *= 2) {
         int64_t nb = s->nb / div;
         tiles = (n + nb - 1) / nb;
-        if (tiles * tiles >= 2 * (int64_t)s->ndevices)
+        if (tiles * tiles >= 4 * (int64_t)s->ndevices)
             break;
     }
     return tiles;
 }
 
-static void an_unset_tile_size_gives_the_output_two_tiles_per_device(void **state)
+static void an_unset_tile_size_gives_the_output_four_tiles_per_device(void **state)
 {
     (void)state;
     init_unfixed();
@@ -131,7 +131,7 @@ static void a_call_keeps_the_tiles_an_earlier_call_gave_its_operand(void **state
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(an_unset_tile_size_gives_the_output_two_tiles_per_device),
+        cmocka_unit_test(an_unset_tile_size_gives_the_output_four_tiles_per_device),
         cmocka_unit_test(tess_nb_fixes_the_tile_of_every_call),
         cmocka_unit_test(a_call_keeps_the_tiles_an_earlier_call_gave_its_operand),
     };
