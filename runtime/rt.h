@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "build_config.h"
 #include "tessera.h"
 #include "kern.h"
 

@@ -1,5 +1,5 @@
 #include <cblas.h>
-#ifdef TU_HAVE_CUDA
+#ifdef TESS_CUDA_BACKEND
 #include <cuda_runtime.h>
 #endif
 #include <complex.h>
@@ -693,7 +693,7 @@ int tu_init_host(int ndev, int64_t nb, size_t mem)
     const char *other = getenv("TESS_TEST_DEVICES");
     if (other && *other) {
         cfg.devices = other;
-#ifdef TU_HAVE_CUDA
+#ifdef TESS_CUDA_BACKEND
         /* the backend takes its share of what is free after its streams and
          * handles, a little less than here, and rounds down to 256 bytes: a
          * cushion of 512 bytes, under the smallest tile of the suites, keeps

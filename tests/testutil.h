@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "build_config.h"
 #include "tessera.h"
 
 typedef struct {
