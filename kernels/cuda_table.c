@@ -6,20 +6,16 @@
 #include <cuComplex.h>
 #include <string.h>
 #include "cuda/kern_cuda.h"
+#include "cuda_check.h"
 #include "cuda_ctx.h"
-
-static int blas_status(cublasStatus_t s)
-{
-    return s == CUBLAS_STATUS_SUCCESS ? 0 : TESS_EDEVICE;
-}
 
 #define CUDA_GEMM(P, CT, FN)                                                                       \
     static int cuda_##P##gemm(kern_ctx_t *x, tess_trans_t ta, tess_trans_t tb, int64_t m,          \
                               int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda, \
                               const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)  \
     {                                                                                              \
-        return blas_status(FN(x->blas, kern_cublas_op(ta), kern_cublas_op(tb), (int)m, (int)n,     \
-                              (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));        \
+        return CUBLAS_OK(FN(x->blas, kern_cublas_op(ta), kern_cublas_op(tb), (int)m, (int)n,       \
+                            (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));          \
     }
 
 CUDA_GEMM(s, float, cublasSgemm)
@@ -34,14 +30,12 @@ CUDA_GEMM(z, cuDoubleComplex, cublasZgemm)
     {                                                                                              \
         static const unsigned char zero[ES];                                                       \
         if (!memcmp(beta, zero, ES))                                                               \
-            return cudaMemset2DAsync(C, (size_t)ldc * ES, 0, (size_t)m * ES, (size_t)n,            \
-                                     x->stream) == cudaSuccess                                     \
-                       ? 0                                                                         \
-                       : TESS_EDEVICE;                                                             \
+            return CUDA_OK(                                                                        \
+                cudaMemset2DAsync(C, (size_t)ldc * ES, 0, (size_t)m * ES, (size_t)n, x->stream));  \
         if (ldc == m)                                                                              \
-            return blas_status(FN(x->blas, (int)(m * n), beta, C, 1));                             \
+            return CUBLAS_OK(FN(x->blas, (int)(m * n), beta, C, 1));                               \
         for (int64_t j = 0; j < n; j++) {                                                          \
-            int err = blas_status(                                                                 \
+            int err = CUBLAS_OK(                                                                   \
                 FN(x->blas, (int)m, beta, (void *)((char *)C + (size_t)(j * ldc) * ES), 1));       \
             if (err)                                                                               \
                 return err;                                                                        \
@@ -90,9 +84,9 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
                               int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda, \
                               const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)  \
     {                                                                                              \
-        return blas_status((herm ? HEMM : SYMM)(x->blas, side_mode(side), fill(uplo), (int)m,      \
-                                                (int)n, alpha, A, (int)lda, B, (int)ldb, beta, C,  \
-                                                (int)ldc));                                        \
+        return CUBLAS_OK((herm ? HEMM : SYMM)(x->blas, side_mode(side), fill(uplo), (int)m,        \
+                                              (int)n, alpha, A, (int)lda, B, (int)ldb, beta, C,    \
+                                              (int)ldc));                                          \
     }                                                                                              \
     /* a diagonal tile of leaf 2^L rows: a GEMMT by levels, which runs faster than cuBLAS's     \
      * SYRK on such tiles */  \
@@ -109,10 +103,10 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
                                    uplo, ta, tb, n, k, &a, A, lda, A, lda, &b, C, ldc);            \
         }                                                                                          \
         if (herm)                                                                                  \
-            return blas_status(HERK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,    \
-                                    alpha, A, (int)lda, beta, C, (int)ldc));                       \
-        return blas_status(SYRK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k, alpha, \
-                                A, (int)lda, beta, C, (int)ldc));                                  \
+            return CUBLAS_OK(HERK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,      \
+                                  alpha, A, (int)lda, beta, C, (int)ldc));                         \
+        return CUBLAS_OK(SYRK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k, alpha,   \
+                              A, (int)lda, beta, C, (int)ldc));                                    \
     }                                                                                              \
     /* by levels as syrk: two GEMMTs, alpha op(A) op(B)^T + beta C then alpha' op(B) op(A)^T */    \
     static int cuda_##P##syr2k(kern_ctx_t *x, bool herm, tess_uplo_t uplo, tess_trans_t trans,     \
@@ -136,10 +130,10 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
                                          ldc);                                                     \
         }                                                                                          \
         if (herm)                                                                                  \
-            return blas_status(HER2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,   \
-                                     alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));         \
-        return blas_status(SYR2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,       \
-                                 alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));             \
+            return CUBLAS_OK(HER2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,     \
+                                   alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));           \
+        return CUBLAS_OK(SYR2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k, alpha,  \
+                               A, (int)lda, B, (int)ldb, beta, C, (int)ldc));                      \
     }                                                                                              \
     static int cuda_##P##gemmt_leaf(kern_ctx_t *x, tess_uplo_t uplo, tess_trans_t ta,              \
                                     tess_trans_t tb, int64_t n, int64_t k, const void *alpha,      \
