@@ -188,20 +188,6 @@ CUDA_SYM3(z, KERN_Z, cuDoubleComplex, double, cublasZsymm, cublasZhemm, cublasZs
     {                                                                                              \
         return kern_cuda_trmm(T, x->blas, x->stream, side, uplo, trans, diag, m, n, alpha, A, lda, \
                               B, ldb);                                                             \
-    }                                                                                              \
-    static int cuda_##P##gemv(kern_ctx_t *x, tess_trans_t trans, int64_t m, int64_t n,             \
-                              const void *alpha, const void *A, int64_t lda, const void *v,        \
-                              int64_t incx, const void *beta, void *y, int64_t incy)               \
-    {                                                                                              \
-        return kern_cuda_gemv(T, x->blas, x->stream, trans, m, n, alpha, A, lda, v, incx, beta, y, \
-                              incy);                                                               \
-    }                                                                                              \
-    static int cuda_##P##symv(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, const void *alpha,       \
-                              const void *A, int64_t lda, const void *v, int64_t incx,             \
-                              const void *beta, void *y, int64_t incy)                             \
-    {                                                                                              \
-        return kern_cuda_symv(T, x->blas, x->stream, uplo, n, alpha, A, lda, v, incx, beta, y,     \
-                              incy);                                                               \
     }
 
 CUDA_OWN(s, KERN_S)
@@ -230,9 +216,9 @@ CUDA_GEMV2(z, KERN_Z)
 #define CUDA_TABLE(P)                                                                              \
     {                                                                                              \
         .gemm = cuda_##P##gemm, .scal = cuda_##P##scal, .trsm = cuda_##P##trsm,                    \
-        .trmm = cuda_##P##trmm, .gemv = cuda_##P##gemv, .symv = cuda_##P##symv,                    \
-        .symm = cuda_##P##symm, .syrk = cuda_##P##syrk, .syr2k = cuda_##P##syr2k,                  \
-        .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri, .gemv2 = cuda_##P##gemv2         \
+        .trmm = cuda_##P##trmm, .symm = cuda_##P##symm, .syrk = cuda_##P##syrk,                    \
+        .syr2k = cuda_##P##syr2k, .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri,        \
+        .gemv2 = cuda_##P##gemv2                                                                   \
     }
 
 const kern_table_t kern_cuda_table[KERN_NTYPES] = {

@@ -237,20 +237,20 @@ static int parse_devices(const char *s, rt_config_t *c)
     return TESS_ECONFIG;
 }
 
-const char *const rt_fault_names[RT_NFAULTS] = {
+static const char *const fault_names[RT_NFAULTS] = {
     [RT_FAULT_H2D] = "h2d",       [RT_FAULT_D2H] = "d2h",     [RT_FAULT_D2D] = "d2d",
     [RT_FAULT_KERNEL] = "kernel", [RT_FAULT_ALLOC] = "alloc",
 };
 
-/* "op:n", op one of rt_fault_names, n >= 1. */
+/* "op:n", op one of fault_names, n >= 1. */
 static int parse_fault(const char *s, rt_config_t *c)
 {
     const char *colon = strchr(s, ':');
     if (!colon)
         return TESS_ECONFIG;
     for (int k = RT_FAULT_NONE + 1; k < RT_NFAULTS; k++) {
-        size_t len = strlen(rt_fault_names[k]);
-        if ((size_t)(colon - s) == len && !strncmp(s, rt_fault_names[k], len)) {
+        size_t len = strlen(fault_names[k]);
+        if ((size_t)(colon - s) == len && !strncmp(s, fault_names[k], len)) {
             if (parse_int(colon + 1, &c->fault_n) || c->fault_n < 1)
                 return TESS_ECONFIG;
             c->fault_op = k;

@@ -97,8 +97,6 @@ size_t block_span_bytes(int64_t m, int64_t n, int64_t ld, size_t es);
 /* Whether the view at p (ld >= m) lies within the address space, its span
  * representable: false for sizes whose arithmetic would overflow. */
 bool block_view_fits(const void *p, int64_t m, int64_t n, int64_t ld, size_t es);
-bool block_views_overlap(const char *p1, int64_t m1, int64_t n1, int64_t ld1, size_t es1,
-                         const char *p2, int64_t m2, int64_t n2, int64_t ld2, size_t es2);
 /* Calls fn on every block sharing memory with the region (and, for a triangular
  * part, with that triangle of it); inside says the block lies wholly in it.
  * Returns TESS_ENOMEM, having called fn on none, when it cannot list them. */
@@ -360,7 +358,6 @@ typedef enum {
     RT_FAULT_ALLOC,  /* a tile's device memory: TESS_ENOMEM, not retried */
     RT_NFAULTS
 } rt_fault_t;
-extern const char *const rt_fault_names[RT_NFAULTS];
 
 int64_t rt_now_ns(void);
 void trace_start(void);
