@@ -62,9 +62,10 @@ static struct {
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-bool lg_in_child; /* a fork's child: no runtime, no GPU */
+static bool lg_in_child; /* a fork's child: no runtime, no GPU */
 
-void lg_report(const char *fmt, ...)
+/* A message on stderr, once per process, when TESS_VERBOSE is set. */
+__attribute__((format(printf, 1, 2))) static void lg_report(const char *fmt, ...)
 {
     if (!lg.verbose || atomic_exchange(&lg.reported, true))
         return;

@@ -76,9 +76,6 @@ LG_EXPORT void xerbla_(const char *srname, const int32_t *info, size_t len);
 LG_EXPORT void xerbla_64_(const char *srname, const int64_t *info, size_t len);
 void lg_cblas_xerbla64(int info, const char *rout);
 
-/* A message on stderr, once per process, when TESS_VERBOSE is set. */
-void lg_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /* Element size and the operand regions of a call: at most three, the output
  * last; part says which triangle of the output the call writes. */
 typedef struct {
