@@ -4,6 +4,7 @@
  * Everything is queued on the context's stream; the backend tracks
  * completion. */
 #include <cuComplex.h>
+#include <limits.h>
 #include <string.h>
 #include "cuda/kern_cuda.h"
 #include "cuda_check.h"
@@ -23,7 +24,8 @@ CUDA_GEMM(d, double, cublasDgemm)
 CUDA_GEMM(c, cuComplex, cublasCgemm)
 CUDA_GEMM(z, cuDoubleComplex, cublasZgemm)
 
-/* beta == 0 zeroes without reading (all-zero bytes are 0.0 in every type). */
+/* beta == 0 zeroes without reading (all-zero bytes are 0.0 in every type); otherwise
+ * one cuBLAS call scales a contiguous tile, else one call a column. */
 #define CUDA_SCAL(P, ES, FN)                                                                       \
     static int cuda_##P##scal(kern_ctx_t *x, int64_t m, int64_t n, const void *beta, void *C,      \
                               int64_t ldc)                                                         \
@@ -32,7 +34,7 @@ CUDA_GEMM(z, cuDoubleComplex, cublasZgemm)
         if (!memcmp(beta, zero, ES))                                                               \
             return CUDA_OK(                                                                        \
                 cudaMemset2DAsync(C, (size_t)ldc * ES, 0, (size_t)m * ES, (size_t)n, x->stream));  \
-        if (ldc == m)                                                                              \
+        if (ldc == m && m * n <= INT_MAX) /* cuBLAS's lengths are 32-bit */                        \
             return CUBLAS_OK(FN(x->blas, (int)(m * n), beta, C, 1));                               \
         for (int64_t j = 0; j < n; j++) {                                                          \
             int err = CUBLAS_OK(                                                                   \
