@@ -492,7 +492,7 @@ static bool host_call(const lg_call_t *c)
     for (int i = 0; i < 6; i++)
         narrow &= fits32(v[i]);
     int w = narrow && host_fn[0][c->r][c->t] ? 0 : 1;
-    void *f = host_fn[w][c->r][c->t];
+    lg_fn_t f = lg_fn(host_fn[w][c->r][c->t]);
     if (!f)
         return c->r == LG_GEMMT && host_gemmt_by_gemm(c);
     int32_t v32[6];

@@ -223,7 +223,7 @@ void *lg_fwd_resolve(void **slot, const uint64_t *gpr, const uint64_t *stack)
         if (!position)
             return narrow[f - fwd];
         refuse(f, position);
-        return strncmp(f->name32, "cblas_i", 7) ? (void *)refused : (void *)refused_index;
+        return lg_sym(strncmp(f->name32, "cblas_i", 7) ? (lg_fn_t)refused : (lg_fn_t)refused_index);
     }
     fprintf(stderr, "tessera_blas: the host BLAS (TESS_BLAS_LIB%s) has no %s\n",
             f && f->name32 ? ", TESS_BLAS64_LIB" : "", f ? f->name : "?");
