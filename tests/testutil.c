@@ -1,7 +1,4 @@
 #include <cblas.h>
-#ifdef TESS_CUDA_BACKEND
-#include <cuda_runtime.h>
-#endif
 #include <complex.h>
 #include <float.h>
 #include <math.h>
@@ -9,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
+#ifdef TESS_CUDA_BACKEND
+#include <cuda_runtime.h>
+#endif
 
 const tu_type_t tu_types[TU_NTYPES] = {
     { "s", sizeof(float), false, FLT_EPSILON },
@@ -163,13 +163,14 @@ const tu_type_t tu_types[TU_NTYPES] = {
 
 PRECISIONS(WRAPPERS)
 
-/* The table: one row a precision, one field a routine. */
+/* The table: one row a precision, one field a routine (a list clang-format
+ * does not settle on a layout of). */
+/* clang-format off */
 #define ROUTINES(X, P)                                                                             \
-    X(P, scalar)                                                                                   \
-    X(P, get)                                                                                      \
-    X(P, gemm_async) X(P, gemm_ref) X(P, symm_async) X(P, symm_ref) X(P, syrk_async)               \
-        X(P, syrk_ref) X(P, syr2k_async) X(P, syr2k_ref) X(P, gemmt_async) X(P, trxm_async)        \
-            X(P, gemv_async) X(P, gemv_ref) X(P, symv_async) X(P, symv_ref)
+    X(P, scalar) X(P, get) X(P, gemm_async) X(P, gemm_ref) X(P, symm_async) X(P, symm_ref)         \
+    X(P, syrk_async) X(P, syrk_ref) X(P, syr2k_async) X(P, syr2k_ref) X(P, gemmt_async)            \
+    X(P, trxm_async) X(P, gemv_async) X(P, gemv_ref) X(P, symv_async) X(P, symv_ref)
+/* clang-format on */
 #define FIELD(P, r) __typeof__(P##_##r) *r;
 #define INIT(P, r) .r = P##_##r,
 #define ROW(P, ...) { ROUTINES(INIT, P) },
