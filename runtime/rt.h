@@ -342,8 +342,10 @@ int config_resolve(const tess_config_t *user, rt_config_t *out); /* nb 0: not se
  * library alike. */
 bool rt_env_flag(const char *name);
 void config_device_defaults(rt_config_t *c);
+/* A whole decimal number, nothing else: 0, or TESS_ECONFIG. */
+int config_parse_int(const char *s, int64_t *v);
 /* TESS_DEVICES=cuda:local: this process's share of the count GPUs it sees,
- * from the launcher's local rank (config.c gives the rule). */
+ * from the launcher's local rank (config_env.c gives the rule). */
 int config_local_gpus(int count, rt_config_t *c);
 
 /* Fault injection, a testing aid: TESS_FAULT=op:n makes the n-th operation of
