@@ -60,6 +60,13 @@ static cublasSideMode_t side_mode(tess_side_t s)
     return s == TessLeft ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
 }
 
+/* A rank-k update's op(A) op(B)^T (^H when herm) as a GEMMT's transposes:
+ * trans for the first operand, this for the second. */
+static tess_trans_t second_op(bool herm, tess_trans_t trans)
+{
+    return trans != TessNoTrans ? TessNoTrans : herm ? TessConjTrans : TessTrans;
+}
+
 /* A scalar of the table's type from s, which is real when real is set (HERK's
  * alpha and beta); NULL is zero. */
 #define CUDA_WIDEN(P, CT, RT)                                                                      \
@@ -98,9 +105,7 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
     {                                                                                              \
         if (kern_cuda_gemmt_by_levels(n, CUDA_GEMMT_LEAF)) {                                       \
             CT a = widen_##P(alpha, herm), b = widen_##P(beta, herm);                              \
-            tess_trans_t ta = trans, tb = TessNoTrans;                                             \
-            if (trans == TessNoTrans)                                                              \
-                tb = herm ? TessConjTrans : TessTrans;                                             \
+            tess_trans_t ta = trans, tb = second_op(herm, trans);                                  \
             return kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, herm,      \
                                    uplo, ta, tb, n, k, &a, A, lda, A, lda, &b, C, ldc);            \
         }                                                                                          \
@@ -121,9 +126,7 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
             if (herm && sizeof(CT) > sizeof(RT))                                                   \
                 ((RT *)&a2)[1] = -((RT *)&a2)[1];                                                  \
             ((RT *)&one)[0] = 1;                                                                   \
-            tess_trans_t ta = trans, tb = TessNoTrans;                                             \
-            if (trans == TessNoTrans)                                                              \
-                tb = herm ? TessConjTrans : TessTrans;                                             \
+            tess_trans_t ta = trans, tb = second_op(herm, trans);                                  \
             int err = kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, false,  \
                                       uplo, ta, tb, n, k, alpha, A, lda, B, ldb, &b, C, ldc);      \
             return err ? err                                                                       \
