@@ -5,7 +5,7 @@
 #   tools/offline-deps.sh fetch DIR [mpi]
 #       on a machine with Debian's package index: download the .deb files of
 #       hwloc, OpenBLAS, cmocka, pkgconf and the gfortran runtime into DIR
-#       (about 25 MB), and with "mpi" those of Open MPI and ScaLAPACK (built
+#       (about 14 MB), and with "mpi" those of Open MPI and ScaLAPACK (built
 #       for Open MPI) into DIR/mpi (about 9 MB), for the ScaLAPACK example,
 #       its tests and bench/scalapack_gpu.sh.  Carry DIR to the GPU machine
 #       (.devdeps in the repository root is git-ignored for that).
