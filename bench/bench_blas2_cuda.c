@@ -372,43 +372,21 @@ static const char csv_header[] =
 
 int main(int argc, char **argv)
 {
-    int ai = 1;
-    for (; ai < argc && !strncmp(argv[ai], "--", 2); ai++) {
-        const char *a = argv[ai], *v = ai + 1 < argc ? argv[ai + 1] : NULL;
-        bool bad = false;
-        if (!strcmp(a, "--help")) {
-            usage(stdout, argv[0]);
-            return 0;
-        } else if (!strcmp(a, "--no-cublas")) {
-            opt.cublas = false;
-        } else if (!strcmp(a, "--append")) {
-            opt.append = true;
-        } else if (!v) {
-            bad = true;
-        } else if (!strcmp(a, "--calls")) {
-            opt.calls = atoi(v);
-            bad = opt.calls < 1 || opt.calls > MAX_CALLS;
-            ai++;
-        } else if (!strcmp(a, "--first-reps")) {
-            opt.first_reps = atoi(v);
-            bad = opt.first_reps < 1 || opt.first_reps > MAX_CALLS;
-            ai++;
-        } else if (!strcmp(a, "--host-reps")) {
-            opt.host_reps = atoi(v);
-            bad = opt.host_reps < 0 || opt.host_reps > 64;
-            ai++;
-        } else if (!strcmp(a, "--tag")) {
-            opt.tag = v;
-            ai++;
-        } else {
-            bad = true;
-        }
-        if (bad) {
-            fprintf(stderr, "bench_blas2_cuda: bad option %s\n", a);
-            usage(stderr, argv[0]);
-            return 2;
-        }
-    }
+    const bench_opt_t opts[] = {
+        { .name = "--calls", .kind = BENCH_INT, .to = &opt.calls, .lo = 1, .hi = MAX_CALLS },
+        { .name = "--first-reps",
+          .kind = BENCH_INT,
+          .to = &opt.first_reps,
+          .lo = 1,
+          .hi = MAX_CALLS },
+        { .name = "--host-reps", .kind = BENCH_INT, .to = &opt.host_reps, .lo = 0, .hi = 64 },
+        { .name = "--tag", .kind = BENCH_STRING, .to = &opt.tag },
+        { .name = "--no-cublas", .kind = BENCH_FLAG, .to = &opt.cublas, .value = false },
+        { .name = "--append", .kind = BENCH_FLAG, .to = &opt.append, .value = true },
+    };
+    int ai = bench_parse_options(argc, argv, opts, sizeof opts / sizeof *opts, usage);
+    if (ai <= 0)
+        return ai ? 2 : 0;
     if (argc - ai < 2) {
         usage(stderr, argv[0]);
         return 2;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -129,6 +130,66 @@ static inline int bench_parse_list(const char *s, int *v, int max)
             return -1;
     }
     return *s ? -1 : k;
+}
+
+/* A driver's option --name: a flag that stores value in *(bool *)to, or one
+ * taking a value: an int in [lo, hi], a double above lo, a string, or a
+ * comma list of at most hi positive ints (their count in *count). */
+typedef enum { BENCH_FLAG, BENCH_INT, BENCH_DOUBLE, BENCH_STRING, BENCH_LIST } bench_opt_kind_t;
+typedef struct {
+    const char *name;
+    bench_opt_kind_t kind;
+    void *to;
+    double lo, hi;
+    bool value; /* BENCH_FLAG */
+    int *count; /* BENCH_LIST */
+} bench_opt_t;
+
+static inline bool bench_set_option(const bench_opt_t *o, const char *v)
+{
+    char *end;
+    switch (o->kind) {
+    case BENCH_FLAG: *(bool *)o->to = o->value; return true;
+    case BENCH_STRING: *(const char **)o->to = v; return true;
+    case BENCH_LIST: *o->count = bench_parse_list(v, o->to, (int)o->hi); return *o->count >= 1;
+    case BENCH_INT: {
+        long x = strtol(v, &end, 10);
+        *(int *)o->to = (int)x;
+        return end != v && !*end && x >= o->lo && x <= o->hi;
+    }
+    default: {
+        double x = strtod(v, &end);
+        *(double *)o->to = x;
+        return end != v && !*end && x > o->lo;
+    }
+    }
+}
+
+/* The options before the first argument that does not start with "--":
+ * returns that argument's index; 0 after --help (usage on stdout); -1 for a
+ * bad or unknown option, reported on stderr with the usage. */
+static inline int bench_parse_options(int argc, char **argv, const bench_opt_t *opts, int nopts,
+                                      void (*usage)(FILE *, const char *))
+{
+    int ai = 1;
+    for (; ai < argc && !strncmp(argv[ai], "--", 2); ai++) {
+        if (!strcmp(argv[ai], "--help")) {
+            usage(stdout, argv[0]);
+            return 0;
+        }
+        const char *name = argv[ai];
+        const bench_opt_t *o = opts;
+        while (o < opts + nopts && strcmp(name, o->name))
+            o++;
+        bool takes = o < opts + nopts && o->kind != BENCH_FLAG;
+        const char *v = takes && ai + 1 < argc ? argv[++ai] : NULL;
+        if (o == opts + nopts || (takes && !v) || !bench_set_option(o, v)) {
+            fprintf(stderr, "%s: bad option %s%s%s\n", argv[0], name, v ? " " : "", v ? v : "");
+            usage(stderr, argv[0]);
+            return -1;
+        }
+    }
+    return ai;
 }
 
 /* TESS_DEVICES for the first ngpu of the have GPUs: "cuda" for all of several,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # BLAS-3 from host memory on a GPU machine: builds bench_blas3_cuda, runs the
 # default set within a time budget, and draws the figure.  Run from the
-# repository root (see ../shared/device/README.md for .devdeps):
+# repository root (a machine without the packages takes them from .devdeps:
+# tools/offline-deps.sh):
 #   bench/blas3.sh OUTDIR [NGPUS] [BUDGET-S]
 # NGPUS as bench_blas3_cuda's (default: every count the machine has, 1, 2, 4,
 # ... and all of its GPUs); BUDGET-S the seconds for the whole
@@ -31,8 +32,8 @@ budget=${3:-520}
 start=$(date +%s)
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
-if [ -f .devdeps/use-deps.sh ]; then
-    . .devdeps/use-deps.sh .devdeps
+if [ -d .devdeps ]; then
+    . tools/offline-deps.sh use .devdeps
 fi
 
 # "NVIDIA H200" -> h200: letters, digits, '.' and '-' only, as file names that come back need

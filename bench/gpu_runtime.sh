@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# On a GPU machine (see ../shared/device/README.md for .devdeps): build with
-# CUDA, run every runtime suite on one GPU and on all of them, the demo and
-# the Cholesky example, and compute-sanitizer memcheck on a small composed run
-# and on a small Cholesky.  Logs go to $OUT.
+# On a GPU machine (its packages from .devdeps when it has no registry:
+# tools/offline-deps.sh): build with CUDA, run every runtime suite on one GPU
+# and on all of them, the demo and the Cholesky example, and compute-sanitizer
+# memcheck on a small composed run and on a small Cholesky.  Logs go to $OUT.
 #   usage: bench/gpu_runtime.sh [demo-n]
 set -uo pipefail
 out=${OUT:-/tmp}
 export PATH=/usr/local/cuda/bin:$PATH
-. .devdeps/use-deps.sh .devdeps
+[ -d .devdeps ] && . tools/offline-deps.sh use .devdeps
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$out/gpus.txt"
 nvidia-smi topo -m >> "$out/gpus.txt" 2>&1
 meson setup build-gpu -Dcuda=enabled --wipe >/dev/null 2>&1 || meson setup build-gpu -Dcuda=enabled >/dev/null

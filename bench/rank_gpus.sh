@@ -2,7 +2,7 @@
 # Usage (under mpirun): rank_gpus.sh GPUS PRELOAD PROGRAM [ARG ...]
 # Runs PROGRAM with LD_PRELOAD=PRELOAD and CUDA_VISIBLE_DEVICES set to this
 # rank's share of the node's GPUS GPUs, by the rule of TESS_DEVICES=cuda:local
-# (README.md, ScaLAPACK): of g GPUs and l ranks, rank r sees GPUs r g / l up
+# (docs/scalapack.md): of g GPUs and l ranks, rank r sees GPUs r g / l up
 # to (r + 1) g / l, and at least one.  For a library that takes every GPU it
 # sees (NVBLAS), so that its ranks divide the GPUs as Tessera's do.  The
 # preload is set here, not by mpirun, so that this shell runs without it.

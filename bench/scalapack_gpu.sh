@@ -3,9 +3,8 @@
 # same program (examples/scalapack/scalapack_demo) on three BLAS in one run:
 # OpenBLAS on the host's cores, NVBLAS and Tessera's legacy library (each
 # preloaded into the ranks).  Run from the repository root of a GPU machine,
-# with .devdeps holding the project's packages (../shared/device/README.md)
-# and, in .devdeps/mpi, Open MPI's and ScaLAPACK's
-# (examples/scalapack/fetch-mpi-deps.sh):
+# with Open MPI and ScaLAPACK installed, or in .devdeps with the project's
+# other packages (tools/offline-deps.sh fetch .devdeps mpi):
 #
 #   bench/scalapack_gpu.sh OUTDIR [BUDGET-S]
 #
@@ -66,8 +65,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 export PATH=/usr/local/cuda/bin:$PATH
 export PMIX_MCA_pcompress_base_silence_warning=1 # Debian's PMIx without zlib: a warning per run
-[ -f .devdeps/use-deps.sh ] && . .devdeps/use-deps.sh .devdeps
-[ -d .devdeps/mpi ] && . examples/scalapack/use-mpi-deps.sh .devdeps/mpi
+[ -d .devdeps ] && . tools/offline-deps.sh use .devdeps
 . tests/scalapack/mpi_env.sh
 # A virtual machine that hides the processor's model makes OpenBLAS fall back
 # to its Prescott (SSE3) kernels, some 8x slower on the host; the host BLAS

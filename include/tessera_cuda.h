@@ -1,10 +1,11 @@
-/* Tessera's kernels on data already on one GPU (KBLAS-style device API).
+/* Tessera's kernels on data already on one GPU.
  *
  * Pointers are device memory, column-major; work is queued on `stream` and
- * the call returns without waiting for it.  These are the kernels the runtime
- * itself runs on a GPU: recursive in-place TRSM/TRMM and the KBLAS GEMV and
- * SYMV/HEMV.  Each calling thread gets its own cuBLAS handle per device,
- * made on first use and destroyed when the thread exits.
+ * the call returns without waiting for it.  TRSM and TRMM are the recursive
+ * in-place kernels the runtime runs on a GPU's tiles; GEMV and SYMV/HEMV are
+ * whole-matrix kernels after KBLAS's designs (the runtime runs its own BLAS-2
+ * tile kernel instead).  Each calling thread gets its own cuBLAS handle per
+ * device, made on first use and destroyed when the thread exits.
  *
  * Return values: 0; -i when argument i is invalid, counted as reference BLAS
  * counts (the stream is not counted); TESS_EDEVICE when CUDA or cuBLAS

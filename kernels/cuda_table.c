@@ -4,23 +4,20 @@
  * Everything is queued on the context's stream; the backend tracks
  * completion. */
 #include <cuComplex.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cuda/kern_cuda.h"
+#include "cuda_check.h"
 #include "cuda_ctx.h"
-
-static int blas_status(cublasStatus_t s)
-{
-    return s == CUBLAS_STATUS_SUCCESS ? 0 : TESS_EDEVICE;
-}
 
 #define CUDA_GEMM(P, CT, FN)                                                                       \
     static int cuda_##P##gemm(kern_ctx_t *x, tess_trans_t ta, tess_trans_t tb, int64_t m,          \
                               int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda, \
                               const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)  \
     {                                                                                              \
-        return blas_status(FN(x->blas, kern_cublas_op(ta), kern_cublas_op(tb), (int)m, (int)n,     \
-                              (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));        \
+        return CUBLAS_OK(FN(x->blas, kern_cublas_op(ta), kern_cublas_op(tb), (int)m, (int)n,       \
+                            (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));          \
     }
 
 CUDA_GEMM(s, float, cublasSgemm)
@@ -28,21 +25,20 @@ CUDA_GEMM(d, double, cublasDgemm)
 CUDA_GEMM(c, cuComplex, cublasCgemm)
 CUDA_GEMM(z, cuDoubleComplex, cublasZgemm)
 
-/* beta == 0 zeroes without reading (all-zero bytes are 0.0 in every type). */
+/* beta == 0 zeroes without reading (all-zero bytes are 0.0 in every type); otherwise
+ * one cuBLAS call scales a contiguous tile, else one call a column. */
 #define CUDA_SCAL(P, ES, FN)                                                                       \
     static int cuda_##P##scal(kern_ctx_t *x, int64_t m, int64_t n, const void *beta, void *C,      \
                               int64_t ldc)                                                         \
     {                                                                                              \
         static const unsigned char zero[ES];                                                       \
         if (!memcmp(beta, zero, ES))                                                               \
-            return cudaMemset2DAsync(C, (size_t)ldc * ES, 0, (size_t)m * ES, (size_t)n,            \
-                                     x->stream) == cudaSuccess                                     \
-                       ? 0                                                                         \
-                       : TESS_EDEVICE;                                                             \
-        if (ldc == m)                                                                              \
-            return blas_status(FN(x->blas, (int)(m * n), beta, C, 1));                             \
+            return CUDA_OK(                                                                        \
+                cudaMemset2DAsync(C, (size_t)ldc * ES, 0, (size_t)m * ES, (size_t)n, x->stream));  \
+        if (ldc == m && m * n <= INT_MAX) /* cuBLAS's lengths are 32-bit */                        \
+            return CUBLAS_OK(FN(x->blas, (int)(m * n), beta, C, 1));                               \
         for (int64_t j = 0; j < n; j++) {                                                          \
-            int err = blas_status(                                                                 \
+            int err = CUBLAS_OK(                                                                   \
                 FN(x->blas, (int)m, beta, (void *)((char *)C + (size_t)(j * ldc) * ES), 1));       \
             if (err)                                                                               \
                 return err;                                                                        \
@@ -63,6 +59,13 @@ static cublasFillMode_t fill(tess_uplo_t u)
 static cublasSideMode_t side_mode(tess_side_t s)
 {
     return s == TessLeft ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
+}
+
+/* A rank-k update's op(A) op(B)^T (^H when herm) as a GEMMT's transposes:
+ * trans for the first operand, this for the second. */
+static tess_trans_t second_op(bool herm, tess_trans_t trans)
+{
+    return trans != TessNoTrans ? TessNoTrans : herm ? TessConjTrans : TessTrans;
 }
 
 /* A scalar of the table's type from s, which is real when real is set (HERK's
@@ -91,9 +94,9 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
                               int64_t m, int64_t n, const void *alpha, const void *A, int64_t lda, \
                               const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)  \
     {                                                                                              \
-        return blas_status((herm ? HEMM : SYMM)(x->blas, side_mode(side), fill(uplo), (int)m,      \
-                                                (int)n, alpha, A, (int)lda, B, (int)ldb, beta, C,  \
-                                                (int)ldc));                                        \
+        return CUBLAS_OK((herm ? HEMM : SYMM)(x->blas, side_mode(side), fill(uplo), (int)m,        \
+                                              (int)n, alpha, A, (int)lda, B, (int)ldb, beta, C,    \
+                                              (int)ldc));                                          \
     }                                                                                              \
     /* a diagonal tile of leaf 2^L rows: a GEMMT by levels, which runs faster than cuBLAS's     \
      * SYRK on such tiles */  \
@@ -103,17 +106,15 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
     {                                                                                              \
         if (kern_cuda_gemmt_by_levels(n, CUDA_GEMMT_LEAF)) {                                       \
             CT a = widen_##P(alpha, herm), b = widen_##P(beta, herm);                              \
-            tess_trans_t ta = trans, tb = TessNoTrans;                                             \
-            if (trans == TessNoTrans)                                                              \
-                tb = herm ? TessConjTrans : TessTrans;                                             \
+            tess_trans_t ta = trans, tb = second_op(herm, trans);                                  \
             return kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, herm,      \
                                    uplo, ta, tb, n, k, &a, A, lda, A, lda, &b, C, ldc);            \
         }                                                                                          \
         if (herm)                                                                                  \
-            return blas_status(HERK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,    \
-                                    alpha, A, (int)lda, beta, C, (int)ldc));                       \
-        return blas_status(SYRK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k, alpha, \
-                                A, (int)lda, beta, C, (int)ldc));                                  \
+            return CUBLAS_OK(HERK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,      \
+                                  alpha, A, (int)lda, beta, C, (int)ldc));                         \
+        return CUBLAS_OK(SYRK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k, alpha,   \
+                              A, (int)lda, beta, C, (int)ldc));                                    \
     }                                                                                              \
     /* by levels as syrk: two GEMMTs, alpha op(A) op(B)^T + beta C then alpha' op(B) op(A)^T */    \
     static int cuda_##P##syr2k(kern_ctx_t *x, bool herm, tess_uplo_t uplo, tess_trans_t trans,     \
@@ -126,9 +127,7 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
             if (herm && sizeof(CT) > sizeof(RT))                                                   \
                 ((RT *)&a2)[1] = -((RT *)&a2)[1];                                                  \
             ((RT *)&one)[0] = 1;                                                                   \
-            tess_trans_t ta = trans, tb = TessNoTrans;                                             \
-            if (trans == TessNoTrans)                                                              \
-                tb = herm ? TessConjTrans : TessTrans;                                             \
+            tess_trans_t ta = trans, tb = second_op(herm, trans);                                  \
             int err = kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, false,  \
                                       uplo, ta, tb, n, k, alpha, A, lda, B, ldb, &b, C, ldc);      \
             return err ? err                                                                       \
@@ -137,10 +136,10 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
                                          ldc);                                                     \
         }                                                                                          \
         if (herm)                                                                                  \
-            return blas_status(HER2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,   \
-                                     alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));         \
-        return blas_status(SYR2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,       \
-                                 alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));             \
+            return CUBLAS_OK(HER2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,     \
+                                   alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));           \
+        return CUBLAS_OK(SYR2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k, alpha,  \
+                               A, (int)lda, B, (int)ldb, beta, C, (int)ldc));                      \
     }                                                                                              \
     static int cuda_##P##gemmt_leaf(kern_ctx_t *x, tess_uplo_t uplo, tess_trans_t ta,              \
                                     tess_trans_t tb, int64_t n, int64_t k, const void *alpha,      \
@@ -195,20 +194,6 @@ CUDA_SYM3(z, KERN_Z, cuDoubleComplex, double, cublasZsymm, cublasZhemm, cublasZs
     {                                                                                              \
         return kern_cuda_trmm(T, x->blas, x->stream, side, uplo, trans, diag, m, n, alpha, A, lda, \
                               B, ldb);                                                             \
-    }                                                                                              \
-    static int cuda_##P##gemv(kern_ctx_t *x, tess_trans_t trans, int64_t m, int64_t n,             \
-                              const void *alpha, const void *A, int64_t lda, const void *v,        \
-                              int64_t incx, const void *beta, void *y, int64_t incy)               \
-    {                                                                                              \
-        return kern_cuda_gemv(T, x->blas, x->stream, trans, m, n, alpha, A, lda, v, incx, beta, y, \
-                              incy);                                                               \
-    }                                                                                              \
-    static int cuda_##P##symv(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, const void *alpha,       \
-                              const void *A, int64_t lda, const void *v, int64_t incx,             \
-                              const void *beta, void *y, int64_t incy)                             \
-    {                                                                                              \
-        return kern_cuda_symv(T, x->blas, x->stream, uplo, n, alpha, A, lda, v, incx, beta, y,     \
-                              incy);                                                               \
     }
 
 CUDA_OWN(s, KERN_S)
@@ -241,11 +226,6 @@ CUDA_GEMV2(z, KERN_Z)
  * TRMM and their triangle merged into the tile. */
 #define INFO_BYTES 256
 
-static int solver_status(cusolverStatus_t s)
-{
-    return s == CUSOLVER_STATUS_SUCCESS ? 0 : TESS_EDEVICE;
-}
-
 static int work_get(kern_ctx_t *x, int64_t n, size_t bytes, void **w)
 {
     if (INFO_BYTES + bytes <= cuda_scratch_bytes(n)) {
@@ -273,14 +253,14 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
     cublasDiagType_t d = diag == TessUnit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
     int err = kern_cuda_solver_handle(x->stream, &h);
     if (!err)
-        err = solver_status(
+        err = CUSOLVER_OK(
             cusolverDnXtrtri_bufferSize(h, fill(uplo), d, n, dt, A, lda, &dbytes, &hbytes));
     if (!err)
         err = work_get(x, n, dbytes > es ? dbytes : es, &w);
     if (!err && hbytes && !(hw = malloc(hbytes)))
         err = TESS_ENOMEM;
     if (!err)
-        err = solver_status(
+        err = CUSOLVER_OK(
             cusolverDnXtrtri(h, fill(uplo), d, n, dt, A, lda, w, dbytes, hw, hbytes, x->scratch));
     if (!err)
         err = kern_cuda_info_to_host(x->stream, x->scratch, info, offset);
@@ -299,11 +279,11 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
         void *w = NULL;                                                                            \
         int err = kern_cuda_solver_handle(x->stream, &h);                                          \
         if (!err)                                                                                  \
-            err = solver_status(POTRF_BS(h, fill(uplo), (int)n, A, (int)lda, &lwork));             \
+            err = CUSOLVER_OK(POTRF_BS(h, fill(uplo), (int)n, A, (int)lda, &lwork));               \
         if (!err)                                                                                  \
             err = work_get(x, n, (size_t)(lwork > 0 ? lwork : 1) * sizeof(CT), &w);                \
         if (!err)                                                                                  \
-            err = solver_status(POTRF(h, fill(uplo), (int)n, A, (int)lda, w, lwork, x->scratch));  \
+            err = CUSOLVER_OK(POTRF(h, fill(uplo), (int)n, A, (int)lda, w, lwork, x->scratch));    \
         if (!err)                                                                                  \
             err = kern_cuda_info_to_host(x->stream, x->scratch, info, offset);                     \
         return work_put(x, w, err);                                                                \
@@ -354,11 +334,10 @@ CUDA_LAPACK(z, KERN_Z, cuDoubleComplex, double, CUDA_C_64F, true, cusolverDnZpot
 #define CUDA_TABLE(P)                                                                              \
     {                                                                                              \
         .gemm = cuda_##P##gemm, .scal = cuda_##P##scal, .trsm = cuda_##P##trsm,                    \
-        .trmm = cuda_##P##trmm, .gemv = cuda_##P##gemv, .symv = cuda_##P##symv,                    \
-        .symm = cuda_##P##symm, .syrk = cuda_##P##syrk, .syr2k = cuda_##P##syr2k,                  \
-        .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri, .gemv2 = cuda_##P##gemv2,        \
-        .potrf = cuda_##P##potrf, .trtri = cuda_##P##trtri, .lauum = cuda_##P##lauum,              \
-        .diag_zero = cuda_##P##diag_zero                                                           \
+        .trmm = cuda_##P##trmm, .symm = cuda_##P##symm, .syrk = cuda_##P##syrk,                    \
+        .syr2k = cuda_##P##syr2k, .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri,        \
+        .gemv2 = cuda_##P##gemv2, .potrf = cuda_##P##potrf, .trtri = cuda_##P##trtri,              \
+        .lauum = cuda_##P##lauum, .diag_zero = cuda_##P##diag_zero                                 \
     }
 
 const kern_table_t kern_cuda_table[KERN_NTYPES] = {

@@ -65,13 +65,6 @@ typedef struct {
     int (*trmm)(kern_ctx_t *ctx, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
                 tess_diag_t diag, int64_t m, int64_t n, const void *alpha, const void *A,
                 int64_t lda, void *B, int64_t ldb);
-    /* y = alpha op(A) x + beta y */
-    int (*gemv)(kern_ctx_t *ctx, tess_trans_t trans, int64_t m, int64_t n, const void *alpha,
-                const void *A, int64_t lda, const void *x, int64_t incx, const void *beta, void *y,
-                int64_t incy);
-    /* y = alpha A x + beta y, A symmetric (real) or Hermitian (complex) */
-    int (*symv)(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, const void *alpha, const void *A,
-                int64_t lda, const void *x, int64_t incx, const void *beta, void *y, int64_t incy);
     /* One tile's share of a GEMV or SYMV/HEMV: both products of the m x n tile A from one
      * read of it,
      *   y1 = alpha A x2 + beta1 y1   (y1, x1: m long)

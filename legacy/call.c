@@ -59,7 +59,7 @@ static struct {
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static atomic_bool initialised; /* init has run */
 
-bool lg_in_child; /* a fork's child: no runtime, no GPU */
+static bool lg_in_child; /* a fork's child: no runtime, no GPU */
 
 void lg_report(const char *fmt, ...)
 {
@@ -423,7 +423,7 @@ static const char *trans_char(tess_trans_t t)
 /* The host routine f on the call's arguments, its integers at m ... ldc
  * (32 or 64 bits wide, as f takes them).  Inlined, so that a small call
  * passes its fifteen arguments on once more, not twice. */
-static inline __attribute__((always_inline)) void host_invoke(void *f, const lg_call_t *c,
+static inline __attribute__((always_inline)) void host_invoke(lg_fn_t f, const lg_call_t *c,
                                                               const void *m, const void *n,
                                                               const void *k, const void *lda,
                                                               const void *ldb, const void *ldc)
@@ -461,7 +461,7 @@ static bool host_call(const lg_call_t *c)
 {
     if (!atomic_load_explicit(&host_found, memory_order_acquire))
         pthread_once(&host_once, find_host);
-    void *f = host_fn[0][c->r][c->t];
+    lg_fn_t f = lg_fn(host_fn[0][c->r][c->t]);
     if (f && fits32(c->m) && fits32(c->n) && fits32(c->k) && fits32(c->lda) && fits32(c->ldb) &&
         fits32(c->ldc)) {
         int32_t v[6] = { (int32_t)c->m,   (int32_t)c->n,   (int32_t)c->k,
@@ -469,7 +469,7 @@ static bool host_call(const lg_call_t *c)
         host_invoke(f, c, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
         return true;
     }
-    if ((f = host_fn[1][c->r][c->t])) {
+    if ((f = lg_fn(host_fn[1][c->r][c->t]))) {
         host_invoke(f, c, &c->m, &c->n, &c->k, &c->lda, &c->ldb, &c->ldc);
         return true;
     }

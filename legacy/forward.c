@@ -212,7 +212,7 @@ static void refuse(const fwd_t *f, int position)
 
 static void *refused_call(const fwd_t *f)
 {
-    return strncmp(f->name, "cblas_i", 7) ? (void *)refused : (void *)refused_index;
+    return lg_sym(strncmp(f->name, "cblas_i", 7) ? (lg_fn_t)refused : (lg_fn_t)refused_index);
 }
 
 /* Called by lg_fwd_slow with an empty slot, the caller's integer argument

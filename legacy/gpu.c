@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include "cuda_check.h"
 #include "cuda_ctx.h"
 #include "legacy.h"
 #include "rt.h"
@@ -89,7 +90,7 @@ static int device_of(const lg_region_t *r)
     struct cudaPointerAttributes a;
     if (!r->p || r->m <= 0 || r->n <= 0)
         return -1;
-    if (cudaPointerGetAttributes(&a, r->p) != cudaSuccess) {
+    if (CUDA_OK(cudaPointerGetAttributes(&a, r->p))) {
         cudaGetLastError();
         return -1;
     }
@@ -121,7 +122,7 @@ static void *scratch_take(int dev, size_t bytes)
     if (scratch[dev].bytes < bytes) {
         cudaFree(scratch[dev].p);
         scratch[dev].bytes = 0;
-        if (cudaMalloc(&scratch[dev].p, bytes) != cudaSuccess) {
+        if (CUDA_OK(cudaMalloc(&scratch[dev].p, bytes))) {
             cudaGetLastError();
             scratch[dev].p = NULL;
             pthread_mutex_unlock(&scratch[dev].lock);
@@ -146,17 +147,15 @@ static int place(int dev, const lg_region_t *r, size_t es, operand_t *o)
     if (!r->p || r->m <= 0 || r->n <= 0 || device_of(r) == dev)
         return 0;
     size_t pitch = (size_t)r->m * es;
-    if (cudaMalloc(&o->tmp, pitch * (size_t)r->n) != cudaSuccess) {
+    if (CUDA_OK(cudaMalloc(&o->tmp, pitch * (size_t)r->n))) {
         cudaGetLastError();
         o->tmp = NULL;
         return TESS_ENOMEM;
     }
     o->p = o->tmp;
     o->ld = r->m;
-    if (cudaMemcpy2D(o->tmp, pitch, r->p, (size_t)r->ld * es, pitch, (size_t)r->n,
-                     cudaMemcpyDefault) != cudaSuccess)
-        return TESS_EDEVICE;
-    return 0;
+    return CUDA_OK(cudaMemcpy2D(o->tmp, pitch, r->p, (size_t)r->ld * es, pitch, (size_t)r->n,
+                                cudaMemcpyDefault));
 }
 
 static bool has_k(lg_rout_t r)
@@ -224,8 +223,7 @@ static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
     struct kern_ctx x = { .stream = 0 };
     if (!err && !(x.scratch = scratch_take(dev, cuda_scratch_bytes(c->m > c->n ? c->m : c->n))))
         err = TESS_ENOMEM;
-    if (!err && (tess_internal_cuda_handle(&x.blas) ||
-                 cublasSetStream(x.blas, x.stream) != CUBLAS_STATUS_SUCCESS))
+    if (!err && (tess_internal_cuda_handle(&x.blas) || CUBLAS_OK(cublasSetStream(x.blas, x.stream))))
         err = TESS_EDEVICE;
     if (!err) {
         lg_call_t d = *c;
@@ -239,15 +237,15 @@ static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
         d.ldc = o[n - 1].ld;
         err = run_on_device(&d, &x);
     }
-    if (!err && cudaStreamSynchronize(x.stream) != cudaSuccess)
-        err = TESS_EDEVICE;
+    if (!err)
+        err = CUDA_OK(cudaStreamSynchronize(x.stream));
     if (x.scratch)
         pthread_mutex_unlock(&scratch[dev].lock);
     const lg_region_t *out = &r[n - 1];
-    if (!err && o[n - 1].tmp &&
-        cudaMemcpy2D((void *)out->p, (size_t)out->ld * es, o[n - 1].tmp, (size_t)out->m * es,
-                     (size_t)out->m * es, (size_t)out->n, cudaMemcpyDefault) != cudaSuccess)
-        err = TESS_EDEVICE;
+    if (!err && o[n - 1].tmp)
+        err = CUDA_OK(cudaMemcpy2D((void *)out->p, (size_t)out->ld * es, o[n - 1].tmp,
+                                   (size_t)out->m * es, (size_t)out->m * es, (size_t)out->n,
+                                   cudaMemcpyDefault));
     for (int i = 0; i < n; i++)
         cudaFree(o[i].tmp);
     if (err)
@@ -269,8 +267,7 @@ bool lg_gpu_run(const lg_call_t *c)
         return false;
     int prev = -1;
     cudaGetDevice(&prev);
-    int err =
-        dev < MAX_GPUS && cudaSetDevice(dev) == cudaSuccess ? run_on(dev, c, r, n) : TESS_EDEVICE;
+    int err = dev < MAX_GPUS && !CUDA_OK(cudaSetDevice(dev)) ? run_on(dev, c, r, n) : TESS_EDEVICE;
     if (prev >= 0)
         cudaSetDevice(prev);
     if (err)

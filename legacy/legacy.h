@@ -12,7 +12,24 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "legacy_iface.h"
+
+/* Between what dlsym returns and the function it is: POSIX makes the
+ * conversion exact, ISO C has no cast for it, so the bits are copied. */
+typedef void (*lg_fn_t)(void);
+static inline lg_fn_t lg_fn(void *p)
+{
+    lg_fn_t f;
+    memcpy(&f, &p, sizeof f);
+    return f;
+}
+static inline void *lg_sym(lg_fn_t f)
+{
+    void *p;
+    memcpy(&p, &f, sizeof p);
+    return p;
+}
 
 #define LG_EXPORT __attribute__((visibility("default")))
 

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#define KERN_CUDA_SAY rt.cfg.verbose
 #include "cuda_check.h"
 #include "cuda_ctx.h"
 #include "rt.h"
@@ -127,10 +128,9 @@ static int cuda_open(rt_device_t *d)
     for (int i = 0; i < RT_COMPUTE_STREAMS; i++) {
         struct kern_ctx *x = &g->ctx[i];
         x->stream = g->stream[RT_S_COMPUTE + i];
-        if (cublasCreate(&x->blas) != CUBLAS_STATUS_SUCCESS ||
-            cublasSetStream(x->blas, x->stream) != CUBLAS_STATUS_SUCCESS)
+        if (CUBLAS_OK(cublasCreate(&x->blas)) || CUBLAS_OK(cublasSetStream(x->blas, x->stream)))
             return TESS_EDEVICE;
-        if (cudaMalloc(&x->scratch, cuda_scratch_bytes(rt.cfg.nb)) != cudaSuccess) {
+        if (CUDA_OK(cudaMalloc(&x->scratch, cuda_scratch_bytes(rt.cfg.nb)))) {
             cudaGetLastError();
             return TESS_ENOMEM;
         }
@@ -155,7 +155,7 @@ static int cuda_open(rt_device_t *d)
     }
     d->pool_size = want >= POOL_ALIGN ? want / POOL_ALIGN * POOL_ALIGN : want;
     void *pool = NULL;
-    if (!d->pool_size || cudaMalloc(&pool, d->pool_size) != cudaSuccess) {
+    if (!d->pool_size || CUDA_OK(cudaMalloc(&pool, d->pool_size))) {
         cudaGetLastError();
         return TESS_ENOMEM;
     }
@@ -222,7 +222,7 @@ static int cuda_event_done(rt_event_t *ev, bool *done)
         cudaGetLastError();
         return 0;
     }
-    return cuda_result(e, "cudaEventQuery");
+    return kern_cuda_result(e, "cudaEventQuery", KERN_CUDA_SAY);
 }
 
 static int cuda_event_sync(rt_event_t *ev)
@@ -283,7 +283,7 @@ static int host_copy(rt_device_t *d, const rt_block_t *b, void *dev, bool h2d)
         if ((err = stage_copy(g, s, b, dev, h2d)) >= 0)
             return err;
     }
-    return cuda_result(e, "cudaMemcpy2DAsync");
+    return kern_cuda_result(e, "cudaMemcpy2DAsync", KERN_CUDA_SAY);
 }
 
 static int cuda_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
@@ -324,7 +324,7 @@ static int cuda_pin(void *p, size_t bytes, bool *mine)
         cudaGetLastError();
         return 0;
     }
-    return cuda_result(e, "cudaHostRegister");
+    return kern_cuda_result(e, "cudaHostRegister", KERN_CUDA_SAY);
 }
 
 static int cuda_unpin(void *p)
@@ -334,7 +334,7 @@ static int cuda_unpin(void *p)
         cudaGetLastError();
         return 0;
     }
-    return cuda_result(e, "cudaHostUnregister");
+    return kern_cuda_result(e, "cudaHostUnregister", KERN_CUDA_SAY);
 }
 
 const rt_backend_t rt_backend_cuda = {

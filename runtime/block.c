@@ -98,8 +98,8 @@ static size_t lower_bound(const char *p)
 /* Exact test for two views of one element size and ld: rows and columns are
  * compared.  Otherwise only the address ranges are, which may order two
  * disjoint views but never misses a shared element. */
-bool block_views_overlap(const char *p1, int64_t m1, int64_t n1, int64_t ld1, size_t es1,
-                         const char *p2, int64_t m2, int64_t n2, int64_t ld2, size_t es2)
+static bool block_views_overlap(const char *p1, int64_t m1, int64_t n1, int64_t ld1, size_t es1,
+                                const char *p2, int64_t m2, int64_t n2, int64_t ld2, size_t es2)
 {
     if (m1 <= 0 || n1 <= 0 || m2 <= 0 || n2 <= 0)
         return false;

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "build_config.h"
 #include "kern.h"
 
 #define TESS_INTERNAL __attribute__((visibility("default")))

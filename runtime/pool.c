@@ -13,7 +13,6 @@ typedef struct extent {
 
 struct pool {
     extent_t *free; /* sorted by offset */
-    size_t size, used;
 };
 
 pool_t *pool_new(size_t size)
@@ -27,7 +26,6 @@ pool_t *pool_new(size_t size)
     }
     e->len = size - size % ALIGN;
     p->free = e;
-    p->size = e->len;
     return p;
 }
 
@@ -61,7 +59,6 @@ bool pool_alloc(pool_t *p, size_t bytes, size_t *off)
             *pe = e->next;
             free(e);
         }
-        p->used += len;
         return true;
     }
     return false;
@@ -78,7 +75,6 @@ bool pool_free(pool_t *p, size_t off, size_t bytes)
         pe = &(*pe)->next;
     }
     extent_t *next = *pe;
-    p->used -= len;
     if (prev && prev->off + prev->len == off) {
         prev->len += len;
         if (next && prev->off + prev->len == next->off) {
@@ -99,9 +95,4 @@ bool pool_free(pool_t *p, size_t off, size_t bytes)
     *e = (extent_t){ .off = off, .len = len, .next = next };
     *pe = e;
     return true;
-}
-
-size_t pool_used(const pool_t *p)
-{
-    return p->used;
 }

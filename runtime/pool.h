@@ -11,6 +11,5 @@ pool_t *pool_new(size_t size);
 void pool_delete(pool_t *p);
 bool pool_alloc(pool_t *p, size_t bytes, size_t *off);
 bool pool_free(pool_t *p, size_t off, size_t bytes);
-size_t pool_used(const pool_t *p);
 
 #endif

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "build_config.h"
 #include "tessera.h"
 #include "kern.h"
 
@@ -99,8 +100,6 @@ size_t block_span_bytes(int64_t m, int64_t n, int64_t ld, size_t es);
 /* Whether the view at p (ld >= m) lies within the address space, its span
  * representable: false for sizes whose arithmetic would overflow. */
 bool block_view_fits(const void *p, int64_t m, int64_t n, int64_t ld, size_t es);
-bool block_views_overlap(const char *p1, int64_t m1, int64_t n1, int64_t ld1, size_t es1,
-                         const char *p2, int64_t m2, int64_t n2, int64_t ld2, size_t es2);
 /* Calls fn on every block sharing memory with the region (and, for a triangular
  * part, with that triangle of it); inside says the block lies wholly in it.
  * Returns TESS_ENOMEM, having called fn on none, when it cannot list them. */
@@ -353,8 +352,10 @@ int config_resolve(const tess_config_t *user, rt_config_t *out); /* nb 0: not se
  * library alike. */
 bool rt_env_flag(const char *name);
 void config_device_defaults(rt_config_t *c);
+/* A whole decimal number, nothing else: 0, or TESS_ECONFIG. */
+int config_parse_int(const char *s, int64_t *v);
 /* TESS_DEVICES=cuda:local: this process's share of the count GPUs it sees,
- * from the launcher's local rank (config.c gives the rule). */
+ * from the launcher's local rank (config_env.c gives the rule). */
 int config_local_gpus(int count, rt_config_t *c);
 
 /* Fault injection, a testing aid: TESS_FAULT=op:n makes the n-th operation of
@@ -369,7 +370,6 @@ typedef enum {
     RT_FAULT_ALLOC,  /* a tile's device memory: TESS_ENOMEM, not retried */
     RT_NFAULTS
 } rt_fault_t;
-extern const char *const rt_fault_names[RT_NFAULTS];
 
 int64_t rt_now_ns(void);
 void trace_start(void);

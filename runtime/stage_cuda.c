@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "rt.h"
+#define KERN_CUDA_SAY rt.cfg.verbose
 #include "cuda_check.h"
 #include "stage_cuda.h"
 
@@ -167,10 +169,10 @@ static ring_t *ring_take(int dev, int dir)
     ring_t *r = &rings[dev][dir];
     pthread_mutex_lock(&r->lock);
     if (!r->buf && !r->failed) {
-        bool ok = cudaHostAlloc((void **)&r->buf, SLOTS * SLOT_BYTES, cudaHostAllocPortable) ==
-                  cudaSuccess;
+        bool ok =
+            !CUDA_OK(cudaHostAlloc((void **)&r->buf, SLOTS * SLOT_BYTES, cudaHostAllocPortable));
         for (int i = 0; i < SLOTS && ok; i++)
-            ok = cudaEventCreateWithFlags(&r->done[i], cudaEventDisableTiming) == cudaSuccess;
+            ok = !CUDA_OK(cudaEventCreateWithFlags(&r->done[i], cudaEventDisableTiming));
         if (!ok) {
             cudaGetLastError();
             for (int i = 0; i < SLOTS; i++)

@@ -145,7 +145,7 @@ static void invalid_configuration_is_econfig_and_absent_devices_are_enodev(void 
         if (err != TESS_ECONFIG)
             fail_msg("%s=\"%s\": %d, not TESS_ECONFIG", bad_env[i][0], bad_env[i][1], err);
     }
-#ifdef TU_HAVE_CUDA
+#ifdef TESS_CUDA_BACKEND
     /* an empty list, an empty entry, a GPU named twice */
     const char *bad_lists[] = { "cuda:", "cuda:0,", "cuda:,0", "cuda:1,1", "cuda:0,,1" };
     for (size_t i = 0; i < sizeof bad_lists / sizeof *bad_lists; i++)

@@ -8,7 +8,6 @@
  * ||y0||_2)) < 10, k the inner dimension (n for NoTrans, m otherwise).  The
  * array elements between a strided vector's entries hold a sentinel that
  * must keep its bits. */
-#include <cblas.h>
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,51 +26,6 @@ static const int64_t incs[][2] = { { 1, 1 }, { -2, 3 }, { 3, -1 }, { -1, -2 } };
 
 /* ---- the routine and its reference ----------------------------------------- */
 
-static int gemv_async(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n,
-                      double _Complex alpha, const void *A, int64_t lda, const void *x,
-                      int64_t incx, double _Complex beta, void *y, int64_t incy)
-{
-    switch (t - tu_types) {
-    case 0:
-        return tess_sgemv_async(trans, m, n, (float)creal(alpha), A, lda, x, incx,
-                                (float)creal(beta), y, incy);
-    case 1:
-        return tess_dgemv_async(trans, m, n, creal(alpha), A, lda, x, incx, creal(beta), y, incy);
-    case 2:
-        return tess_cgemv_async(trans, m, n, (float _Complex)alpha, A, lda, x, incx,
-                                (float _Complex)beta, y, incy);
-    default: return tess_zgemv_async(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
-    }
-}
-
-static void gemv_ref(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n,
-                     double _Complex alpha, const void *A, int64_t lda, const void *x, int64_t incx,
-                     double _Complex beta, void *y, int64_t incy)
-{
-    _Alignas(16) unsigned char a[16], b[16];
-    tu_scalar(t, alpha, a);
-    tu_scalar(t, beta, b);
-    CBLAS_TRANSPOSE ct = (CBLAS_TRANSPOSE)trans;
-    switch (t - tu_types) {
-    case 0:
-        cblas_sgemv(CblasColMajor, ct, (int)m, (int)n, *(float *)a, A, (int)lda, x, (int)incx,
-                    *(float *)b, y, (int)incy);
-        break;
-    case 1:
-        cblas_dgemv(CblasColMajor, ct, (int)m, (int)n, *(double *)a, A, (int)lda, x, (int)incx,
-                    *(double *)b, y, (int)incy);
-        break;
-    case 2:
-        cblas_cgemv(CblasColMajor, ct, (int)m, (int)n, a, A, (int)lda, x, (int)incx, b, y,
-                    (int)incy);
-        break;
-    default:
-        cblas_zgemv(CblasColMajor, ct, (int)m, (int)n, a, A, (int)lda, x, (int)incx, b, y,
-                    (int)incy);
-        break;
-    }
-}
-
 /* Runs the product with lda larger than m, checks y's gaps and A, and returns the residual. */
 static double run_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t incx,
                        int64_t incy, double _Complex alpha, double _Complex beta)
@@ -83,10 +37,10 @@ static double run_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_
     double nA = tu_norm(t, A, m, n, lda), nx = tu_vec_norm(t, x, lx, incx);
     double ny = tu_vec_norm(t, y, ly, incy);
 
-    assert_int_equal(gemv_async(t, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), 0);
+    assert_int_equal(tu_gemv_async(t, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), 0);
     assert_int_equal(tu_vec_coherent_async(t, y, ly, incy), 0);
     assert_int_equal(tess_sync(), 0);
-    gemv_ref(t, trans, m, n, alpha, A, lda, x, incx, beta, yref, incy);
+    tu_gemv_ref(t, trans, m, n, alpha, A, lda, x, incx, beta, yref, incy);
     double r = tu_residual(t, tu_vec_diff(t, y, yref, ly, incy), lx, alpha, nA, nx, beta, ny);
     assert_true(tu_vec_gaps_intact(t, y, ly, incy));
     assert_memory_equal(A, A0, (size_t)(lda * n) * t->es);
@@ -147,12 +101,12 @@ static void gemv_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
             double _Complex alpha = 0.5 + 0.25 * I, beta = -0.75;
             double nA = tu_norm(t, A, m, n, ld), nx = tu_vec_norm(t, x, lx, ld);
             double ny = tu_vec_norm(t, y, ly, 1);
-            assert_int_equal(gemv_async(t, trans, m, n, alpha, A, ld, x, ld, beta, y, 1), 0);
+            assert_int_equal(tu_gemv_async(t, trans, m, n, alpha, A, ld, x, ld, beta, y, 1), 0);
             assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, es), 0);
             assert_int_equal(tess_sync(), 0);
             char *yr = (char *)Pref + yo * es;
-            gemv_ref(t, trans, m, n, alpha, (char *)Pref + ao * es, ld, (char *)Pref + xo * es, ld,
-                     beta, yr, 1);
+            tu_gemv_ref(t, trans, m, n, alpha, (char *)Pref + ao * es, ld, (char *)Pref + xo * es,
+                        ld, beta, yr, 1);
             double r = tu_residual(t, tu_vec_diff(t, y, yr, ly, 1), lx, alpha, nA, nx, beta, ny);
             if (!(r < TU_GEMM_BOUND))
                 fail_msg("%sgemv trans=%d: residual %g", t->name, trans, r);
@@ -177,10 +131,10 @@ static void gemv_with_beta_zero_ignores_nan_in_y(void **state)
                 void *y = tu_vec(t, ly, incy, 7, NAN), *yref = tu_vec(t, ly, incy, 7, 0);
                 tu_fill(t, yref, tu_vec_span(ly, incy), 1, tu_vec_span(ly, incy), 0.0);
                 double _Complex alpha = alpha_zero ? 0.0 : 1.5;
-                assert_int_equal(gemv_async(t, trans, m, n, alpha, A, m, x, 1, 0.0, y, incy), 0);
+                assert_int_equal(tu_gemv_async(t, trans, m, n, alpha, A, m, x, 1, 0.0, y, incy), 0);
                 assert_int_equal(tu_vec_coherent_async(t, y, ly, incy), 0);
                 assert_int_equal(tess_sync(), 0);
-                gemv_ref(t, trans, m, n, alpha, A, m, x, 1, 0.0, yref, incy);
+                tu_gemv_ref(t, trans, m, n, alpha, A, m, x, 1, 0.0, yref, incy);
                 double r = tu_residual(t, tu_vec_diff(t, y, yref, ly, incy), lx, alpha,
                                        tu_norm(t, A, m, n, m), tu_vec_norm(t, x, lx, 1), 0.0, 0);
                 assert_true(r < TU_GEMM_BOUND);
@@ -208,13 +162,13 @@ static void gemv_with_alpha_zero_never_reads_a_or_x_and_scales_y(void **state)
             void *yref = tu_copy(t, y, tu_vec_span(m, incy), 1);
             double _Complex beta = 0.5 - 0.5 * I;
             double ny = tu_vec_norm(t, y, m, incy);
-            assert_int_equal(gemv_async(t, TessNoTrans, m, n, 0.0, null_ops ? NULL : A, m,
-                                        null_ops ? NULL : x, 1, beta, y, incy),
+            assert_int_equal(tu_gemv_async(t, TessNoTrans, m, n, 0.0, null_ops ? NULL : A, m,
+                                           null_ops ? NULL : x, 1, beta, y, incy),
                              0);
             assert_int_equal(tu_vec_coherent_async(t, y, m, incy), 0);
             assert_int_equal(tess_sync(), 0);
             void *Af = tu_matrix(t, m, n, 11), *xf = tu_vec(t, n, 1, 12, 0);
-            gemv_ref(t, TessNoTrans, m, n, 0.0, Af, m, xf, 1, beta, yref, incy);
+            tu_gemv_ref(t, TessNoTrans, m, n, 0.0, Af, m, xf, 1, beta, yref, incy);
             assert_true(tu_residual(t, tu_vec_diff(t, y, yref, m, incy), 0, 0.0, 0, 0, beta, ny) <
                         TU_GEMM_BOUND);
             assert_true(tu_vec_gaps_intact(t, y, m, incy));
@@ -239,8 +193,8 @@ static void gemv_quick_returns_leave_y_bitwise_unchanged(void **state)
             void *y = tu_vec(t, NB + 2, 1, 13, 0);
             tu_set(t, y, 1, 0, NB + 2, NAN);
             void *y0 = tu_copy(t, y, NB + 2, 1);
-            assert_int_equal(gemv_async(t, TessTrans, m, n, c == 0 ? 0.0 : 1.0, NULL, NB + 1, NULL,
-                                        1, c == 0 ? 1.0 : 0.0, y, 1),
+            assert_int_equal(tu_gemv_async(t, TessTrans, m, n, c == 0 ? 0.0 : 1.0, NULL, NB + 1,
+                                           NULL, 1, c == 0 ? 1.0 : 0.0, y, 1),
                              0);
             assert_int_equal(tu_vec_coherent_async(t, y, NB + 2, 1), 0);
             assert_int_equal(tess_sync(), 0);
@@ -293,7 +247,7 @@ static void *product_bits(const tu_type_t *t, tess_trans_t trans, int64_t m, int
 {
     int64_t ly = trans == TessNoTrans ? m : n;
     void *y = tu_vec(t, ly, incy, 21, 0);
-    assert_int_equal(gemv_async(t, trans, m, n, 0.3 + 0.6 * I, A, m, x, incx, 0.9, y, incy), 0);
+    assert_int_equal(tu_gemv_async(t, trans, m, n, 0.3 + 0.6 * I, A, m, x, incx, 0.9, y, incy), 0);
     assert_int_equal(tu_vec_coherent_async(t, y, ly, incy), 0);
     assert_int_equal(tess_sync(), 0);
     void *bits = tu_copy(t, y, tu_vec_span(ly, incy), 1);
@@ -345,8 +299,8 @@ static void gemv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
         /* A = B C; y = A x; y2 = A^T y; A = 2 B C */
         assert_int_equal(
             tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, k, 1.0, B, m, C, k, 0.0, A, m), 0);
-        assert_int_equal(gemv_async(t, TessNoTrans, m, n, 1.0, A, m, x, 1, 0.0, y, -1), 0);
-        assert_int_equal(gemv_async(t, TessTrans, m, n, 1.0, A, m, y, -1, 0.5, y2, 2), 0);
+        assert_int_equal(tu_gemv_async(t, TessNoTrans, m, n, 1.0, A, m, x, 1, 0.0, y, -1), 0);
+        assert_int_equal(tu_gemv_async(t, TessTrans, m, n, 1.0, A, m, y, -1, 0.5, y2, 2), 0);
         assert_int_equal(
             tu_gemm_async(t, TessNoTrans, TessNoTrans, m, n, k, 2.0, B, m, C, k, 0.0, A, m), 0);
         assert_int_equal(tu_vec_coherent_async(t, y, m, -1), 0);
@@ -354,8 +308,8 @@ static void gemv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
         assert_int_equal(tess_memory_coherent_async(TessAll, m, n, A, m, t->es), 0);
         assert_int_equal(tess_sync(), 0);
         tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, n, k, 1.0, B, m, C, k, 0.0, Aref, m);
-        gemv_ref(t, TessNoTrans, m, n, 1.0, Aref, m, x, 1, 0.0, yref, -1);
-        gemv_ref(t, TessTrans, m, n, 1.0, Aref, m, yref, -1, 0.5, y2ref, 2);
+        tu_gemv_ref(t, TessNoTrans, m, n, 1.0, Aref, m, x, 1, 0.0, yref, -1);
+        tu_gemv_ref(t, TessTrans, m, n, 1.0, Aref, m, yref, -1, 0.5, y2ref, 2);
         /* A's own error (k eps ||B|| ||C||) reaches y and y2: the bounds take ||B|| ||C|| for
          * ||A|| and the inner dimensions that the errors add up over */
         double nBC = tu_norm(t, B, m, k, m) * tu_norm(t, C, k, n, k), nx = tu_vec_norm(t, x, n, 1);

@@ -10,7 +10,6 @@
  * ||y0||_2)) < 10, ||A|| of the whole symmetric (Hermitian) matrix.  The
  * array elements between a strided vector's entries hold a sentinel that
  * must keep its bits. */
-#include <cblas.h>
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,22 +35,6 @@ static const char *routine(const tu_type_t *t)
     return t->is_complex ? "hemv" : "symv";
 }
 
-static int symv_async(const tu_type_t *t, tess_uplo_t uplo, int64_t n, double _Complex alpha,
-                      const void *A, int64_t lda, const void *x, int64_t incx, double _Complex beta,
-                      void *y, int64_t incy)
-{
-    switch (t - tu_types) {
-    case 0:
-        return tess_ssymv_async(uplo, n, (float)creal(alpha), A, lda, x, incx, (float)creal(beta),
-                                y, incy);
-    case 1: return tess_dsymv_async(uplo, n, creal(alpha), A, lda, x, incx, creal(beta), y, incy);
-    case 2:
-        return tess_chemv_async(uplo, n, (float _Complex)alpha, A, lda, x, incx,
-                                (float _Complex)beta, y, incy);
-    default: return tess_zhemv_async(uplo, n, alpha, A, lda, x, incx, beta, y, incy);
-    }
-}
-
 /* OpenBLAS on a copy of A whose other triangle and diagonal imaginary parts
  * are zero: its HEMV passes NaN there through, which is not the question. */
 static void symv_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, double _Complex alpha,
@@ -62,26 +45,7 @@ static void symv_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, double _Co
     tu_fill_other_triangle(t, uplo, n, Ac, lda, 0.0);
     for (int64_t i = 0; i < n; i++)
         tu_set(t, Ac, i, i, lda, creal(tu_get(t, Ac, i, i, lda)));
-    _Alignas(16) unsigned char a[16], b[16];
-    tu_scalar(t, alpha, a);
-    tu_scalar(t, beta, b);
-    CBLAS_UPLO cu = (CBLAS_UPLO)uplo;
-    switch (t - tu_types) {
-    case 0:
-        cblas_ssymv(CblasColMajor, cu, (int)n, *(float *)a, Ac, (int)lda, x, (int)incx, *(float *)b,
-                    y, (int)incy);
-        break;
-    case 1:
-        cblas_dsymv(CblasColMajor, cu, (int)n, *(double *)a, Ac, (int)lda, x, (int)incx,
-                    *(double *)b, y, (int)incy);
-        break;
-    case 2:
-        cblas_chemv(CblasColMajor, cu, (int)n, a, Ac, (int)lda, x, (int)incx, b, y, (int)incy);
-        break;
-    default:
-        cblas_zhemv(CblasColMajor, cu, (int)n, a, Ac, (int)lda, x, (int)incx, b, y, (int)incy);
-        break;
-    }
+    tu_symv_ref(t, uplo, n, alpha, Ac, lda, x, incx, beta, y, incy);
     free(Ac);
 }
 
@@ -121,7 +85,7 @@ static double run_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t 
     double nA = sym_norm(t, uplo, n, A, lda), nx = tu_vec_norm(t, x, n, incx);
     double ny = tu_vec_norm(t, y, n, incy);
 
-    assert_int_equal(symv_async(t, uplo, n, alpha, A, lda, x, incx, beta, y, incy), 0);
+    assert_int_equal(tu_symv_async(t, uplo, n, alpha, A, lda, x, incx, beta, y, incy), 0);
     assert_int_equal(tu_vec_coherent_async(t, y, n, incy), 0);
     assert_int_equal(tess_sync(), 0);
     symv_ref(t, uplo, n, alpha, A, lda, x, incx, beta, yref, incy);
@@ -182,7 +146,7 @@ static void symv_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
             double _Complex alpha = 0.5 + 0.25 * I, beta = -0.75;
             double nA = sym_norm(t, uplos[u], n, A, ld), nx = tu_vec_norm(t, x, n, ld);
             double ny = tu_vec_norm(t, y, n, 1);
-            assert_int_equal(symv_async(t, uplos[u], n, alpha, A, ld, x, ld, beta, y, 1), 0);
+            assert_int_equal(tu_symv_async(t, uplos[u], n, alpha, A, ld, x, ld, beta, y, 1), 0);
             assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, es), 0);
             assert_int_equal(tess_sync(), 0);
             char *yr = (char *)Pref + yo * es;
@@ -210,7 +174,7 @@ static void symv_with_beta_zero_ignores_nan_in_y(void **state)
             void *y = tu_vec(t, n, incy, 7, NAN), *yref = tu_vec(t, n, incy, 7, 0);
             tu_fill(t, yref, tu_vec_span(n, incy), 1, tu_vec_span(n, incy), 0.0);
             double _Complex alpha = alpha_zero ? 0.0 : 1.5;
-            assert_int_equal(symv_async(t, uplo, n, alpha, A, n, x, 1, 0.0, y, incy), 0);
+            assert_int_equal(tu_symv_async(t, uplo, n, alpha, A, n, x, 1, 0.0, y, incy), 0);
             assert_int_equal(tu_vec_coherent_async(t, y, n, incy), 0);
             assert_int_equal(tess_sync(), 0);
             symv_ref(t, uplo, n, alpha, A, n, x, 1, 0.0, yref, incy);
@@ -241,8 +205,8 @@ static void symv_with_alpha_zero_never_reads_a_or_x_and_scales_y(void **state)
             void *yref = tu_copy(t, y, tu_vec_span(n, incy), 1);
             double _Complex beta = 0.5 - 0.5 * I;
             double ny = tu_vec_norm(t, y, n, incy);
-            assert_int_equal(symv_async(t, TessLower, n, 0.0, null_ops ? NULL : A, n,
-                                        null_ops ? NULL : x, 1, beta, y, incy),
+            assert_int_equal(tu_symv_async(t, TessLower, n, 0.0, null_ops ? NULL : A, n,
+                                           null_ops ? NULL : x, 1, beta, y, incy),
                              0);
             assert_int_equal(tu_vec_coherent_async(t, y, n, incy), 0);
             assert_int_equal(tess_sync(), 0);
@@ -271,8 +235,8 @@ static void symv_quick_returns_leave_y_bitwise_unchanged(void **state)
             void *y = tu_vec(t, n, 1, 13, 0);
             tu_set(t, y, 1, 0, n, NAN);
             void *y0 = tu_copy(t, y, n, 1);
-            assert_int_equal(symv_async(t, TessUpper, c ? 0 : n, c ? 1.0 : 0.0, NULL, n, NULL, 1,
-                                        c ? 0.0 : 1.0, c ? NULL : y, 1),
+            assert_int_equal(tu_symv_async(t, TessUpper, c ? 0 : n, c ? 1.0 : 0.0, NULL, n, NULL, 1,
+                                           c ? 0.0 : 1.0, c ? NULL : y, 1),
                              0);
             assert_int_equal(tu_vec_coherent_async(t, y, n, 1), 0);
             assert_int_equal(tess_sync(), 0);
@@ -308,7 +272,7 @@ static void *product_bits(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const
                           const void *x, int64_t incx, int64_t incy)
 {
     void *y = tu_vec(t, n, incy, 21, 0);
-    assert_int_equal(symv_async(t, uplo, n, 0.3 + 0.6 * I, A, n, x, incx, 0.9, y, incy), 0);
+    assert_int_equal(tu_symv_async(t, uplo, n, 0.3 + 0.6 * I, A, n, x, incx, 0.9, y, incy), 0);
     assert_int_equal(tu_vec_coherent_async(t, y, n, incy), 0);
     assert_int_equal(tess_sync(), 0);
     void *bits = tu_copy(t, y, tu_vec_span(n, incy), 1);
@@ -355,7 +319,7 @@ static void symv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
         void *Aref = tu_copy(t, A, n, n), *yref = tu_copy(t, y, n, 1);
         double ny0 = tu_vec_norm(t, y, n, -1);
         assert_int_equal(tu_gemm_async(t, TessNoTrans, bt, n, n, k, 1.0, B, n, B, n, 0.0, A, n), 0);
-        assert_int_equal(symv_async(t, TessLower, n, 1.0, A, n, x, 1, 0.5, y, -1), 0);
+        assert_int_equal(tu_symv_async(t, TessLower, n, 1.0, A, n, x, 1, 0.5, y, -1), 0);
         assert_int_equal(tu_gemm_async(t, TessNoTrans, bt, n, n, k, 2.0, B, n, B, n, 0.0, A, n), 0);
         assert_int_equal(tu_vec_coherent_async(t, y, n, -1), 0);
         assert_int_equal(tess_memory_coherent_async(TessAll, n, n, A, n, t->es), 0);

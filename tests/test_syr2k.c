@@ -10,28 +10,10 @@
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
-#include "testutil.h"
+#include "rank_k_cases.h"
 
 #define NB TU_NB
 #define LEVELS_NB 512
-
-static const tess_uplo_t uplos[] = { TessUpper, TessLower };
-/* one on the tile grid, the others off it */
-static const int64_t sizes[] = { 1, NB - 1, NB + 1, 2 * NB, 7 * NB / 2 };
-#define NSIZES ((int)(sizeof sizes / sizeof *sizes))
-
-/* The transposes a routine takes: real syr2k N, T, C; complex syr2k N, T;
- * her2k N, C. */
-static int transposes(const tu_type_t *t, bool herm, tess_trans_t out[3])
-{
-    int n = 0;
-    out[n++] = TessNoTrans;
-    if (!herm)
-        out[n++] = TessTrans;
-    if (!t->is_complex || herm)
-        out[n++] = TessConjTrans;
-    return n;
-}
 
 /* The residual with both products counted. */
 static double residual2(const tu_type_t *t, double diff, int64_t k, double _Complex alpha,
@@ -40,72 +22,16 @@ static double residual2(const tu_type_t *t, double diff, int64_t k, double _Comp
     return tu_residual(t, diff, k, 2 * alpha, nA, nB, beta, nC0);
 }
 
-/* Runs the update with lds larger than the rows and C's other triangle NaN,
- * checks that the other triangle and the padding rows keep their bits and
- * that HER2K leaves a real diagonal, and returns the residual. */
-static double run_case(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans,
-                       int64_t n, int64_t k, double _Complex alpha, double _Complex beta)
-{
-    int64_t ar = trans == TessNoTrans ? n : k, ac = trans == TessNoTrans ? k : n;
-    int64_t lda = ar + 3, ldb = ar + 1, ldc = n + 2;
-    void *A = tu_matrix(t, lda, ac, 1), *B = tu_matrix(t, ldb, ac, 2);
-    void *C = tu_matrix(t, ldc, n, 3);
-    tu_fill_other_triangle(t, uplo, n, C, ldc, NAN);
-    void *C0 = tu_copy(t, C, ldc, n), *Cref = tu_copy(t, C, ldc, n);
-    double nA = tu_norm(t, A, ar, ac, lda), nB = tu_norm(t, B, ar, ac, ldb);
-    double nC = tu_sym_norm(t, uplo, n, C, ldc);
-
-    assert_int_equal(
-        tu_syr2k_async(t, herm, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), 0);
-    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, ldc, t->es), 0);
-    assert_int_equal(tess_sync(), 0);
-    tu_syr2k_ref(t, herm, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, Cref, ldc);
-    double r = residual2(t, tu_tri_diff(t, uplo, n, C, Cref, ldc), k, alpha, nA, nB, beta, nC);
-    assert_true(tu_other_triangle_same(t, uplo, n, C, C0, ldc));
-    assert_true(tu_same_outside(t, C, C0, ldc, n, ldc, 0, 0, n, n));
-    if (herm)
-        assert_true(tu_real_diagonal(t, n, C, ldc));
-    tu_release(t, A, lda, ac);
-    tu_release(t, B, ldb, ac);
-    tu_release(t, C, ldc, n);
-    free(C0);
-    free(Cref);
-    return r;
-}
-
-/* Every case of both routines in every precision; her2k takes the real part
- * of beta. */
-static void check_all_cases(double _Complex alpha, double _Complex beta)
-{
-    for (int ti = 0; ti < 4; ti++)
-        for (int herm = 0; herm <= (int)tu_types[ti].is_complex; herm++) {
-            const tu_type_t *t = &tu_types[ti];
-            tess_trans_t tr[3];
-            int ntr = transposes(t, herm, tr);
-            double _Complex b = herm ? creal(beta) : beta;
-            for (int u = 0; u < 2; u++)
-                for (int x = 0; x < ntr; x++)
-                    for (int s = 0; s < NSIZES; s++) {
-                        int64_t n = sizes[s], k = sizes[(s + 1) % NSIZES];
-                        double r = run_case(t, herm, uplos[u], tr[x], n, k, alpha, b);
-                        if (!(r < TU_GEMM_BOUND))
-                            fail_msg("%s%s uplo=%d trans=%d n=%lld k=%lld: residual %g", t->name,
-                                     herm ? "her2k" : "syr2k", uplos[u], tr[x], (long long)n,
-                                     (long long)k, r);
-                    }
-        }
-}
-
 static void syr2k_and_her2k_match_openblas_for_every_uplo_trans_size_and_precision(void **state)
 {
     (void)state;
-    check_all_cases(0.7 - 0.2 * I, -1.3 + 0.4 * I);
+    rk_check_all_cases(true, 0.7 - 0.2 * I, -1.3 + 0.4 * I);
 }
 
 static void syr2k_and_her2k_with_beta_one_add_the_products_to_c(void **state)
 {
     (void)state;
-    check_all_cases(-0.6 + 0.9 * I, 1.0);
+    rk_check_all_cases(true, -0.6 + 0.9 * I, 1.0);
 }
 
 /* A, B and C are windows of one parent at offsets off the tile grid; C's
@@ -129,19 +55,20 @@ static void syr2k_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(
                 char *Cr = (char *)Pref + (C - (char *)P);
                 double _Complex alpha = 2.0 - 0.5 * I, beta = 0.5;
                 double nA = tu_norm(t, A, ar, ac, ld), nB = tu_norm(t, B, ar, ac, ld);
-                double nC = tu_sym_norm(t, uplos[u], n, C, ld);
-                assert_int_equal(tu_syr2k_async(t, herm, uplos[u], trans, n, k, alpha, A, ld, B, ld,
-                                                beta, C, ld),
+                double nC = tu_sym_norm(t, rk_uplos[u], n, C, ld);
+                assert_int_equal(tu_syr2k_async(t, herm, rk_uplos[u], trans, n, k, alpha, A, ld, B,
+                                                ld, beta, C, ld),
                                  0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, ld, ld, P, ld, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
-                tu_syr2k_ref(t, herm, uplos[u], trans, n, k, alpha, (char *)Pref + (A - (char *)P),
-                             ld, (char *)Pref + (B - (char *)P), ld, beta, Cr, ld);
-                double r = residual2(t, tu_tri_diff(t, uplos[u], n, C, Cr, ld), k, alpha, nA, nB,
+                tu_syr2k_ref(t, herm, rk_uplos[u], trans, n, k, alpha,
+                             (char *)Pref + (A - (char *)P), ld, (char *)Pref + (B - (char *)P), ld,
+                             beta, Cr, ld);
+                double r = residual2(t, tu_tri_diff(t, rk_uplos[u], n, C, Cr, ld), k, alpha, nA, nB,
                                      beta, nC);
                 assert_true(r < TU_GEMM_BOUND);
                 assert_true(tu_same_outside(t, P, Pref, ld, ld, ld, ci, cj, n, n));
-                assert_true(tu_other_triangle_same(t, uplos[u], n, C, Cr, ld));
+                assert_true(tu_other_triangle_same(t, rk_uplos[u], n, C, Cr, ld));
                 tu_release(t, P, ld, ld);
                 free(Pref);
             }
@@ -156,7 +83,7 @@ static void syr2k_with_alpha_zero_or_k_zero_never_reads_a_or_b_and_scales_the_tr
         for (int herm = 0; herm <= (int)tu_types[ti].is_complex; herm++)
             for (int variant = 0; variant < 2; variant++) {
                 const tu_type_t *t = &tu_types[ti];
-                tess_uplo_t uplo = uplos[1 - variant];
+                tess_uplo_t uplo = rk_uplos[1 - variant];
                 int64_t n = 2 * NB + 5, k = variant ? 0 : NB + 1;
                 double _Complex beta = herm ? -0.75 : 0.5 + 0.5 * I;
                 double _Complex alpha = variant ? 1.0 - I : 0.0;
@@ -199,7 +126,7 @@ static void syr2k_with_beta_zero_ignores_nan_in_c(void **state)
         for (int herm = 0; herm <= (int)tu_types[ti].is_complex; herm++)
             for (int alpha_zero = 0; alpha_zero < 2; alpha_zero++) {
                 const tu_type_t *t = &tu_types[ti];
-                tess_uplo_t uplo = uplos[alpha_zero];
+                tess_uplo_t uplo = rk_uplos[alpha_zero];
                 int64_t n = 2 * NB + 1, k = NB - 1;
                 void *A = tu_matrix(t, k, n, 8), *B = tu_matrix(t, k, n, 9);
                 void *C = tu_matrix(t, n, n, 1);
@@ -261,8 +188,8 @@ static void her2k_sets_the_imaginary_parts_of_the_diagonal_to_exactly_zero(void 
                 void *A = tu_matrix(t, k, n, 9), *B = tu_matrix(t, k, n, 11);
                 void *C = tu_matrix(t, n, n, 10);
                 assert_false(tu_real_diagonal(t, n, C, n));
-                assert_int_equal(tu_syr2k_async(t, true, uplos[u], TessConjTrans, n, k, alphas[c],
-                                                A, k, B, k, betas[c], C, n),
+                assert_int_equal(tu_syr2k_async(t, true, rk_uplos[u], TessConjTrans, n, k,
+                                                alphas[c], A, k, B, k, betas[c], C, n),
                                  0);
                 assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
                 assert_int_equal(tess_sync(), 0);
@@ -293,19 +220,7 @@ static void syr2k_with_n_zero_returns_at_once_and_touches_nothing(void **state)
 static void syr2k_and_her2k_on_tiles_a_gpu_computes_by_levels_match_openblas(void **state)
 {
     (void)state;
-    for (int ti = 0; ti < 4; ti++)
-        for (int herm = 0; herm <= (int)tu_types[ti].is_complex; herm++) {
-            const tu_type_t *t = &tu_types[ti];
-            tess_trans_t tr[3];
-            int ntr = transposes(t, herm, tr);
-            for (int u = 0; u < 2; u++)
-                for (int x = 0; x < ntr; x++) {
-                    double r = run_case(t, herm, uplos[u], tr[x], 2 * LEVELS_NB + 76, 37,
-                                        herm ? 0.7 : 0.7 - 0.2 * I, -1.3);
-                    if (!(r < TU_GEMM_BOUND))
-                        fail_msg("%s uplo=%d trans=%d: residual %g", t->name, uplos[u], tr[x], r);
-                }
-        }
+    rk_check_level_tiles(true, LEVELS_NB);
 }
 
 static int levels_tile_setup(void **state)

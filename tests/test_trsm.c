@@ -13,17 +13,10 @@
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
-#include "testutil.h"
+#include "trxm_cases.h"
 
 #define NB TU_NB
 #define BOUND 10.0
-
-static const tess_side_t sides[] = { TessLeft, TessRight };
-static const tess_uplo_t uplos[] = { TessLower, TessUpper };
-static const tess_trans_t transes[] = { TessNoTrans, TessTrans, TessConjTrans };
-static const tess_diag_t diags[] = { TessNonUnit, TessUnit };
-/* (triangular dimension, the other one) */
-static const int64_t shapes[][2] = { { 4 * NB, 37 }, { 5 * NB, 21 }, { 37, 50 }, { NB, 40 } };
 
 /* k x k in lda: random everywhere, then the uplo triangle made diagonally
  * dominant (off-diagonal entries below 1/(2k), a diagonal near 2), so that it
@@ -43,7 +36,7 @@ static void *tri_matrix(const tu_type_t *t, int64_t k, int64_t lda, tess_uplo_t 
 }
 
 /* The bound's residual of X (in ldb) as the solution of op(A) X = alpha B0
- * (side left) or X op(A) = alpha B0. */
+ * (side left) or X op(A) = alpha B0; INFINITY when X is not finite. */
 static double trsm_residual(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo,
                             tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,
                             double _Complex alpha, const void *A, int64_t lda, const void *B0,
@@ -60,69 +53,30 @@ static double trsm_residual(const tu_type_t *t, tess_side_t side, tess_uplo_t up
     double r = tu_norm(t, R, m, n, ldb);
     free(T);
     free(R);
+    if (!tu_all_finite(t, X, m, n, ldb))
+        return INFINITY;
     return scale > 0 ? r / scale : (r == 0 ? 0 : INFINITY);
 }
 
-/* Solves in place with lda = k + 3 and ldb = m + 5; A's other triangle holds
- * random values, or NaN (and then, with diag unit, so does its diagonal).
- * Checks that B's padding rows are untouched and returns the residual. */
-static double run_case(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
-                       tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, bool nan)
-{
-    int64_t k = side == TessLeft ? m : n, lda = k + 3, ldb = m + 5;
-    void *A = tri_matrix(t, k, lda, uplo, (unsigned)(m + 7 * n));
-    if (nan)
-        for (int64_t j = 0; j < k; j++)
-            for (int64_t i = 0; i < k; i++)
-                if (!tu_in_triangle(uplo, i, j) || (i == j && diag == TessUnit))
-                    tu_set(t, A, i, j, lda, NAN);
-    void *B = tu_matrix(t, ldb, n, (unsigned)(3 * m + n)), *B0 = tu_copy(t, B, ldb, n);
-    assert_int_equal(tu_trsm_async(t, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), 0);
-    assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, ldb, t->es), 0);
-    assert_int_equal(tess_sync(), 0);
-    double r = trsm_residual(t, side, uplo, trans, diag, m, n, alpha, A, lda, B0, B, ldb);
-    if (!tu_all_finite(t, B, m, n, ldb))
-        r = INFINITY;
-    assert_true(
-        tu_diff(t, (char *)B + (size_t)m * t->es, (char *)B0 + (size_t)m * t->es, 5, n, ldb) == 0);
-    tu_release(t, A, lda, k);
-    tu_release(t, B, ldb, n);
-    free(B0);
-    return r;
-}
-
-static void check_every_case(const tu_type_t *t, int64_t k, int64_t other, bool nan)
-{
-    for (int s = 0; s < 2; s++)
-        for (int u = 0; u < 2; u++)
-            for (int tr = 0; tr < 3; tr++)
-                for (int d = 0; d < 2; d++) {
-                    int64_t m = sides[s] == TessLeft ? k : other;
-                    int64_t n = sides[s] == TessLeft ? other : k;
-                    double r = run_case(t, sides[s], uplos[u], transes[tr], diags[d], m, n,
-                                        0.7 - 0.2 * I, nan);
-                    if (!(r < BOUND))
-                        fail_msg("%strsm side=%d uplo=%d trans=%d diag=%d m=%lld n=%lld: "
-                                 "residual %g",
-                                 t->name, sides[s], uplos[u], transes[tr], diags[d], (long long)m,
-                                 (long long)n, r);
-                }
-}
+static const trxm_routine_t trsm = {
+    .name = "trsm",
+    .call = tu_trsm_async,
+    .matrix = tri_matrix,
+    .residual = trsm_residual,
+    .bound = BOUND,
+};
 
 static void
 trsm_solves_every_side_uplo_trans_and_diag_in_every_precision_on_and_off_the_grid(void **state)
 {
     (void)state;
-    for (int ti = 0; ti < 4; ti++)
-        for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
-            check_every_case(&tu_types[ti], shapes[sh][0], shapes[sh][1], false);
+    trxm_check_every_case_and_precision(&trsm);
 }
 
 static void trsm_never_reads_the_other_triangle_of_a_nor_a_unit_diagonal(void **state)
 {
     (void)state;
-    check_every_case(&tu_types[1], 37, 20, true);
-    check_every_case(&tu_types[3], 5 * NB, 9, true);
+    trxm_check_the_other_triangle_is_never_read(&trsm);
 }
 
 /* A, B and a third view, all windows of one parent at offsets off the tile
@@ -134,7 +88,7 @@ static void trsm_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
     const tu_type_t *t = &tu_types[3];
     int64_t ld = 7 * NB + 3, m = 3 * NB + 5, n = 2 * NB - 3;
     for (int s = 0; s < 2; s++) {
-        tess_side_t side = sides[s];
+        tess_side_t side = trxm_sides[s];
         int64_t k = side == TessLeft ? m : n;
         void *P = tu_matrix(t, ld, ld, 11);
         /* A at (1, 2): make its lower triangle dominant in place */
@@ -176,13 +130,13 @@ static void trsm_with_alpha_zero_sets_b_to_zero_without_reading_a_or_b(void **st
         const tu_type_t *t = &tu_types[ti];
         int64_t m = 2 * NB + 3, n = NB + 1;
         for (int s = 0; s < 2; s++) {
-            int64_t k = sides[s] == TessLeft ? m : n;
+            int64_t k = trxm_sides[s] == TessLeft ? m : n;
             void *A = tu_matrix(t, k, k, 1), *B = tu_matrix(t, m, n, 2);
             tu_fill(t, A, k, k, k, NAN);
             tu_fill(t, B, m, n, m, NAN);
             uint64_t h2d = tu_h2d_bytes();
-            assert_int_equal(tu_trsm_async(t, sides[s], TessUpper, TessNoTrans, TessNonUnit, m, n,
-                                           0.0, s ? NULL : A, k, B, m),
+            assert_int_equal(tu_trsm_async(t, trxm_sides[s], TessUpper, TessNoTrans, TessNonUnit, m,
+                                           n, 0.0, s ? NULL : A, k, B, m),
                              0);
             assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, m, t->es), 0);
             assert_int_equal(tess_sync(), 0);
@@ -321,10 +275,10 @@ static void trsm_with_device_memory_of_a_few_tiles_completes_out_of_core(void **
     assert_int_equal(tu_init_host(2, NB, 8 * TILE_BYTES), 0);
     const tu_type_t *t = &tu_types[1];
     for (int s = 0; s < 2; s++) {
-        double r = run_case(t, sides[s], s ? TessUpper : TessLower, TessNoTrans, TessNonUnit,
-                            6 * NB, 6 * NB, 1.5, false);
+        double r = trxm_run_case(&trsm, t, trxm_sides[s], s ? TessUpper : TessLower, TessNoTrans,
+                                 TessNonUnit, 6 * NB, 6 * NB, 1.5, false);
         if (!(r < BOUND))
-            fail_msg("side %d: residual %g", sides[s], r);
+            fail_msg("side %d: residual %g", trxm_sides[s], r);
     }
     tess_stats_t st;
     assert_int_equal(tess_get_stats(&st), 0);
@@ -349,17 +303,18 @@ static void trsm_on_one_device_moves_b_and_the_referenced_tiles_of_a_once(void *
     const tu_type_t *t = &tu_types[2];
     for (int u = 0; u < 2; u++) {
         int64_t m = 37, n = 5 * NB + 2, lda = n + 1;
-        void *A = tri_matrix(t, n, lda, uplos[u], 5), *B = tu_matrix(t, m, n, 6);
+        void *A = tri_matrix(t, n, lda, trxm_uplos[u], 5), *B = tu_matrix(t, m, n, 6);
         tess_stats_t s0, s1;
         assert_int_equal(tess_get_stats(&s0), 0);
-        assert_int_equal(
-            tu_trsm_async(t, TessRight, uplos[u], TessTrans, TessUnit, m, n, 2.0, A, lda, B, m), 0);
+        assert_int_equal(tu_trsm_async(t, TessRight, trxm_uplos[u], TessTrans, TessUnit, m, n, 2.0,
+                                       A, lda, B, m),
+                         0);
         assert_int_equal(tess_memory_coherent_async(TessAll, m, n, B, m, t->es), 0);
         assert_int_equal(tess_sync(), 0);
         assert_int_equal(tess_get_stats(&s1), 0);
         assert_int_equal(s1.bytes_h2d - s0.bytes_h2d,
                          (uint64_t)(m * n) * t->es +
-                             tu_triangle_tile_bytes(n, NB, uplos[u], t->es));
+                             tu_triangle_tile_bytes(n, NB, trxm_uplos[u], t->es));
         assert_int_equal(s1.bytes_d2h - s0.bytes_d2h, (uint64_t)(m * n) * t->es);
         tu_release(t, A, lda, n);
         tu_release(t, B, m, n);

@@ -1,7 +1,4 @@
 #include <cblas.h>
-#ifdef TU_HAVE_CUDA
-#include <cuda_runtime.h>
-#endif
 #include <complex.h>
 #include <float.h>
 #include <math.h>
@@ -9,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
+#ifdef TESS_CUDA_BACKEND
+#include <cuda_runtime.h>
+#endif
 
 const tu_type_t tu_types[TU_NTYPES] = {
     { "s", sizeof(float), false, FLT_EPSILON },
@@ -17,6 +17,167 @@ const tu_type_t tu_types[TU_NTYPES] = {
     { "z", sizeof(double _Complex), true, DBL_EPSILON },
 };
 
+/* ---- the routines and their references, per precision ---------------------
+ * One body per routine serves the four precisions (PRECISIONS below); the
+ * tu_* functions pick the precision's from a table indexed like tu_types.
+ * Scalars arrive as double complex and are narrowed to the type (a real type
+ * keeps the real part); CBLAS takes a real type's scalars by value and a
+ * complex type's by address.  The Hermitian routines of a real type are its
+ * symmetric ones, and herm is never set for it. */
+#define BY_VALUE(T, v) ((T)(v))
+#define BY_ADDRESS(T, v) (&(T){ (T)(v) })
+#define PRECISIONS(X)                                                                              \
+    X(s, float, float, BY_VALUE, ssymm, ssyrk, ssyr2k, ssymv)                                      \
+    X(d, double, double, BY_VALUE, dsymm, dsyrk, dsyr2k, dsymv)                                    \
+    X(c, float _Complex, float, BY_ADDRESS, chemm, cherk, cher2k, chemv)                           \
+    X(z, double _Complex, double, BY_ADDRESS, zhemm, zherk, zher2k, zhemv)
+
+/* The CBLAS enums carry the same values as Tessera's; real types take
+ * ConjTrans as Trans, and the reference is given Trans. */
+#define CSIDE(s) ((CBLAS_SIDE)(s))
+#define CUPLO(u) ((CBLAS_UPLO)(u))
+#define CTRANS(t) ((CBLAS_TRANSPOSE)(t))
+#define REF_TRANS(T, R, t) (sizeof(T) == sizeof(R) && (t) == TessConjTrans ? CblasTrans : CTRANS(t))
+
+#define WRAPPERS(P, T, R, SC, HEMM, HERK, HER2K, HEMV)                                             \
+    static void P##_scalar(double _Complex v, void *out)                                           \
+    {                                                                                              \
+        *(T *)out = (T)v;                                                                          \
+    }                                                                                              \
+    static double _Complex P##_get(const void *A, size_t k)                                        \
+    {                                                                                              \
+        return ((const T *)A)[k];                                                                  \
+    }                                                                                              \
+    static int P##_gemm_async(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,   \
+                              double _Complex alpha, const void *A, int64_t lda, const void *B,    \
+                              int64_t ldb, double _Complex beta, void *C, int64_t ldc)             \
+    {                                                                                              \
+        return tess_##P##gemm_async(ta, tb, m, n, k, (T)alpha, A, lda, B, ldb, (T)beta, C, ldc);   \
+    }                                                                                              \
+    static void P##_gemm_ref(tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,    \
+                             double _Complex alpha, const void *A, int64_t lda, const void *B,     \
+                             int64_t ldb, double _Complex beta, void *C, int64_t ldc)              \
+    {                                                                                              \
+        cblas_##P##gemm(CblasColMajor, CTRANS(ta), CTRANS(tb), (int)m, (int)n, (int)k,             \
+                        SC(T, alpha), A, (int)lda, B, (int)ldb, SC(T, beta), C, (int)ldc);         \
+    }                                                                                              \
+    static int P##_symm_async(bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m, int64_t n, \
+                              double _Complex alpha, const void *A, int64_t lda, const void *B,    \
+                              int64_t ldb, double _Complex beta, void *C, int64_t ldc)             \
+    {                                                                                              \
+        return (herm ? tess_##HEMM##_async : tess_##P##symm_async)(side, uplo, m, n, (T)alpha, A,  \
+                                                                   lda, B, ldb, (T)beta, C, ldc);  \
+    }                                                                                              \
+    static void P##_symm_ref(bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m, int64_t n,  \
+                             double _Complex alpha, const void *A, int64_t lda, const void *B,     \
+                             int64_t ldb, double _Complex beta, void *C, int64_t ldc)              \
+    {                                                                                              \
+        (herm ? cblas_##HEMM : cblas_##P##symm)(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m,   \
+                                                (int)n, SC(T, alpha), A, (int)lda, B, (int)ldb,    \
+                                                SC(T, beta), C, (int)ldc);                         \
+    }                                                                                              \
+    static int P##_syrk_async(bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,          \
+                              int64_t k, double _Complex alpha, const void *A, int64_t lda,        \
+                              double _Complex beta, void *C, int64_t ldc)                          \
+    {                                                                                              \
+        if (herm)                                                                                  \
+            return tess_##HERK##_async(uplo, trans, n, k, (R)creal(alpha), A, lda, (R)creal(beta), \
+                                       C, ldc);                                                    \
+        return tess_##P##syrk_async(uplo, trans, n, k, (T)alpha, A, lda, (T)beta, C, ldc);         \
+    }                                                                                              \
+    static void P##_syrk_ref(bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,           \
+                             int64_t k, double _Complex alpha, const void *A, int64_t lda,         \
+                             double _Complex beta, void *C, int64_t ldc)                           \
+    {                                                                                              \
+        if (herm)                                                                                  \
+            cblas_##HERK(CblasColMajor, CUPLO(uplo), REF_TRANS(T, R, trans), (int)n, (int)k,       \
+                         (R)creal(alpha), A, (int)lda, (R)creal(beta), C, (int)ldc);               \
+        else                                                                                       \
+            cblas_##P##syrk(CblasColMajor, CUPLO(uplo), REF_TRANS(T, R, trans), (int)n, (int)k,    \
+                            SC(T, alpha), A, (int)lda, SC(T, beta), C, (int)ldc);                  \
+    }                                                                                              \
+    static int P##_syr2k_async(bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,         \
+                               int64_t k, double _Complex alpha, const void *A, int64_t lda,       \
+                               const void *B, int64_t ldb, double _Complex beta, void *C,          \
+                               int64_t ldc)                                                        \
+    {                                                                                              \
+        if (herm)                                                                                  \
+            return tess_##HER2K##_async(uplo, trans, n, k, (T)alpha, A, lda, B, ldb,               \
+                                        (R)creal(beta), C, ldc);                                   \
+        return tess_##P##syr2k_async(uplo, trans, n, k, (T)alpha, A, lda, B, ldb, (T)beta, C,      \
+                                     ldc);                                                         \
+    }                                                                                              \
+    static void P##_syr2k_ref(bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,          \
+                              int64_t k, double _Complex alpha, const void *A, int64_t lda,        \
+                              const void *B, int64_t ldb, double _Complex beta, void *C,           \
+                              int64_t ldc)                                                         \
+    {                                                                                              \
+        if (herm)                                                                                  \
+            cblas_##HER2K(CblasColMajor, CUPLO(uplo), REF_TRANS(T, R, trans), (int)n, (int)k,      \
+                          SC(T, alpha), A, (int)lda, B, (int)ldb, (R)creal(beta), C, (int)ldc);    \
+        else                                                                                       \
+            cblas_##P##syr2k(CblasColMajor, CUPLO(uplo), REF_TRANS(T, R, trans), (int)n, (int)k,   \
+                             SC(T, alpha), A, (int)lda, B, (int)ldb, SC(T, beta), C, (int)ldc);    \
+    }                                                                                              \
+    static int P##_gemmt_async(tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n,      \
+                               int64_t k, double _Complex alpha, const void *A, int64_t lda,       \
+                               const void *B, int64_t ldb, double _Complex beta, void *C,          \
+                               int64_t ldc)                                                        \
+    {                                                                                              \
+        return tess_##P##gemmt_async(uplo, ta, tb, n, k, (T)alpha, A, lda, B, ldb, (T)beta, C,     \
+                                     ldc);                                                         \
+    }                                                                                              \
+    static int P##_trxm_async(bool solve, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,  \
+                              tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha,       \
+                              const void *A, int64_t lda, void *B, int64_t ldb)                    \
+    {                                                                                              \
+        return (solve ? tess_##P##trsm_async : tess_##P##trmm_async)(side, uplo, trans, diag, m,   \
+                                                                     n, (T)alpha, A, lda, B, ldb); \
+    }                                                                                              \
+    static int P##_gemv_async(tess_trans_t trans, int64_t m, int64_t n, double _Complex alpha,     \
+                              const void *A, int64_t lda, const void *x, int64_t incx,             \
+                              double _Complex beta, void *y, int64_t incy)                         \
+    {                                                                                              \
+        return tess_##P##gemv_async(trans, m, n, (T)alpha, A, lda, x, incx, (T)beta, y, incy);     \
+    }                                                                                              \
+    static void P##_gemv_ref(tess_trans_t trans, int64_t m, int64_t n, double _Complex alpha,      \
+                             const void *A, int64_t lda, const void *x, int64_t incx,              \
+                             double _Complex beta, void *y, int64_t incy)                          \
+    {                                                                                              \
+        cblas_##P##gemv(CblasColMajor, CTRANS(trans), (int)m, (int)n, SC(T, alpha), A, (int)lda,   \
+                        x, (int)incx, SC(T, beta), y, (int)incy);                                  \
+    }                                                                                              \
+    static int P##_symv_async(tess_uplo_t uplo, int64_t n, double _Complex alpha, const void *A,   \
+                              int64_t lda, const void *x, int64_t incx, double _Complex beta,      \
+                              void *y, int64_t incy)                                               \
+    {                                                                                              \
+        return tess_##HEMV##_async(uplo, n, (T)alpha, A, lda, x, incx, (T)beta, y, incy);          \
+    }                                                                                              \
+    static void P##_symv_ref(tess_uplo_t uplo, int64_t n, double _Complex alpha, const void *A,    \
+                             int64_t lda, const void *x, int64_t incx, double _Complex beta,       \
+                             void *y, int64_t incy)                                                \
+    {                                                                                              \
+        cblas_##HEMV(CblasColMajor, CUPLO(uplo), (int)n, SC(T, alpha), A, (int)lda, x, (int)incx,  \
+                     SC(T, beta), y, (int)incy);                                                   \
+    }
+
+PRECISIONS(WRAPPERS)
+
+/* The table: one row a precision, one field a routine (a list clang-format
+ * does not settle on a layout of). */
+/* clang-format off */
+#define ROUTINES(X, P)                                                                             \
+    X(P, scalar) X(P, get) X(P, gemm_async) X(P, gemm_ref) X(P, symm_async) X(P, symm_ref)         \
+    X(P, syrk_async) X(P, syrk_ref) X(P, syr2k_async) X(P, syr2k_ref) X(P, gemmt_async)            \
+    X(P, trxm_async) X(P, gemv_async) X(P, gemv_ref) X(P, symv_async) X(P, symv_ref)
+/* clang-format on */
+#define FIELD(P, r) __typeof__(P##_##r) *r;
+#define INIT(P, r) .r = P##_##r,
+#define ROW(P, ...) { ROUTINES(INIT, P) },
+static const struct {
+    ROUTINES(FIELD, s)
+} prec[TU_NTYPES] = { PRECISIONS(ROW) };
+
 static int kind(const tu_type_t *t)
 {
     return (int)(t - tu_types);
@@ -24,23 +185,117 @@ static int kind(const tu_type_t *t)
 
 void tu_scalar(const tu_type_t *t, double _Complex v, void *out)
 {
-    switch (kind(t)) {
-    case 0: *(float *)out = (float)creal(v); break;
-    case 1: *(double *)out = creal(v); break;
-    case 2: *(float _Complex *)out = (float _Complex)v; break;
-    default: *(double _Complex *)out = v; break;
-    }
+    prec[kind(t)].scalar(v, out);
 }
 
 double _Complex tu_get(const tu_type_t *t, const void *A, int64_t i, int64_t j, int64_t ld)
 {
-    size_t k = (size_t)(i + j * ld);
-    switch (kind(t)) {
-    case 0: return ((const float *)A)[k];
-    case 1: return ((const double *)A)[k];
-    case 2: return ((const float _Complex *)A)[k];
-    default: return ((const double _Complex *)A)[k];
-    }
+    return prec[kind(t)].get(A, (size_t)(i + j * ld));
+}
+
+int tu_gemm_async(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,
+                  int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                  int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    return prec[kind(t)].gemm_async(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void tu_gemm_ref(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,
+                 int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                 int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    prec[kind(t)].gemm_ref(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+int tu_symm_async(const tu_type_t *t, bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m,
+                  int64_t n, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                  int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    return prec[kind(t)].symm_async(herm, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void tu_symm_ref(const tu_type_t *t, bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m,
+                 int64_t n, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                 int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    prec[kind(t)].symm_ref(herm, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+int tu_syrk_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                  int64_t k, double _Complex alpha, const void *A, int64_t lda,
+                  double _Complex beta, void *C, int64_t ldc)
+{
+    return prec[kind(t)].syrk_async(herm, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
+}
+
+void tu_syrk_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                 int64_t k, double _Complex alpha, const void *A, int64_t lda, double _Complex beta,
+                 void *C, int64_t ldc)
+{
+    prec[kind(t)].syrk_ref(herm, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
+}
+
+int tu_syr2k_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                   int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                   int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    return prec[kind(t)].syr2k_async(herm, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void tu_syr2k_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
+                  int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
+                  int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    prec[kind(t)].syr2k_ref(herm, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+int tu_gemmt_async(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,
+                   int64_t n, int64_t k, double _Complex alpha, const void *A, int64_t lda,
+                   const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc)
+{
+    return prec[kind(t)].gemmt_async(uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+int tu_trsm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
+                  tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
+                  int64_t lda, void *B, int64_t ldb)
+{
+    return prec[kind(t)].trxm_async(true, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
+}
+
+int tu_trmm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
+                  tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
+                  int64_t lda, void *B, int64_t ldb)
+{
+    return prec[kind(t)].trxm_async(false, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
+}
+
+int tu_gemv_async(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n,
+                  double _Complex alpha, const void *A, int64_t lda, const void *x, int64_t incx,
+                  double _Complex beta, void *y, int64_t incy)
+{
+    return prec[kind(t)].gemv_async(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+void tu_gemv_ref(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n,
+                 double _Complex alpha, const void *A, int64_t lda, const void *x, int64_t incx,
+                 double _Complex beta, void *y, int64_t incy)
+{
+    prec[kind(t)].gemv_ref(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+int tu_symv_async(const tu_type_t *t, tess_uplo_t uplo, int64_t n, double _Complex alpha,
+                  const void *A, int64_t lda, const void *x, int64_t incx, double _Complex beta,
+                  void *y, int64_t incy)
+{
+    return prec[kind(t)].symv_async(uplo, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+void tu_symv_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, double _Complex alpha,
+                 const void *A, int64_t lda, const void *x, int64_t incx, double _Complex beta,
+                 void *y, int64_t incy)
+{
+    prec[kind(t)].symv_ref(uplo, n, alpha, A, lda, x, incx, beta, y, incy);
 }
 
 void tu_set(const tu_type_t *t, void *A, int64_t i, int64_t j, int64_t ld, double _Complex v)
@@ -117,26 +372,29 @@ void tu_fill(const tu_type_t *t, void *A, int64_t m, int64_t n, int64_t ld, doub
             tu_set(t, A, i, j, ld, v);
 }
 
-double tu_norm(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld)
+/* ||A - B||_F over the m x n matrices, or over the uplo triangle of n x n
+ * ones when tri; ||A||_F when B is NULL. */
+static double frobenius(const tu_type_t *t, bool tri, tess_uplo_t uplo, const void *A,
+                        const void *B, int64_t m, int64_t n, int64_t ld)
 {
     double s = 0;
     for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < m; i++) {
-            double a = cabs(tu_get(t, A, i, j, ld));
-            s += a * a;
-        }
+        for (int64_t i = 0; i < m; i++)
+            if (!tri || tu_in_triangle(uplo, i, j)) {
+                double a = cabs(tu_get(t, A, i, j, ld) - (B ? tu_get(t, B, i, j, ld) : 0));
+                s += a * a;
+            }
     return sqrt(s);
+}
+
+double tu_norm(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld)
+{
+    return frobenius(t, false, TessLower, A, NULL, m, n, ld);
 }
 
 double tu_diff(const tu_type_t *t, const void *A, const void *B, int64_t m, int64_t n, int64_t ld)
 {
-    double s = 0;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < m; i++) {
-            double a = cabs(tu_get(t, A, i, j, ld) - tu_get(t, B, i, j, ld));
-            s += a * a;
-        }
-    return sqrt(s);
+    return frobenius(t, false, TessLower, A, B, m, n, ld);
 }
 
 bool tu_pad_intact(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld,
@@ -235,254 +493,11 @@ bool tu_all_finite(const tu_type_t *t, const void *A, int64_t m, int64_t n, int6
     return true;
 }
 
-int tu_gemm_async(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,
-                  int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
-                  int64_t ldb, double _Complex beta, void *C, int64_t ldc)
-{
-    switch (kind(t)) {
-    case 0:
-        return tess_sgemm_async(ta, tb, m, n, k, (float)creal(alpha), A, lda, B, ldb,
-                                (float)creal(beta), C, ldc);
-    case 1:
-        return tess_dgemm_async(ta, tb, m, n, k, creal(alpha), A, lda, B, ldb, creal(beta), C, ldc);
-    case 2:
-        return tess_cgemm_async(ta, tb, m, n, k, (float _Complex)alpha, A, lda, B, ldb,
-                                (float _Complex)beta, C, ldc);
-    default: return tess_zgemm_async(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-    }
-}
-
-void tu_gemm_ref(const tu_type_t *t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n,
-                 int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
-                 int64_t ldb, double _Complex beta, void *C, int64_t ldc)
-{
-    _Alignas(16) unsigned char a[16], b[16];
-    tu_scalar(t, alpha, a);
-    tu_scalar(t, beta, b);
-    CBLAS_TRANSPOSE cta = (CBLAS_TRANSPOSE)ta, ctb = (CBLAS_TRANSPOSE)tb;
-    switch (kind(t)) {
-    case 0:
-        cblas_sgemm(CblasColMajor, cta, ctb, (int)m, (int)n, (int)k, *(float *)a, A, (int)lda, B,
-                    (int)ldb, *(float *)b, C, (int)ldc);
-        break;
-    case 1:
-        cblas_dgemm(CblasColMajor, cta, ctb, (int)m, (int)n, (int)k, *(double *)a, A, (int)lda, B,
-                    (int)ldb, *(double *)b, C, (int)ldc);
-        break;
-    case 2:
-        cblas_cgemm(CblasColMajor, cta, ctb, (int)m, (int)n, (int)k, a, A, (int)lda, B, (int)ldb, b,
-                    C, (int)ldc);
-        break;
-    default:
-        cblas_zgemm(CblasColMajor, cta, ctb, (int)m, (int)n, (int)k, a, A, (int)lda, B, (int)ldb, b,
-                    C, (int)ldc);
-        break;
-    }
-}
-
 double tu_gemm_residual(const tu_type_t *t, int64_t m, int64_t n, int64_t k, double _Complex alpha,
                         double normA, double normB, double _Complex beta, double normC0,
                         const void *C, const void *Cref, int64_t ldc)
 {
-    double scale = cabs(alpha) * normA * normB + cabs(beta) * normC0;
-    double diff = tu_diff(t, C, Cref, m, n, ldc);
-    if (scale == 0)
-        return diff == 0 ? 0 : INFINITY;
-    return diff / ((k > 1 ? (double)k : 1.0) * t->eps * scale);
-}
-
-/* The CBLAS enums carry the same values as Tessera's. */
-#define CSIDE(s) ((CBLAS_SIDE)(s))
-#define CUPLO(u) ((CBLAS_UPLO)(u))
-
-int tu_symm_async(const tu_type_t *t, bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m,
-                  int64_t n, double _Complex alpha, const void *A, int64_t lda, const void *B,
-                  int64_t ldb, double _Complex beta, void *C, int64_t ldc)
-{
-    float _Complex ca = (float _Complex)alpha, cb = (float _Complex)beta;
-    switch (kind(t)) {
-    case 0:
-        return tess_ssymm_async(side, uplo, m, n, (float)creal(alpha), A, lda, B, ldb,
-                                (float)creal(beta), C, ldc);
-    case 1:
-        return tess_dsymm_async(side, uplo, m, n, creal(alpha), A, lda, B, ldb, creal(beta), C,
-                                ldc);
-    case 2:
-        return (herm ? tess_chemm_async : tess_csymm_async)(side, uplo, m, n, ca, A, lda, B, ldb,
-                                                            cb, C, ldc);
-    default:
-        return (herm ? tess_zhemm_async : tess_zsymm_async)(side, uplo, m, n, alpha, A, lda, B, ldb,
-                                                            beta, C, ldc);
-    }
-}
-
-void tu_symm_ref(const tu_type_t *t, bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m,
-                 int64_t n, double _Complex alpha, const void *A, int64_t lda, const void *B,
-                 int64_t ldb, double _Complex beta, void *C, int64_t ldc)
-{
-    _Alignas(16) unsigned char a[16], b[16];
-    tu_scalar(t, alpha, a);
-    tu_scalar(t, beta, b);
-    switch (kind(t)) {
-    case 0:
-        cblas_ssymm(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m, (int)n, *(float *)a, A,
-                    (int)lda, B, (int)ldb, *(float *)b, C, (int)ldc);
-        break;
-    case 1:
-        cblas_dsymm(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m, (int)n, *(double *)a, A,
-                    (int)lda, B, (int)ldb, *(double *)b, C, (int)ldc);
-        break;
-    case 2:
-        (herm ? cblas_chemm : cblas_csymm)(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m, (int)n,
-                                           a, A, (int)lda, B, (int)ldb, b, C, (int)ldc);
-        break;
-    default:
-        (herm ? cblas_zhemm : cblas_zsymm)(CblasColMajor, CSIDE(side), CUPLO(uplo), (int)m, (int)n,
-                                           a, A, (int)lda, B, (int)ldb, b, C, (int)ldc);
-        break;
-    }
-}
-
-int tu_syrk_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
-                  int64_t k, double _Complex alpha, const void *A, int64_t lda,
-                  double _Complex beta, void *C, int64_t ldc)
-{
-    switch (kind(t)) {
-    case 0:
-        return tess_ssyrk_async(uplo, trans, n, k, (float)creal(alpha), A, lda, (float)creal(beta),
-                                C, ldc);
-    case 1: return tess_dsyrk_async(uplo, trans, n, k, creal(alpha), A, lda, creal(beta), C, ldc);
-    case 2:
-        if (herm)
-            return tess_cherk_async(uplo, trans, n, k, (float)creal(alpha), A, lda,
-                                    (float)creal(beta), C, ldc);
-        return tess_csyrk_async(uplo, trans, n, k, (float _Complex)alpha, A, lda,
-                                (float _Complex)beta, C, ldc);
-    default:
-        if (herm)
-            return tess_zherk_async(uplo, trans, n, k, creal(alpha), A, lda, creal(beta), C, ldc);
-        return tess_zsyrk_async(uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
-    }
-}
-
-/* Real types take ConjTrans as Trans; the reference is given Trans. */
-static CBLAS_TRANSPOSE ref_trans(const tu_type_t *t, tess_trans_t trans)
-{
-    return !t->is_complex && trans == TessConjTrans ? CblasTrans : (CBLAS_TRANSPOSE)trans;
-}
-
-void tu_syrk_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
-                 int64_t k, double _Complex alpha, const void *A, int64_t lda, double _Complex beta,
-                 void *C, int64_t ldc)
-{
-    _Alignas(16) unsigned char a[16], b[16];
-    tu_scalar(t, alpha, a);
-    tu_scalar(t, beta, b);
-    CBLAS_TRANSPOSE ct = ref_trans(t, trans);
-    switch (kind(t)) {
-    case 0:
-        cblas_ssyrk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, *(float *)a, A, (int)lda,
-                    *(float *)b, C, (int)ldc);
-        break;
-    case 1:
-        cblas_dsyrk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, *(double *)a, A, (int)lda,
-                    *(double *)b, C, (int)ldc);
-        break;
-    case 2:
-        if (herm)
-            cblas_cherk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, (float)creal(alpha), A,
-                        (int)lda, (float)creal(beta), C, (int)ldc);
-        else
-            cblas_csyrk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, b, C,
-                        (int)ldc);
-        break;
-    default:
-        if (herm)
-            cblas_zherk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, creal(alpha), A, (int)lda,
-                        creal(beta), C, (int)ldc);
-        else
-            cblas_zsyrk(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, b, C,
-                        (int)ldc);
-        break;
-    }
-}
-
-int tu_syr2k_async(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
-                   int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
-                   int64_t ldb, double _Complex beta, void *C, int64_t ldc)
-{
-    switch (kind(t)) {
-    case 0:
-        return tess_ssyr2k_async(uplo, trans, n, k, (float)creal(alpha), A, lda, B, ldb,
-                                 (float)creal(beta), C, ldc);
-    case 1:
-        return tess_dsyr2k_async(uplo, trans, n, k, creal(alpha), A, lda, B, ldb, creal(beta), C,
-                                 ldc);
-    case 2:
-        if (herm)
-            return tess_cher2k_async(uplo, trans, n, k, (float _Complex)alpha, A, lda, B, ldb,
-                                     (float)creal(beta), C, ldc);
-        return tess_csyr2k_async(uplo, trans, n, k, (float _Complex)alpha, A, lda, B, ldb,
-                                 (float _Complex)beta, C, ldc);
-    default:
-        if (herm)
-            return tess_zher2k_async(uplo, trans, n, k, alpha, A, lda, B, ldb, creal(beta), C, ldc);
-        return tess_zsyr2k_async(uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-    }
-}
-
-void tu_syr2k_ref(const tu_type_t *t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n,
-                  int64_t k, double _Complex alpha, const void *A, int64_t lda, const void *B,
-                  int64_t ldb, double _Complex beta, void *C, int64_t ldc)
-{
-    _Alignas(16) unsigned char a[16], b[16];
-    tu_scalar(t, alpha, a);
-    tu_scalar(t, beta, b);
-    CBLAS_TRANSPOSE ct = ref_trans(t, trans);
-    switch (kind(t)) {
-    case 0:
-        cblas_ssyr2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, *(float *)a, A, (int)lda, B,
-                     (int)ldb, *(float *)b, C, (int)ldc);
-        break;
-    case 1:
-        cblas_dsyr2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, *(double *)a, A, (int)lda, B,
-                     (int)ldb, *(double *)b, C, (int)ldc);
-        break;
-    case 2:
-        if (herm)
-            cblas_cher2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, B,
-                         (int)ldb, (float)creal(beta), C, (int)ldc);
-        else
-            cblas_csyr2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, B,
-                         (int)ldb, b, C, (int)ldc);
-        break;
-    default:
-        if (herm)
-            cblas_zher2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, B,
-                         (int)ldb, creal(beta), C, (int)ldc);
-        else
-            cblas_zsyr2k(CblasColMajor, CUPLO(uplo), ct, (int)n, (int)k, a, A, (int)lda, B,
-                         (int)ldb, b, C, (int)ldc);
-        break;
-    }
-}
-
-int tu_gemmt_async(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb,
-                   int64_t n, int64_t k, double _Complex alpha, const void *A, int64_t lda,
-                   const void *B, int64_t ldb, double _Complex beta, void *C, int64_t ldc)
-{
-    switch (kind(t)) {
-    case 0:
-        return tess_sgemmt_async(uplo, ta, tb, n, k, (float)creal(alpha), A, lda, B, ldb,
-                                 (float)creal(beta), C, ldc);
-    case 1:
-        return tess_dgemmt_async(uplo, ta, tb, n, k, creal(alpha), A, lda, B, ldb, creal(beta), C,
-                                 ldc);
-    case 2:
-        return tess_cgemmt_async(uplo, ta, tb, n, k, (float _Complex)alpha, A, lda, B, ldb,
-                                 (float _Complex)beta, C, ldc);
-    default: return tess_zgemmt_async(uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-    }
+    return tu_residual(t, tu_diff(t, C, Cref, m, n, ldc), k, alpha, normA, normB, beta, normC0);
 }
 
 void tu_gemmt_ref(const tu_type_t *t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb, int64_t n,
@@ -516,40 +531,6 @@ double tu_residual(const tu_type_t *t, double diff, int64_t k, double _Complex a
 bool tu_in_triangle(tess_uplo_t uplo, int64_t i, int64_t j)
 {
     return uplo == TessLower ? i >= j : i <= j;
-}
-
-static int trxm_async(const tu_type_t *t, bool solve, tess_side_t side, tess_uplo_t uplo,
-                      tess_trans_t trans, tess_diag_t diag, int64_t m, int64_t n,
-                      double _Complex alpha, const void *A, int64_t lda, void *B, int64_t ldb)
-{
-    switch (kind(t)) {
-    case 0:
-        return (solve ? tess_strsm_async : tess_strmm_async)(side, uplo, trans, diag, m, n,
-                                                             (float)creal(alpha), A, lda, B, ldb);
-    case 1:
-        return (solve ? tess_dtrsm_async : tess_dtrmm_async)(side, uplo, trans, diag, m, n,
-                                                             creal(alpha), A, lda, B, ldb);
-    case 2:
-        return (solve ? tess_ctrsm_async : tess_ctrmm_async)(side, uplo, trans, diag, m, n,
-                                                             (float _Complex)alpha, A, lda, B, ldb);
-    default:
-        return (solve ? tess_ztrsm_async : tess_ztrmm_async)(side, uplo, trans, diag, m, n, alpha,
-                                                             A, lda, B, ldb);
-    }
-}
-
-int tu_trsm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
-                  tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
-                  int64_t lda, void *B, int64_t ldb)
-{
-    return trxm_async(t, true, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
-}
-
-int tu_trmm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
-                  tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
-                  int64_t lda, void *B, int64_t ldb)
-{
-    return trxm_async(t, false, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
 }
 
 void *tu_tri_dense(const tu_type_t *t, const void *A, int64_t k, int64_t lda, tess_uplo_t uplo,
@@ -594,26 +575,12 @@ uint64_t tu_tasks_run(void)
 double tu_tri_diff(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, const void *B,
                    int64_t ld)
 {
-    double s = 0;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < n; i++)
-            if (tu_in_triangle(uplo, i, j)) {
-                double a = cabs(tu_get(t, A, i, j, ld) - tu_get(t, B, i, j, ld));
-                s += a * a;
-            }
-    return sqrt(s);
+    return frobenius(t, true, uplo, A, B, n, n, ld);
 }
 
 double tu_tri_norm(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, int64_t ld)
 {
-    double s = 0;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < n; i++)
-            if (tu_in_triangle(uplo, i, j)) {
-                double a = cabs(tu_get(t, A, i, j, ld));
-                s += a * a;
-            }
-    return sqrt(s);
+    return frobenius(t, true, uplo, A, NULL, n, n, ld);
 }
 
 bool tu_tri_finite(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void *A, int64_t ld)
@@ -693,7 +660,7 @@ int tu_init_host(int ndev, int64_t nb, size_t mem)
     const char *other = getenv("TESS_TEST_DEVICES");
     if (other && *other) {
         cfg.devices = other;
-#ifdef TU_HAVE_CUDA
+#ifdef TESS_CUDA_BACKEND
         /* the backend takes its share of what is free after its streams and
          * handles, a little less than here, and rounds down to 256 bytes: a
          * cushion of 512 bytes, under the smallest tile of the suites, keeps

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "build_config.h"
 #include "tessera.h"
 
 typedef struct {
@@ -170,6 +171,20 @@ int tu_trsm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_t
 int tu_trmm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_trans_t trans,
                   tess_diag_t diag, int64_t m, int64_t n, double _Complex alpha, const void *A,
                   int64_t lda, void *B, int64_t ldb);
+/* GEMV, and SYMV (real types) or HEMV (complex), of the type's precision,
+ * and their OpenBLAS references. */
+int tu_gemv_async(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n,
+                  double _Complex alpha, const void *A, int64_t lda, const void *x, int64_t incx,
+                  double _Complex beta, void *y, int64_t incy);
+void tu_gemv_ref(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n,
+                 double _Complex alpha, const void *A, int64_t lda, const void *x, int64_t incx,
+                 double _Complex beta, void *y, int64_t incy);
+int tu_symv_async(const tu_type_t *t, tess_uplo_t uplo, int64_t n, double _Complex alpha,
+                  const void *A, int64_t lda, const void *x, int64_t incx, double _Complex beta,
+                  void *y, int64_t incy);
+void tu_symv_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, double _Complex alpha,
+                 const void *A, int64_t lda, const void *x, int64_t incx, double _Complex beta,
+                 void *y, int64_t incy);
 /* Whether element (i, j) lies in the uplo triangle. */
 bool tu_in_triangle(tess_uplo_t uplo, int64_t i, int64_t j);
 /* The triangle a TRSM/TRMM call defines from the k x k A (in lda), dense in

@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <mpi.h>
 #include <stddef.h>
+#include <string.h>
 #include <time.h>
 #include "profile.h"
 
@@ -139,7 +140,9 @@ typedef size_t L;
 #define TIMED_BLAS(name, call)                                                                     \
     do {                                                                                           \
         static void *slot;                                                                         \
-        fn_t f = (fn_t)next(&slot, name);                                                          \
+        void *sym = next(&slot, name);                                                             \
+        fn_t f; /* a copy: ISO C has no cast from dlsym's pointer to a function's */               \
+        memcpy(&f, &sym, sizeof f);                                                                \
         double t0 = on ? profile_now() : 0;                                                        \
         call;                                                                                      \
         if (on)                                                                                    \

@@ -1,7 +1,7 @@
 /* A distributed Cholesky (PDPOTRF) and LU (PDGETRF) factorization, and a
  * distributed product (PDGEMM), of N x N matrices over a P x Q grid of MPI
  * ranks, with ScaLAPACK calling each rank's BLAS: the system's, or Tessera's
- * legacy library preloaded in its place (README.md, ScaLAPACK).
+ * legacy library preloaded in its place (docs/scalapack.md).
  *
  *   mpirun -np 2 scalapack_demo [-n N] [-b NB] [-s S] [-g PxQ] [-r potrf,getrf,gemm]
  *                               [-w] [-x]

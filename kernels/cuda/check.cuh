@@ -1,28 +1,16 @@
-/* Error handling shared by the CUDA kernels: every CUDA and cuBLAS call is
- * checked, and a failure becomes TESS_EDEVICE returned to the caller (the
- * library never prints or aborts). */
+/* What the CUDA kernels share: their checks (cuda_check.h), the current
+ * device, occupancy and launches. */
 #ifndef KERN_CUDA_CHECK_CUH
 #define KERN_CUDA_CHECK_CUH
 
 #include <atomic>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include "kern_cuda.h"
-
-#define KERN_CUDA_TRY(call)                                                                        \
-    do {                                                                                           \
-        if ((call) != cudaSuccess)                                                                 \
-            return TESS_EDEVICE;                                                                   \
-    } while (0)
-
-#define KERN_CUBLAS_TRY(call)                                                                      \
-    do {                                                                                           \
-        if ((call) != CUBLAS_STATUS_SUCCESS)                                                       \
-            return TESS_EDEVICE;                                                                   \
-    } while (0)
+#include "kern_cuda.h" /* cuSOLVER's header first, for CUSOLVER_OK */
+#include "../cuda_check.h"
 
 /* After a launch: a bad configuration is reported here, not at the next sync. */
-#define KERN_LAUNCH_CHECK() KERN_CUDA_TRY(cudaGetLastError())
+#define KERN_LAUNCH_CHECK() CUDA_TRY(cudaGetLastError())
 
 /* Ready h for work on stream s: the thread's own handle when h is NULL. */
 static inline int kern_cublas_bind(cublasHandle_t *h, cudaStream_t s)
@@ -32,8 +20,8 @@ static inline int kern_cublas_bind(cublasHandle_t *h, cudaStream_t s)
         if (err)
             return err;
     }
-    KERN_CUBLAS_TRY(cublasSetStream(*h, s));
-    KERN_CUBLAS_TRY(cublasSetPointerMode(*h, CUBLAS_POINTER_MODE_HOST));
+    CUBLAS_TRY(cublasSetStream(*h, s));
+    CUBLAS_TRY(cublasSetPointerMode(*h, CUBLAS_POINTER_MODE_HOST));
     return 0;
 }
 
@@ -50,7 +38,7 @@ struct kern_device {
 static inline int kern_current_device(kern_device *d)
 {
     static std::atomic<int> nsm_of[TESS_MAX_DEVICES];
-    if (cudaGetDevice(&d->id) != cudaSuccess) {
+    if (CUDA_OK(cudaGetDevice(&d->id))) {
         cudaGetLastError();
         return TESS_EDEVICE;
     }
@@ -59,7 +47,7 @@ static inline int kern_current_device(kern_device *d)
     d->nsm = nsm_of[d->id].load(std::memory_order_relaxed);
     if (d->nsm > 0)
         return 0;
-    if (cudaDeviceGetAttribute(&d->nsm, cudaDevAttrMultiProcessorCount, d->id) != cudaSuccess) {
+    if (CUDA_OK(cudaDeviceGetAttribute(&d->nsm, cudaDevAttrMultiProcessorCount, d->id))) {
         cudaGetLastError();
         return TESS_EDEVICE;
     }
@@ -79,10 +67,9 @@ static int kern_blocks_per_sm(K *kernel, int threads, size_t smem, int dev,
     *per_sm = cache[dev].load(std::memory_order_relaxed);
     if (*per_sm > 0)
         return 0;
-    if ((smem > 0 && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)smem) != cudaSuccess) ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, threads, smem) !=
-            cudaSuccess) {
+    if ((smem > 0 && CUDA_OK(cudaFuncSetAttribute(
+                         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem))) ||
+        CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, threads, smem))) {
         cudaGetLastError();
         return TESS_EDEVICE;
     }
@@ -127,7 +114,7 @@ static int kern_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem,
     cfg.dynamicSmemBytes = smem;
     cfg.stream = s;
     cfg.attrs = attr;
-    if (cudaLaunchKernelEx(&cfg, kernel, static_cast<A &&>(args)...) != cudaSuccess) {
+    if (CUDA_OK(cudaLaunchKernelEx(&cfg, kernel, static_cast<A &&>(args)...))) {
         cudaGetLastError();
         return TESS_EDEVICE;
     }

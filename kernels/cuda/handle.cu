@@ -31,7 +31,7 @@ extern "C" int kern_cuda_thread_handle(cublasHandle_t *h)
     if (err)
         return err;
     if (!tl_handles.h[dev.id])
-        KERN_CUBLAS_TRY(cublasCreate(&tl_handles.h[dev.id]));
+        CUBLAS_TRY(cublasCreate(&tl_handles.h[dev.id]));
     *h = tl_handles.h[dev.id];
     return 0;
 }

@@ -84,10 +84,10 @@ extern "C" int kern_cuda_solver_handle(cudaStream_t s, cusolverDnHandle_t *h)
     const int err = kern_current_device(&dev);
     if (err)
         return err;
-    if (!tl_solvers.h[dev.id] && cusolverDnCreate(&tl_solvers.h[dev.id]) != CUSOLVER_STATUS_SUCCESS)
+    if (!tl_solvers.h[dev.id] && CUSOLVER_OK(cusolverDnCreate(&tl_solvers.h[dev.id])))
         return TESS_EDEVICE;
     *h = tl_solvers.h[dev.id];
-    return cusolverDnSetStream(*h, s) == CUSOLVER_STATUS_SUCCESS ? 0 : TESS_EDEVICE;
+    return CUSOLVER_OK(cusolverDnSetStream(*h, s));
 }
 
 extern "C" int kern_cuda_info_to_host(cudaStream_t s, const int *dev_info, int64_t *info,
@@ -99,13 +99,12 @@ extern "C" int kern_cuda_info_to_host(cudaStream_t s, const int *dev_info, int64
         return err;
     info_slot *&ring = tl_rings.ring[dev.id];
     if (!ring)
-        KERN_CUDA_TRY(cudaMallocHost(&ring, INFO_RING * sizeof *ring));
+        CUDA_TRY(cudaMallocHost(&ring, INFO_RING * sizeof *ring));
     info_slot *slot = &ring[tl_rings.next[dev.id]++ % INFO_RING];
     slot->dest = info;
     slot->offset = offset;
-    KERN_CUDA_TRY(
-        cudaMemcpyAsync(&slot->value, dev_info, sizeof(int), cudaMemcpyDeviceToHost, s));
-    KERN_CUDA_TRY(cudaLaunchHostFunc(s, deliver, slot));
+    CUDA_TRY(cudaMemcpyAsync(&slot->value, dev_info, sizeof(int), cudaMemcpyDeviceToHost, s));
+    CUDA_TRY(cudaLaunchHostFunc(s, deliver, slot));
     return 0;
 }
 

@@ -64,13 +64,12 @@ int gemmt_levels(cublasHandle_t h, cudaStream_t s, T *scratch, int64_t leaf, boo
     auto bcol = [&](int64_t c) { return tb == TessNoTrans ? c * ldb : c; };
     for (int64_t size = n / 2; size >= leaf; size /= 2) {
         const int64_t step = 2 * size, r0 = lower ? size : 0, c0 = lower ? 0 : size;
-        KERN_CUBLAS_TRY(kern_gemm_batched(h, oa, ob, size, size, k, alpha, A + arow(r0), lda,
-                                          arow(step), B + bcol(c0), ldb, bcol(step), beta,
-                                          C + r0 + c0 * ldc, ldc, step * (1 + ldc), n / step));
+        CUBLAS_TRY(kern_gemm_batched(h, oa, ob, size, size, k, alpha, A + arow(r0), lda, arow(step),
+                                     B + bcol(c0), ldb, bcol(step), beta, C + r0 + c0 * ldc, ldc,
+                                     step * (1 + ldc), n / step));
     }
-    KERN_CUBLAS_TRY(kern_gemm_batched(h, oa, ob, leaf, leaf, k, alpha, A, lda, arow(leaf), B, ldb,
-                                      bcol(leaf), kzero<T>(), scratch, leaf, leaf * leaf,
-                                      n / leaf));
+    CUBLAS_TRY(kern_gemm_batched(h, oa, ob, leaf, leaf, k, alpha, A, lda, arow(leaf), B, ldb,
+                                 bcol(leaf), kzero<T>(), scratch, leaf, leaf * leaf, n / leaf));
     return tri_launch<T>(s, real_diag, uplo, leaf, n / leaf, scratch, leaf, leaf * leaf, beta, C,
                          ldc, leaf * (1 + ldc));
 }

@@ -76,10 +76,10 @@ int trxm_rec(const trxm_case &c, int64_t m, int64_t n, T alpha, const T *A, int6
     auto update = [&](T ga, T gb) -> int {
         const cublasOperation_t op = kern_cublas_op(c.trans);
         if (left)
-            KERN_CUBLAS_TRY(
+            CUBLAS_TRY(
                 kern_gemm(c.h, op, CUBLAS_OP_N, ks, n, kf, ga, Aoff, lda, Bf, ldb, gb, Bs, ldb));
         else
-            KERN_CUBLAS_TRY(
+            CUBLAS_TRY(
                 kern_gemm(c.h, CUBLAS_OP_N, op, m, ks, kf, ga, Bf, ldb, Aoff, lda, gb, Bs, ldb));
         return 0;
     };
@@ -107,8 +107,8 @@ int trxm_typed(trxm_case c, int64_t m, int64_t n, const void *alpha_p, const voi
     const T alpha = *static_cast<const T *>(alpha_p);
     if (kis_zero(alpha)) {
         /* reference BLAS: B = 0 without reading it, so NaNs in B do not survive */
-        KERN_CUDA_TRY(cudaMemset2DAsync(B, (size_t)ldb * sizeof(T), 0, (size_t)m * sizeof(T),
-                                        (size_t)n, c.s));
+        CUDA_TRY(cudaMemset2DAsync(B, (size_t)ldb * sizeof(T), 0, (size_t)m * sizeof(T), (size_t)n,
+                                   c.s));
         return 0;
     }
     int err = kern_cublas_bind(&c.h, c.s);

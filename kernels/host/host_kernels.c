@@ -28,7 +28,7 @@
         return 0;                                                                                  \
     }
 
-#define HOST_KERNELS(P, T, ARG, SYMV)                                                              \
+#define HOST_KERNELS(P, T, ARG)                                                                    \
     static int host_##P##gemm(kern_ctx_t *ctx, tess_trans_t ta, tess_trans_t tb, int64_t m,        \
                               int64_t n, int64_t k, const void *alpha, const void *A, int64_t lda, \
                               const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc)  \
@@ -57,24 +57,6 @@
         cblas_##P##trmm(CblasColMajor, (CBLAS_SIDE)side, (CBLAS_UPLO)uplo, (CBLAS_TRANSPOSE)trans, \
                         (CBLAS_DIAG)diag, (int)m, (int)n, ARG(T, alpha), A, (int)lda, B,           \
                         (int)ldb);                                                                 \
-        return 0;                                                                                  \
-    }                                                                                              \
-    static int host_##P##gemv(kern_ctx_t *ctx, tess_trans_t trans, int64_t m, int64_t n,           \
-                              const void *alpha, const void *A, int64_t lda, const void *x,        \
-                              int64_t incx, const void *beta, void *y, int64_t incy)               \
-    {                                                                                              \
-        (void)ctx;                                                                                 \
-        cblas_##P##gemv(CblasColMajor, (CBLAS_TRANSPOSE)trans, (int)m, (int)n, ARG(T, alpha), A,   \
-                        (int)lda, x, (int)incx, ARG(T, beta), y, (int)incy);                       \
-        return 0;                                                                                  \
-    }                                                                                              \
-    static int host_##P##symv(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, const void *alpha,     \
-                              const void *A, int64_t lda, const void *x, int64_t incx,             \
-                              const void *beta, void *y, int64_t incy)                             \
-    {                                                                                              \
-        (void)ctx;                                                                                 \
-        SYMV(CblasColMajor, (CBLAS_UPLO)uplo, (int)n, ARG(T, alpha), A, (int)lda, x, (int)incx,    \
-             ARG(T, beta), y, (int)incy);                                                          \
         return 0;                                                                                  \
     }
 
@@ -204,10 +186,10 @@ static int cplx_zero_z(const void *p)
     return *(const double _Complex *)p == 0.0;
 }
 
-HOST_KERNELS(s, float, REAL_ARG, cblas_ssymv)
-HOST_KERNELS(d, double, REAL_ARG, cblas_dsymv)
-HOST_KERNELS(c, float _Complex, CPLX_ARG, cblas_chemv)
-HOST_KERNELS(z, double _Complex, CPLX_ARG, cblas_zhemv)
+HOST_KERNELS(s, float, REAL_ARG)
+HOST_KERNELS(d, double, REAL_ARG)
+HOST_KERNELS(c, float _Complex, CPLX_ARG)
+HOST_KERNELS(z, double _Complex, CPLX_ARG)
 HOST_GEMV2(s, float, REAL_ARG, cblas_ssymv)
 HOST_GEMV2(d, double, REAL_ARG, cblas_dsymv)
 HOST_GEMV2(c, float _Complex, CPLX_ARG, cblas_chemv)
@@ -255,11 +237,10 @@ HOST_LAPACK(z, KERN_Z)
 #define HOST_TABLE(P)                                                                              \
     {                                                                                              \
         .gemm = host_##P##gemm, .scal = host_##P##scal, .trsm = host_##P##trsm,                    \
-        .trmm = host_##P##trmm, .gemv = host_##P##gemv, .symv = host_##P##symv,                    \
-        .symm = host_##P##symm, .syrk = host_##P##syrk, .syr2k = host_##P##syr2k,                  \
-        .gemmt = host_##P##gemmt, .scal_tri = host_##P##scal_tri, .gemv2 = host_##P##gemv2,        \
-        .potrf = host_##P##potrf, .trtri = host_##P##trtri, .lauum = host_##P##lauum,              \
-        .diag_zero = host_##P##diag_zero                                                           \
+        .trmm = host_##P##trmm, .symm = host_##P##symm, .syrk = host_##P##syrk,                    \
+        .syr2k = host_##P##syr2k, .gemmt = host_##P##gemmt, .scal_tri = host_##P##scal_tri,        \
+        .gemv2 = host_##P##gemv2, .potrf = host_##P##potrf, .trtri = host_##P##trtri,              \
+        .lauum = host_##P##lauum, .diag_zero = host_##P##diag_zero                                 \
     }
 
 const kern_table_t kern_host_table[KERN_NTYPES] = {

@@ -52,16 +52,11 @@ static double check_blas2(const tu_type_t *t, bool sym, tess_trans_t trans, tess
      * reference and the norm */
     void *yref = tu_vec_nan_to_zero(t, y0, leny, inc.incy);
     const double normy0 = tu_vec_norm(t, yref, leny, inc.incy);
-    unsigned char a_t[16], b_t[16];
-    tu_scalar(t, alpha, a_t);
-    tu_scalar(t, beta, b_t);
     const void *Ar = (const char *)Aref + a_offset * t->es;
     if (sym)
-        kern_host_table[tu_kern(t)].symv(NULL, uplo, n, a_t, Ar, lda, x, inc.incx, b_t, yref,
-                                         inc.incy);
+        tu_symv_ref(t, uplo, n, alpha, Ar, lda, x, inc.incx, beta, yref, inc.incy);
     else
-        kern_host_table[tu_kern(t)].gemv(NULL, trans, m, n, a_t, Ar, lda, x, inc.incx, b_t, yref,
-                                         inc.incy);
+        tu_gemv_ref(t, trans, m, n, alpha, Ar, lda, x, inc.incx, beta, yref, inc.incy);
     const double denom =
         (cabs(alpha) * normA * tu_vec_norm(t, x, lenx, inc.incx) + cabs(beta) * normy0) *
         (double)(m > n ? m : n) * t->eps;

@@ -1,6 +1,6 @@
 /* TESS_DEVICES=cuda:local: which of the GPUs a process sees it takes, from
  * the local rank its launcher gives it, and how many processes share each
- * (config_local_gpus, runtime/config.c, compiled in here: no GPU needed). */
+ * (config_local_gpus, runtime/config_env.c, compiled in here: no GPU needed). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
