@@ -223,7 +223,8 @@ static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
     struct kern_ctx x = { .stream = 0 };
     if (!err && !(x.scratch = scratch_take(dev, cuda_scratch_bytes(c->m > c->n ? c->m : c->n))))
         err = TESS_ENOMEM;
-    if (!err && (tess_internal_cuda_handle(&x.blas) || CUBLAS_OK(cublasSetStream(x.blas, x.stream))))
+    if (!err &&
+        (tess_internal_cuda_handle(&x.blas) || CUBLAS_OK(cublasSetStream(x.blas, x.stream))))
         err = TESS_EDEVICE;
     if (!err) {
         lg_call_t d = *c;
