@@ -16,6 +16,58 @@
 
 #define LG_EXPORT __attribute__((visibility("default")))
 
+/* The argument lists the routines share: each shape has one way to build a
+ * call (build.h), to find its operands, count its flops, call the host
+ * routine, turn a row-major call around, and run it on a GPU; TRSM and TRMM
+ * share a list but not a kernel. */
+typedef enum {
+    LG_SHAPE_GEMM,
+    LG_SHAPE_SYMM,
+    LG_SHAPE_SYRK,
+    LG_SHAPE_SYR2K,
+    LG_SHAPE_GEMMT,
+    LG_SHAPE_TRSM,
+    LG_SHAPE_TRMM,
+} lg_shape_t;
+
+/* One routine, as every file of this library sees it (routines.c). */
+typedef struct {
+    const char *name; /* in messages, after the type letter */
+    lg_shape_t shape;
+    bool herm;       /* Hermitian: its transposes are N and C */
+    bool triangle;   /* writes one triangle of its output (uplo) */
+    bool real_alpha; /* alpha, beta in the real type (HERK; HER2K's beta) */
+    bool real_beta;
+    /* the runtime's thresholds: real flops, and flops per byte of operands */
+    double flops, per_byte;
+    /* the host BLAS's names after the type letter, the first found taken */
+    const char *host[2];
+    /* two names (?gemmt, ?gemmtr): the host's routine, which has one of
+     * them, would report the caller's errors by the other */
+    bool two_names;
+    /* m, n, k, lda, ldb, ldc as reference BLAS numbers its arguments; 0
+     * where the routine has no such argument */
+    signed char pos[6];
+} lg_routine_t;
+
+extern const lg_routine_t lg_routines[LG_NROUT];
+
+static inline const lg_routine_t *lg_routine(const lg_call_t *c)
+{
+    return &lg_routines[c->r];
+}
+
+/* Whether the routine has a k, and reads an operand B. */
+static inline bool lg_has_k(lg_shape_t s)
+{
+    return s != LG_SHAPE_SYMM && s != LG_SHAPE_TRSM && s != LG_SHAPE_TRMM;
+}
+
+static inline bool lg_has_b(lg_shape_t s)
+{
+    return s != LG_SHAPE_SYRK && s != LG_SHAPE_TRSM && s != LG_SHAPE_TRMM;
+}
+
 /* Runs a valid call to completion: on the GPU that holds its operands, through
  * the runtime when it is large enough, else on the host BLAS.  0, or when
  * none of them can take its sizes (a 64-bit call without a 64-bit host BLAS
