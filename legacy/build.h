@@ -8,26 +8,25 @@
 
 #include "legacy.h"
 
+/* The operands and sizes every shape has some of; the options are set by
+ * the shape's builder. */
+static inline lg_call_t lg_call(lg_rout_t r, kern_type_t t, int64_t m, int64_t n, int64_t k,
+                                const void *alpha, const void *A, int64_t lda, const void *B,
+                                int64_t ldb, const void *beta, void *C, int64_t ldc)
+{
+    lg_call_t c = { .r = r, .t = t, .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta };
+    c.A = A, c.lda = lda, c.B = B, c.ldb = ldb, c.C = C, c.ldc = ldc;
+    return c;
+}
+
 static inline lg_call_t lg_gemm_call(kern_type_t t, tess_trans_t ta, tess_trans_t tb, int64_t m,
                                      int64_t n, int64_t k, const void *alpha, const void *A,
                                      int64_t lda, const void *B, int64_t ldb, const void *beta,
                                      void *C, int64_t ldc)
 {
-    return (lg_call_t){ .r = LG_GEMM,
-                        .t = t,
-                        .ta = ta,
-                        .tb = tb,
-                        .m = m,
-                        .n = n,
-                        .k = k,
-                        .alpha = alpha,
-                        .A = A,
-                        .lda = lda,
-                        .B = B,
-                        .ldb = ldb,
-                        .beta = beta,
-                        .C = C,
-                        .ldc = ldc };
+    lg_call_t c = lg_call(LG_GEMM, t, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    c.ta = ta, c.tb = tb;
+    return c;
 }
 
 /* SYMM and HEMM */
@@ -36,20 +35,9 @@ static inline lg_call_t lg_symm_call(lg_rout_t r, kern_type_t t, tess_side_t sid
                                      int64_t lda, const void *B, int64_t ldb, const void *beta,
                                      void *C, int64_t ldc)
 {
-    return (lg_call_t){ .r = r,
-                        .t = t,
-                        .side = side,
-                        .uplo = uplo,
-                        .m = m,
-                        .n = n,
-                        .alpha = alpha,
-                        .A = A,
-                        .lda = lda,
-                        .B = B,
-                        .ldb = ldb,
-                        .beta = beta,
-                        .C = C,
-                        .ldc = ldc };
+    lg_call_t c = lg_call(r, t, m, n, 0, alpha, A, lda, B, ldb, beta, C, ldc);
+    c.side = side, c.uplo = uplo;
+    return c;
 }
 
 /* SYRK, HERK (B NULL), SYR2K and HER2K */
@@ -58,21 +46,9 @@ static inline lg_call_t lg_syrk_call(lg_rout_t r, kern_type_t t, tess_uplo_t upl
                                      const void *A, int64_t lda, const void *B, int64_t ldb,
                                      const void *beta, void *C, int64_t ldc)
 {
-    return (lg_call_t){ .r = r,
-                        .t = t,
-                        .uplo = uplo,
-                        .ta = trans,
-                        .m = n,
-                        .n = n,
-                        .k = k,
-                        .alpha = alpha,
-                        .A = A,
-                        .lda = lda,
-                        .B = B,
-                        .ldb = ldb,
-                        .beta = beta,
-                        .C = C,
-                        .ldc = ldc };
+    lg_call_t c = lg_call(r, t, n, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    c.uplo = uplo, c.ta = trans;
+    return c;
 }
 
 static inline lg_call_t lg_gemmt_call(kern_type_t t, tess_uplo_t uplo, tess_trans_t ta,
@@ -80,43 +56,20 @@ static inline lg_call_t lg_gemmt_call(kern_type_t t, tess_uplo_t uplo, tess_tran
                                       const void *A, int64_t lda, const void *B, int64_t ldb,
                                       const void *beta, void *C, int64_t ldc)
 {
-    return (lg_call_t){ .r = LG_GEMMT,
-                        .t = t,
-                        .uplo = uplo,
-                        .ta = ta,
-                        .tb = tb,
-                        .m = n,
-                        .n = n,
-                        .k = k,
-                        .alpha = alpha,
-                        .A = A,
-                        .lda = lda,
-                        .B = B,
-                        .ldb = ldb,
-                        .beta = beta,
-                        .C = C,
-                        .ldc = ldc };
+    lg_call_t c = lg_call(LG_GEMMT, t, n, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    c.uplo = uplo, c.ta = ta, c.tb = tb;
+    return c;
 }
 
-/* TRSM and TRMM */
+/* TRSM and TRMM: no k, B, ldb or beta */
 static inline lg_call_t lg_trxm_call(lg_rout_t r, kern_type_t t, tess_side_t side, tess_uplo_t uplo,
                                      tess_trans_t ta, tess_diag_t diag, int64_t m, int64_t n,
                                      const void *alpha, const void *A, int64_t lda, void *B,
                                      int64_t ldb)
 {
-    return (lg_call_t){ .r = r,
-                        .t = t,
-                        .side = side,
-                        .uplo = uplo,
-                        .ta = ta,
-                        .diag = diag,
-                        .m = m,
-                        .n = n,
-                        .alpha = alpha,
-                        .A = A,
-                        .lda = lda,
-                        .C = B,
-                        .ldc = ldb };
+    lg_call_t c = lg_call(r, t, m, n, 0, alpha, A, lda, NULL, 0, NULL, B, ldb);
+    c.side = side, c.uplo = uplo, c.ta = ta, c.diag = diag;
+    return c;
 }
 
 #endif

@@ -1,11 +1,14 @@
 /* The legacy BLAS library (libtessera_blas): Fortran 77 and CBLAS entry
  * points over the runtime, the rest of BLAS forwarded to the host BLAS.
  *
- * f77.c and cblas.c turn each BLAS-3 call into an lg_call_t (column-major,
- * integers widened, character and enum arguments as tess_* enums), check it
- * (tess_internal_check) and report errors their own way; call.c decides where a valid call runs
- * (runtime, GPU, host BLAS) and owns start-up, fork and exit; forward.c and
- * trampoline.S serve every other BLAS symbol from the host BLAS. */
+ * routines.c describes each BLAS-3 routine once (lg_routines); the other
+ * files read its row and dispatch on its shape.  f77.c and cblas.c turn each
+ * call into an lg_call_t with build.h's builders (column-major, integers
+ * widened, character and enum arguments as tess_* enums), check it
+ * (tess_internal_check) and report errors their own way; call.c decides
+ * where a valid call runs (runtime, GPU in gpu.c, host BLAS) and owns
+ * start-up, fork and exit; host.c finds the host BLAS's symbols; forward.c
+ * and trampoline.S serve every other BLAS symbol from the host BLAS. */
 #ifndef LEGACY_H
 #define LEGACY_H
 
