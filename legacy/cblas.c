@@ -148,8 +148,10 @@ static void to_col_major(lg_call_t *c, void *conj)
     tess_uplo_t uplo = c->uplo == TessUpper ? TessLower : TessUpper;
     const lg_routine_t *rt = lg_routine(c);
     switch (rt->shape) {
-    case LG_SHAPE_GEMMT: c->uplo = uplo; /* fall through */
     case LG_SHAPE_GEMM:
+    case LG_SHAPE_GEMMT:
+        if (rt->triangle)
+            c->uplo = uplo;
         SWAP(int64_t, c->m, c->n);
         SWAP(const void *, c->A, c->B);
         SWAP(int64_t, c->lda, c->ldb);
