@@ -7,32 +7,6 @@ static int64_t max1(int64_t v)
     return v > 1 ? v : 1;
 }
 
-static bool valid_trans(tess_trans_t t)
-{
-    return t == TessNoTrans || t == TessTrans || t == TessConjTrans;
-}
-
-static bool valid_uplo(tess_uplo_t u)
-{
-    return u == TessUpper || u == TessLower;
-}
-
-static bool valid_side(tess_side_t s)
-{
-    return s == TessLeft || s == TessRight;
-}
-
-/* syrk/syr2k: real types take N, T and C; complex symmetric ones N and T;
- * Hermitian ones N and C. */
-static bool valid_rank_trans(kern_type_t t, bool herm, tess_trans_t trans)
-{
-    if (trans == TessNoTrans)
-        return true;
-    if (!rt_dtypes[t].is_complex)
-        return trans == TessTrans || trans == TessConjTrans;
-    return trans == (herm ? TessConjTrans : TessTrans);
-}
-
 int check_gemm(kern_type_t t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,
                const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
                const void *C, int64_t ldc)
@@ -185,7 +159,7 @@ int check_trxm(kern_type_t t, tess_side_t side, tess_uplo_t uplo, tess_trans_t t
         return -2;
     if (!valid_trans(trans))
         return -3;
-    if (diag != TessUnit && diag != TessNonUnit)
+    if (!valid_diag(diag))
         return -4;
     if (m < 0)
         return -5;

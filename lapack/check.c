@@ -1,16 +1,12 @@
 /* Reference LAPACK's argument checks, in its order (see lapack_check.h). */
 #include <stdbool.h>
 #include <stddef.h>
+#include "check.h"
 #include "lapack_check.h"
 
 static int64_t max1(int64_t v)
 {
     return v > 1 ? v : 1;
-}
-
-static bool valid_uplo(tess_uplo_t u)
-{
-    return u == TessUpper || u == TessLower;
 }
 
 int check_lauum(tess_uplo_t uplo, int64_t n, const void *A, int64_t lda)
@@ -64,7 +60,7 @@ int check_trtri(tess_uplo_t uplo, tess_diag_t diag, int64_t n, const void *A, in
 {
     if (!valid_uplo(uplo))
         return -1;
-    if (diag != TessNonUnit && diag != TessUnit)
+    if (!valid_diag(diag))
         return -2;
     if (n < 0)
         return -3;

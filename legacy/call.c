@@ -7,6 +7,7 @@
  * runtime at a time (lg.lock): each uses every device, and tess_sync and
  * tess_memory_invalidate wait for all tasks, not one call's.  Anything else
  * runs on the host BLAS, as does every call while the runtime cannot run.
+ * What differs between routines is in their table (routines.c).
  *
  * The runtime starts on the first call that wants it, and only on GPUs unless
  * TESS_DEVICES names host devices (simulated devices are for testing: on a
@@ -22,31 +23,10 @@
 #include "legacy.h"
 #include "rt.h"
 
-/* Thresholds, in real flops (a complex multiply-add counts 8): below them
- * the host BLAS is at least as fast, since the runtime's fixed cost per call
- * (start of its tasks, one sync, invalidation) and the copies over the host
- * link are not yet paid back.  2e9 is DGEMM at n = 1000.  A call also needs
- * this many flops per byte of its operands (the output counted twice when it
- * is read): a GEMM of rank 256 onto a large C moves C twice for k = 256,
- * which the host does faster.  TRSM's are measured (bench/bench_legacy.sh
- * on one GPU, BENCHMARKS.md): its square calls gain from the runtime between
- * n = 512 and 1024, which 5e8 flops (n = 794) and 32 per byte (n = 768)
- * split; the others' are to be measured the same way.  TESS_THRESHOLD
- * overrides the flop count of every routine, and TESS_THRESHOLD=0 sends
- * every call through the runtime. */
-static const struct {
-    double flops, per_byte;
-} thresholds[LG_NROUT] = {
-    [LG_GEMM] = { 2e9, 64 },  [LG_SYMM] = { 2e9, 64 },  [LG_HEMM] = { 2e9, 64 },
-    [LG_SYRK] = { 2e9, 64 },  [LG_HERK] = { 2e9, 64 },  [LG_SYR2K] = { 2e9, 64 },
-    [LG_HER2K] = { 2e9, 64 }, [LG_GEMMT] = { 2e9, 64 }, [LG_TRSM] = { 5e8, 32 },
-    [LG_TRMM] = { 2e9, 64 },
-};
-
 typedef enum { RT_UNTRIED, RT_ON, RT_OFF } rt_state_t;
 
 static struct {
-    double flops[LG_NROUT]; /* thresholds' flops, or TESS_THRESHOLD's */
+    double flops[LG_NROUT]; /* the routines' flop thresholds, or TESS_THRESHOLD's */
     bool every_call;        /* TESS_THRESHOLD=0 */
     bool verbose;           /* TESS_VERBOSE */
     pthread_mutex_t lock;   /* the runtime: its start, one call, its stop */
@@ -72,12 +52,6 @@ void lg_report(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
 }
-
-static const char *const rout_names[LG_NROUT] = {
-    [LG_GEMM] = "GEMM", [LG_SYMM] = "SYMM",   [LG_HEMM] = "HEMM",   [LG_SYRK] = "SYRK",
-    [LG_HERK] = "HERK", [LG_SYR2K] = "SYR2K", [LG_HER2K] = "HER2K", [LG_GEMMT] = "GEMMT",
-    [LG_TRSM] = "TRSM", [LG_TRMM] = "TRMM",
-};
 
 static const char type_letter[KERN_NTYPES] = { 'S', 'D', 'C', 'Z' };
 
@@ -110,7 +84,7 @@ static void init(void)
 {
     lg.verbose = tess_internal_env_flag("TESS_VERBOSE");
     for (int r = 0; r < LG_NROUT; r++)
-        lg.flops[r] = thresholds[r].flops;
+        lg.flops[r] = lg_routines[r].flops;
     const char *s = getenv("TESS_THRESHOLD");
     if (s && *s) {
         char *end;
@@ -175,52 +149,14 @@ static void start_runtime(void)
 
 /* ---- a call's shape ----------------------------------------------------- */
 
-static lg_region_t region(const void *p, tess_trans_t op, int64_t rows, int64_t cols, int64_t ld)
-{
-    return op == TessNoTrans ? (lg_region_t){ p, rows, cols, ld }
-                             : (lg_region_t){ p, cols, rows, ld };
-}
-
-/* The square-output routines carry m = n. */
-int lg_regions(const lg_call_t *c, lg_region_t r[3], tess_part_t *part)
-{
-    int64_t ka = c->side == TessLeft ? c->m : c->n;
-    int n = 0;
-    *part = TessAll;
-    switch (c->r) {
-    case LG_GEMM:
-    case LG_GEMMT:
-        r[n++] = region(c->A, c->ta, c->m, c->k, c->lda);
-        r[n++] = region(c->B, c->tb, c->k, c->n, c->ldb);
-        break;
-    case LG_SYMM:
-    case LG_HEMM:
-        r[n++] = (lg_region_t){ c->A, ka, ka, c->lda };
-        r[n++] = (lg_region_t){ c->B, c->m, c->n, c->ldb };
-        break;
-    case LG_TRSM:
-    case LG_TRMM: r[n++] = (lg_region_t){ c->A, ka, ka, c->lda }; break;
-    case LG_SYRK:
-    case LG_HERK: r[n++] = region(c->A, c->ta, c->n, c->k, c->lda); break;
-    default:
-        r[n++] = region(c->A, c->ta, c->n, c->k, c->lda);
-        r[n++] = region(c->B, c->ta, c->n, c->k, c->ldb);
-        break;
-    }
-    if (c->r != LG_GEMM && c->r != LG_SYMM && c->r != LG_HEMM && c->r != LG_TRSM && c->r != LG_TRMM)
-        *part = c->uplo == TessUpper ? TessUpperPart : TessLowerPart;
-    r[n++] = (lg_region_t){ c->C, c->m, c->n, c->ldc };
-    return n;
-}
-
 /* Whether the call reads its output (so that its old value is needed to
  * redo it). */
 static bool reads_output(const lg_call_t *c)
 {
-    if (c->r == LG_TRSM || c->r == LG_TRMM)
+    const lg_routine_t *rt = lg_routine(c);
+    if (rt->shape == LG_SHAPE_TRSM || rt->shape == LG_SHAPE_TRMM) /* B in place, no beta */
         return !rt_scalar_is_zero(c->t, c->alpha);
-    bool real_beta = c->r == LG_HERK || c->r == LG_HER2K;
-    return !rt_scalar_is_zero(real_beta ? rt_dtypes[c->t].real : c->t, c->beta);
+    return !rt_scalar_is_zero(rt->real_beta ? rt_dtypes[c->t].real : c->t, c->beta);
 }
 
 /* The call's flops as if alpha were not 0 (the caller tests alpha after the
@@ -228,19 +164,18 @@ static bool reads_output(const lg_call_t *c)
  * path. */
 static inline __attribute__((always_inline)) double flops(const lg_call_t *c)
 {
-    if (c->k == 0 && c->r != LG_SYMM && c->r != LG_HEMM && c->r != LG_TRSM && c->r != LG_TRMM)
+    lg_shape_t s = lg_routine(c)->shape;
+    if (c->k == 0 && lg_has_k(s))
         return 0;
-    double m = (double)c->m, n = (double)c->n, k = (double)c->k, f;
-    switch (c->r) {
-    case LG_GEMM: f = 2 * m * n * k; break;
-    case LG_SYMM:
-    case LG_HEMM: f = 2 * m * n * (c->side == TessLeft ? m : n); break;
-    case LG_SYRK:
-    case LG_HERK:
-    case LG_GEMMT: f = n * (n + 1) * k; break;
-    case LG_SYR2K:
-    case LG_HER2K: f = 2 * n * (n + 1) * k; break;
-    default: f = m * n * (c->side == TessLeft ? m : n); break;
+    double m = (double)c->m, n = (double)c->n, k = (double)c->k, f = 0;
+    switch (s) {
+    case LG_SHAPE_GEMM: f = 2 * m * n * k; break;
+    case LG_SHAPE_SYMM: f = 2 * m * n * (c->side == TessLeft ? m : n); break;
+    case LG_SHAPE_SYRK:
+    case LG_SHAPE_GEMMT: f = n * (n + 1) * k; break;
+    case LG_SHAPE_SYR2K: f = 2 * n * (n + 1) * k; break;
+    case LG_SHAPE_TRSM:
+    case LG_SHAPE_TRMM: f = m * n * (c->side == TessLeft ? m : n); break;
     }
     return rt_dtypes[c->t].is_complex ? 4 * f : f;
 }
@@ -250,8 +185,9 @@ static bool wants_runtime(const lg_call_t *c)
     if (lg.every_call)
         return true;
     double f = flops(c);
+    const lg_routine_t *rt = lg_routine(c);
     if (f < lg.flops[c->r] ||
-        rt_scalar_is_zero(c->r == LG_HERK ? rt_dtypes[c->t].real : c->t, c->alpha))
+        rt_scalar_is_zero(rt->real_alpha ? rt_dtypes[c->t].real : c->t, c->alpha))
         return false;
     lg_region_t r[3];
     tess_part_t part;
@@ -262,7 +198,7 @@ static bool wants_runtime(const lg_call_t *c)
     if (reads_output(c))
         bytes += (double)c->m * (double)c->n;
     bytes *= (double)rt_dtypes[c->t].size;
-    return f >= thresholds[c->r].per_byte * bytes;
+    return f >= rt->per_byte * bytes;
 }
 
 /* ---- through the runtime -------------------------------------------------- */
@@ -313,12 +249,12 @@ static bool runtime_run(const lg_call_t *c)
         lg.state = RT_UNTRIED;
     if (!reads || after.writebacks == before.writebacks) {
         lg_report("%c%s through the runtime failed (%s): it ran on the host BLAS",
-                  type_letter[c->t], rout_names[c->r], tess_strerror(err));
+                  type_letter[c->t], lg_routine(c)->name, tess_strerror(err));
         return false;
     }
     lg_report("%c%s failed on a device (%s) after part of its output was written back; the "
               "output is not valid",
-              type_letter[c->t], rout_names[c->r], tess_strerror(err));
+              type_letter[c->t], lg_routine(c)->name, tess_strerror(err));
     return true;
 }
 
@@ -352,19 +288,13 @@ static atomic_bool host_found;
 
 static void find_host(void)
 {
-    static const char *const names[LG_NROUT][2] = {
-        [LG_GEMM] = { "gemm" },   [LG_SYMM] = { "symm" },
-        [LG_HEMM] = { "hemm" },   [LG_SYRK] = { "syrk" },
-        [LG_HERK] = { "herk" },   [LG_SYR2K] = { "syr2k" },
-        [LG_HER2K] = { "her2k" }, [LG_GEMMT] = { "gemmtr", "gemmt" },
-        [LG_TRSM] = { "trsm" },   [LG_TRMM] = { "trmm" },
-    };
     for (int w = 0; w < 2; w++)
         for (int r = 0; r < LG_NROUT; r++)
             for (int t = 0; t < KERN_NTYPES; t++)
-                for (int i = 0; i < 2 && names[r][i] && !host_fn[w][r][t]; i++) {
+                for (int i = 0; i < 2 && lg_routines[r].host[i] && !host_fn[w][r][t]; i++) {
                     char name[32];
-                    snprintf(name, sizeof name, "%c%s_%s", "sdcz"[t], names[r][i], w ? "64_" : "");
+                    snprintf(name, sizeof name, "%c%s_%s", "sdcz"[t], lg_routines[r].host[i],
+                             w ? "64_" : "");
                     host_fn[w][r][t] = lg_host_symbol(name, w);
                 }
     atomic_store_explicit(&host_found, true, memory_order_release);
@@ -430,25 +360,25 @@ static inline __attribute__((always_inline)) void host_invoke(lg_fn_t f, const l
 {
     const char *side = c->side == TessLeft ? "L" : "R", *uplo = c->uplo == TessUpper ? "U" : "L";
     const char *ta = trans_char(c->ta), *tb = trans_char(c->tb);
-    switch (c->r) {
-    case LG_GEMM:
+    switch (lg_routine(c)->shape) {
+    case LG_SHAPE_GEMM:
         ((f_gemm)f)(ta, tb, m, n, k, c->alpha, c->A, lda, c->B, ldb, c->beta, c->C, ldc, 1, 1);
         break;
-    case LG_SYMM:
-    case LG_HEMM:
+    case LG_SHAPE_SYMM:
         ((f_symm)f)(side, uplo, m, n, c->alpha, c->A, lda, c->B, ldb, c->beta, c->C, ldc, 1, 1);
         break;
-    case LG_SYRK:
-    case LG_HERK: ((f_syrk)f)(uplo, ta, n, k, c->alpha, c->A, lda, c->beta, c->C, ldc, 1, 1); break;
-    case LG_SYR2K:
-    case LG_HER2K:
+    case LG_SHAPE_SYRK:
+        ((f_syrk)f)(uplo, ta, n, k, c->alpha, c->A, lda, c->beta, c->C, ldc, 1, 1);
+        break;
+    case LG_SHAPE_SYR2K:
         ((f_syr2k)f)(uplo, ta, n, k, c->alpha, c->A, lda, c->B, ldb, c->beta, c->C, ldc, 1, 1);
         break;
-    case LG_GEMMT:
+    case LG_SHAPE_GEMMT:
         ((f_gemmt)f)(uplo, ta, tb, n, k, c->alpha, c->A, lda, c->B, ldb, c->beta, c->C, ldc, 1, 1,
                      1);
         break;
-    default:
+    case LG_SHAPE_TRSM:
+    case LG_SHAPE_TRMM:
         ((f_trxm)f)(side, uplo, ta, c->diag == TessUnit ? "U" : "N", m, n, c->alpha, c->A, lda,
                     c->C, ldc, 1, 1, 1, 1);
         break;
@@ -473,7 +403,7 @@ static bool host_call(const lg_call_t *c)
         host_invoke(f, c, &c->m, &c->n, &c->k, &c->lda, &c->ldb, &c->ldc);
         return true;
     }
-    return c->r == LG_GEMMT && host_gemmt_by_gemm(c);
+    return lg_routine(c)->shape == LG_SHAPE_GEMMT && host_gemmt_by_gemm(c);
 }
 
 /* ---- the way in ------------------------------------------------------------ */
@@ -496,14 +426,16 @@ bool lg_cuda_loaded(void)
  * a valid letter). */
 static bool letters_valid(const lg_call_t *c)
 {
-    switch (c->r) {
-    case LG_GEMM: return c->ta && c->tb;
-    case LG_SYMM:
-    case LG_HEMM: return c->side && c->uplo;
-    case LG_TRSM:
-    case LG_TRMM: return c->side && c->uplo && c->ta && c->diag;
-    default: return c->uplo && c->ta;
+    switch (lg_routine(c)->shape) {
+    case LG_SHAPE_GEMM: return c->ta && c->tb;
+    case LG_SHAPE_SYMM: return c->side && c->uplo;
+    case LG_SHAPE_TRSM:
+    case LG_SHAPE_TRMM: return c->side && c->uplo && c->ta && c->diag;
+    case LG_SHAPE_GEMMT: return c->uplo && c->ta && c->tb;
+    case LG_SHAPE_SYRK:
+    case LG_SHAPE_SYR2K: return c->uplo && c->ta;
     }
+    return false;
 }
 
 bool lg_run_small32(const lg_call_t *c)
@@ -513,8 +445,8 @@ bool lg_run_small32(const lg_call_t *c)
     if (!atomic_load_explicit(&host_found, memory_order_acquire))
         pthread_once(&host_once, find_host);
     void *f = host_fn[0][c->r][c->t];
-    bool has_b = c->r != LG_SYRK && c->r != LG_HERK && c->r != LG_TRSM && c->r != LG_TRMM;
-    if (!f || lg.every_call || c->r == LG_GEMMT || !c->A || (has_b && !c->B) || !c->C ||
+    const lg_routine_t *rt = lg_routine(c);
+    if (!f || lg.every_call || rt->two_names || !c->A || (lg_has_b(rt->shape) && !c->B) || !c->C ||
         !letters_valid(c) || flops(c) >= lg.flops[c->r] || lg_cuda_loaded())
         return false;
     int32_t v[6] = { (int32_t)c->m,   (int32_t)c->n,   (int32_t)c->k,
@@ -529,18 +461,12 @@ bool lg_run_small32(const lg_call_t *c)
  * no such argument. */
 static int wide_position(const lg_call_t *c)
 {
-    static const signed char pos[LG_NROUT][6] = {
-        [LG_GEMM] = { 3, 4, 5, 8, 10, 13 }, [LG_SYMM] = { 3, 4, 0, 7, 9, 12 },
-        [LG_HEMM] = { 3, 4, 0, 7, 9, 12 },  [LG_SYRK] = { 0, 3, 4, 7, 0, 10 },
-        [LG_HERK] = { 0, 3, 4, 7, 0, 10 },  [LG_SYR2K] = { 0, 3, 4, 7, 9, 12 },
-        [LG_HER2K] = { 0, 3, 4, 7, 9, 12 }, [LG_GEMMT] = { 0, 4, 5, 8, 10, 13 },
-        [LG_TRSM] = { 5, 6, 0, 9, 0, 11 },  [LG_TRMM] = { 5, 6, 0, 9, 0, 11 },
-    };
+    const signed char *pos = lg_routine(c)->pos;
     int64_t v[6] = { c->m, c->n, c->k, c->lda, c->ldb, c->ldc };
     for (int i = 0; i < 6; i++)
-        if (pos[c->r][i] && !fits32(v[i]))
-            return pos[c->r][i];
-    return pos[c->r][0] ? pos[c->r][0] : pos[c->r][1];
+        if (pos[i] && !fits32(v[i]))
+            return pos[i];
+    return pos[0] ? pos[0] : pos[1];
 }
 
 /* CUDA is asked about the operands only once it is loaded (lg_gpu_run's
@@ -566,6 +492,6 @@ int lg_run(const lg_call_t *c)
         return 0;
     lg_report("%c%s of these sizes needs a 64-bit host BLAS (TESS_BLAS64_LIB) or the runtime, "
               "and neither is available",
-              type_letter[c->t], rout_names[c->r]);
+              type_letter[c->t], lg_routine(c)->name);
     return wide_position(c);
 }

@@ -15,8 +15,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "legacy.h"
-#include "rt.h"
+#include "build.h"
+#include "check.h"
 
 enum { LG_ROW_MAJOR = 101, LG_COL_MAJOR = 102 };
 
@@ -84,32 +84,6 @@ void lg_cblas_xerbla(bool wide, int info, const char *rout)
     report(wide, false, info, rout, NULL, 0);
 }
 
-static bool valid_trans(tess_trans_t t)
-{
-    return t == TessNoTrans || t == TessTrans || t == TessConjTrans;
-}
-
-static bool valid_uplo(tess_uplo_t u)
-{
-    return u == TessUpper || u == TessLower;
-}
-
-static bool valid_side(tess_side_t s)
-{
-    return s == TessLeft || s == TessRight;
-}
-
-/* A rank-k update's Trans in a row-major call: NoTrans, and the one
- * transpose the routine has (ConjTrans for the Hermitian ones, Trans for the
- * complex symmetric ones, either for real types). */
-static bool valid_row_trans(const lg_call_t *c)
-{
-    if (c->ta == TessNoTrans || !rt_dtypes[c->t].is_complex)
-        return valid_trans(c->ta);
-    bool herm = c->r == LG_HERK || c->r == LG_HER2K;
-    return c->ta == (herm ? TessConjTrans : TessTrans);
-}
-
 /* The first invalid enum, as its CBLAS position, and its name and value. */
 static int enum_error(const lg_call_t *c, bool row, const char **what, int *value)
 {
@@ -120,31 +94,34 @@ static int enum_error(const lg_call_t *c, bool row, const char **what, int *valu
     } e[4];
     int n = 0;
 #define ENUM(test, nm, v) (e[n++] = (struct enum_arg){ (test), (nm), (int)(v) })
-    switch (c->r) {
-    case LG_GEMM:
+    const lg_routine_t *rt = lg_routine(c);
+    switch (rt->shape) {
+    case LG_SHAPE_GEMM:
         ENUM(valid_trans(c->ta), "TransA", c->ta);
         ENUM(valid_trans(c->tb), "TransB", c->tb);
         break;
-    case LG_GEMMT:
+    case LG_SHAPE_GEMMT:
         ENUM(valid_uplo(c->uplo), "Uplo", c->uplo);
         ENUM(valid_trans(c->ta), "TransA", c->ta);
         ENUM(valid_trans(c->tb), "TransB", c->tb);
         break;
-    case LG_SYMM:
-    case LG_HEMM:
+    case LG_SHAPE_SYMM:
         ENUM(valid_side(c->side), "Side", c->side);
         ENUM(valid_uplo(c->uplo), "Uplo", c->uplo);
         break;
-    case LG_TRSM:
-    case LG_TRMM:
+    case LG_SHAPE_TRSM:
+    case LG_SHAPE_TRMM:
         ENUM(valid_side(c->side), "Side", c->side);
         ENUM(valid_uplo(c->uplo), "Uplo", c->uplo);
         ENUM(valid_trans(c->ta), "TransA", c->ta);
-        ENUM(c->diag == TessUnit || c->diag == TessNonUnit, "Diag", c->diag);
+        ENUM(valid_diag(c->diag), "Diag", c->diag);
         break;
-    default:
+    case LG_SHAPE_SYRK:
+    case LG_SHAPE_SYR2K:
+        /* a row-major call's Trans: NoTrans and the one transpose the
+         * routine has (either for real types) */
         ENUM(valid_uplo(c->uplo), "Uplo", c->uplo);
-        ENUM(row ? valid_row_trans(c) : valid_trans(c->ta), "Trans", c->ta);
+        ENUM(row ? valid_rank_trans(c->t, rt->herm, c->ta) : valid_trans(c->ta), "Trans", c->ta);
         break;
     }
 #undef ENUM
@@ -169,30 +146,30 @@ static void to_col_major(lg_call_t *c, void *conj)
 {
     tess_side_t side = c->side == TessLeft ? TessRight : TessLeft;
     tess_uplo_t uplo = c->uplo == TessUpper ? TessLower : TessUpper;
-    switch (c->r) {
-    case LG_GEMM:
-    case LG_GEMMT:
-        if (c->r == LG_GEMMT)
+    const lg_routine_t *rt = lg_routine(c);
+    switch (rt->shape) {
+    case LG_SHAPE_GEMM:
+    case LG_SHAPE_GEMMT:
+        if (rt->triangle)
             c->uplo = uplo;
         SWAP(int64_t, c->m, c->n);
         SWAP(const void *, c->A, c->B);
         SWAP(int64_t, c->lda, c->ldb);
         SWAP(tess_trans_t, c->ta, c->tb);
         break;
-    case LG_SYMM:
-    case LG_HEMM:
-    case LG_TRSM:
-    case LG_TRMM:
+    case LG_SHAPE_SYMM:
+    case LG_SHAPE_TRSM:
+    case LG_SHAPE_TRMM:
         c->side = side;
         c->uplo = uplo;
         SWAP(int64_t, c->m, c->n);
         break;
-    default:
+    case LG_SHAPE_SYRK:
+    case LG_SHAPE_SYR2K:
         c->uplo = uplo;
-        c->ta = c->ta != TessNoTrans                  ? TessNoTrans
-                : c->r == LG_HERK || c->r == LG_HER2K ? TessConjTrans
-                                                      : TessTrans;
-        if (c->r == LG_HER2K) {
+        c->ta = c->ta != TessNoTrans ? TessNoTrans : rt->herm ? TessConjTrans : TessTrans;
+        /* the Hermitian rank-2k update's complex alpha (HERK's is real) */
+        if (rt->herm && !rt->real_alpha) {
             rt_scalar_conj(c->t, c->alpha, conj);
             c->alpha = conj;
         }
@@ -235,183 +212,93 @@ static void run(lg_call_t *c, int layout, const char *rout, bool wide)
                                         I k, S alpha, const void *A, I lda, const void *B, I ldb,  \
                                         S beta, void *C, I ldc)                                    \
     {                                                                                              \
-        lg_call_t c = { .r = LG_GEMM,                                                              \
-                        .t = TYPE,                                                                 \
-                        .ta = ta,                                                                  \
-                        .tb = tb,                                                                  \
-                        .m = m,                                                                    \
-                        .n = n,                                                                    \
-                        .k = k,                                                                    \
-                        .alpha = ADDR(alpha),                                                      \
-                        .A = A,                                                                    \
-                        .lda = lda,                                                                \
-                        .B = B,                                                                    \
-                        .ldb = ldb,                                                                \
-                        .beta = ADDR(beta),                                                        \
-                        .C = C,                                                                    \
-                        .ldc = ldc };                                                              \
+        lg_call_t c =                                                                              \
+            lg_gemm_call(TYPE, ta, tb, m, n, k, ADDR(alpha), A, lda, B, ldb, ADDR(beta), C, ldc);  \
         run(&c, layout, "cblas_" #p "gemm", WIDE);                                                 \
-    }                                                                                              \
-    static void cblas_##p##symm##SFX##run(lg_rout_t r, int layout, tess_side_t side,               \
-                                          tess_uplo_t uplo, I m, I n, const void *alpha,           \
-                                          const void *A, I lda, const void *B, I ldb,              \
-                                          const void *beta, void *C, I ldc, const char *rout)      \
-    {                                                                                              \
-        lg_call_t c = { .r = r,                                                                    \
-                        .t = TYPE,                                                                 \
-                        .side = side,                                                              \
-                        .uplo = uplo,                                                              \
-                        .m = m,                                                                    \
-                        .n = n,                                                                    \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = lda,                                                                \
-                        .B = B,                                                                    \
-                        .ldb = ldb,                                                                \
-                        .beta = beta,                                                              \
-                        .C = C,                                                                    \
-                        .ldc = ldc };                                                              \
-        run(&c, layout, rout, WIDE);                                                               \
     }                                                                                              \
     LG_EXPORT void cblas_##p##symm##SFX(int layout, tess_side_t side, tess_uplo_t uplo, I m, I n,  \
                                         S alpha, const void *A, I lda, const void *B, I ldb,       \
                                         S beta, void *C, I ldc)                                    \
     {                                                                                              \
-        cblas_##p##symm##SFX##run(LG_SYMM, layout, side, uplo, m, n, ADDR(alpha), A, lda, B, ldb,  \
-                                  ADDR(beta), C, ldc, "cblas_" #p "symm");                         \
-    }                                                                                              \
-    /* SYRK and SYR2K (HERK and HER2K): B is NULL for the rank-k update */                         \
-    static void cblas_##p##syrk##SFX##run(lg_rout_t r, int layout, tess_uplo_t uplo,               \
-                                          tess_trans_t trans, I n, I k, const void *alpha,         \
-                                          const void *A, I lda, const void *B, I ldb,              \
-                                          const void *beta, void *C, I ldc, const char *rout)      \
-    {                                                                                              \
-        lg_call_t c = { .r = r,                                                                    \
-                        .t = TYPE,                                                                 \
-                        .uplo = uplo,                                                              \
-                        .ta = trans,                                                               \
-                        .m = n,                                                                    \
-                        .n = n,                                                                    \
-                        .k = k,                                                                    \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = lda,                                                                \
-                        .B = B,                                                                    \
-                        .ldb = ldb,                                                                \
-                        .beta = beta,                                                              \
-                        .C = C,                                                                    \
-                        .ldc = ldc };                                                              \
-        run(&c, layout, rout, WIDE);                                                               \
+        lg_call_t c = lg_symm_call(LG_SYMM, TYPE, side, uplo, m, n, ADDR(alpha), A, lda, B, ldb,   \
+                                   ADDR(beta), C, ldc);                                            \
+        run(&c, layout, "cblas_" #p "symm", WIDE);                                                 \
     }                                                                                              \
     LG_EXPORT void cblas_##p##syrk##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,     \
                                         I k, S alpha, const void *A, I lda, S beta, void *C,       \
                                         I ldc)                                                     \
     {                                                                                              \
-        cblas_##p##syrk##SFX##run(LG_SYRK, layout, uplo, trans, n, k, ADDR(alpha), A, lda, NULL,   \
-                                  0, ADDR(beta), C, ldc, "cblas_" #p "syrk");                      \
+        lg_call_t c = lg_syrk_call(LG_SYRK, TYPE, uplo, trans, n, k, ADDR(alpha), A, lda, NULL, 0, \
+                                   ADDR(beta), C, ldc);                                            \
+        run(&c, layout, "cblas_" #p "syrk", WIDE);                                                 \
     }                                                                                              \
     LG_EXPORT void cblas_##p##syr2k##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,    \
                                          I k, S alpha, const void *A, I lda, const void *B, I ldb, \
                                          S beta, void *C, I ldc)                                   \
     {                                                                                              \
-        cblas_##p##syrk##SFX##run(LG_SYR2K, layout, uplo, trans, n, k, ADDR(alpha), A, lda, B,     \
-                                  ldb, ADDR(beta), C, ldc, "cblas_" #p "syr2k");                   \
-    }                                                                                              \
-    static void cblas_##p##gemmt##SFX##run(int layout, tess_uplo_t uplo, tess_trans_t ta,          \
-                                           tess_trans_t tb, I n, I k, const void *alpha,           \
-                                           const void *A, I lda, const void *B, I ldb,             \
-                                           const void *beta, void *C, I ldc, const char *rout)     \
-    {                                                                                              \
-        lg_call_t c = { .r = LG_GEMMT,                                                             \
-                        .t = TYPE,                                                                 \
-                        .uplo = uplo,                                                              \
-                        .ta = ta,                                                                  \
-                        .tb = tb,                                                                  \
-                        .m = n,                                                                    \
-                        .n = n,                                                                    \
-                        .k = k,                                                                    \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = lda,                                                                \
-                        .B = B,                                                                    \
-                        .ldb = ldb,                                                                \
-                        .beta = beta,                                                              \
-                        .C = C,                                                                    \
-                        .ldc = ldc };                                                              \
-        run(&c, layout, rout, WIDE);                                                               \
+        lg_call_t c = lg_syrk_call(LG_SYR2K, TYPE, uplo, trans, n, k, ADDR(alpha), A, lda, B, ldb, \
+                                   ADDR(beta), C, ldc);                                            \
+        run(&c, layout, "cblas_" #p "syr2k", WIDE);                                                \
     }                                                                                              \
     LG_EXPORT void cblas_##p##gemmt##SFX(int layout, tess_uplo_t uplo, tess_trans_t ta,            \
                                          tess_trans_t tb, I n, I k, S alpha, const void *A, I lda, \
                                          const void *B, I ldb, S beta, void *C, I ldc)             \
     {                                                                                              \
-        cblas_##p##gemmt##SFX##run(layout, uplo, ta, tb, n, k, ADDR(alpha), A, lda, B, ldb,        \
-                                   ADDR(beta), C, ldc, "cblas_" #p "gemmt");                       \
+        lg_call_t c = lg_gemmt_call(TYPE, uplo, ta, tb, n, k, ADDR(alpha), A, lda, B, ldb,         \
+                                    ADDR(beta), C, ldc);                                           \
+        run(&c, layout, "cblas_" #p "gemmt", WIDE);                                                \
     }                                                                                              \
     LG_EXPORT void cblas_##p##gemmtr##SFX(int layout, tess_uplo_t uplo, tess_trans_t ta,           \
                                           tess_trans_t tb, I n, I k, S alpha, const void *A,       \
                                           I lda, const void *B, I ldb, S beta, void *C, I ldc)     \
     {                                                                                              \
-        cblas_##p##gemmt##SFX##run(layout, uplo, ta, tb, n, k, ADDR(alpha), A, lda, B, ldb,        \
-                                   ADDR(beta), C, ldc, "cblas_" #p "gemmtr");                      \
-    }                                                                                              \
-    static void cblas_##p##trxm##SFX##run(lg_rout_t r, int layout, tess_side_t side,               \
-                                          tess_uplo_t uplo, tess_trans_t ta, tess_diag_t diag,     \
-                                          I m, I n, const void *alpha, const void *A, I lda,       \
-                                          void *B, I ldb, const char *rout)                        \
-    {                                                                                              \
-        lg_call_t c = { .r = r,                                                                    \
-                        .t = TYPE,                                                                 \
-                        .side = side,                                                              \
-                        .uplo = uplo,                                                              \
-                        .ta = ta,                                                                  \
-                        .diag = diag,                                                              \
-                        .m = m,                                                                    \
-                        .n = n,                                                                    \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = lda,                                                                \
-                        .C = B,                                                                    \
-                        .ldc = ldb };                                                              \
-        run(&c, layout, rout, WIDE);                                                               \
+        lg_call_t c = lg_gemmt_call(TYPE, uplo, ta, tb, n, k, ADDR(alpha), A, lda, B, ldb,         \
+                                    ADDR(beta), C, ldc);                                           \
+        run(&c, layout, "cblas_" #p "gemmtr", WIDE);                                               \
     }                                                                                              \
     LG_EXPORT void cblas_##p##trsm##SFX(int layout, tess_side_t side, tess_uplo_t uplo,            \
                                         tess_trans_t ta, tess_diag_t diag, I m, I n, S alpha,      \
                                         const void *A, I lda, void *B, I ldb)                      \
     {                                                                                              \
-        cblas_##p##trxm##SFX##run(LG_TRSM, layout, side, uplo, ta, diag, m, n, ADDR(alpha), A,     \
-                                  lda, B, ldb, "cblas_" #p "trsm");                                \
+        lg_call_t c =                                                                              \
+            lg_trxm_call(LG_TRSM, TYPE, side, uplo, ta, diag, m, n, ADDR(alpha), A, lda, B, ldb);  \
+        run(&c, layout, "cblas_" #p "trsm", WIDE);                                                 \
     }                                                                                              \
     LG_EXPORT void cblas_##p##trmm##SFX(int layout, tess_side_t side, tess_uplo_t uplo,            \
                                         tess_trans_t ta, tess_diag_t diag, I m, I n, S alpha,      \
                                         const void *A, I lda, void *B, I ldb)                      \
     {                                                                                              \
-        cblas_##p##trxm##SFX##run(LG_TRMM, layout, side, uplo, ta, diag, m, n, ADDR(alpha), A,     \
-                                  lda, B, ldb, "cblas_" #p "trmm");                                \
+        lg_call_t c =                                                                              \
+            lg_trxm_call(LG_TRMM, TYPE, side, uplo, ta, diag, m, n, ADDR(alpha), A, lda, B, ldb);  \
+        run(&c, layout, "cblas_" #p "trmm", WIDE);                                                 \
     }
 
-/* HEMM, HERK and HER2K through the SYMM and SYRK shapes above; R the real
- * type, for HERK's alpha and beta and HER2K's beta. */
-#define LG_CBLAS_HERM(p, R, I, SFX)                                                                \
+/* HEMM, HERK and HER2K: complex only; R the real type, for HERK's alpha and
+ * beta and HER2K's beta. */
+#define LG_CBLAS_HERM(p, TYPE, R, I, SFX, WIDE)                                                    \
     LG_EXPORT void cblas_##p##hemm##SFX(int layout, tess_side_t side, tess_uplo_t uplo, I m, I n,  \
                                         const void *alpha, const void *A, I lda, const void *B,    \
                                         I ldb, const void *beta, void *C, I ldc)                   \
     {                                                                                              \
-        cblas_##p##symm##SFX##run(LG_HEMM, layout, side, uplo, m, n, alpha, A, lda, B, ldb, beta,  \
-                                  C, ldc, "cblas_" #p "hemm");                                     \
+        lg_call_t c =                                                                              \
+            lg_symm_call(LG_HEMM, TYPE, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);    \
+        run(&c, layout, "cblas_" #p "hemm", WIDE);                                                 \
     }                                                                                              \
     LG_EXPORT void cblas_##p##herk##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,     \
                                         I k, R alpha, const void *A, I lda, R beta, void *C,       \
                                         I ldc)                                                     \
     {                                                                                              \
-        cblas_##p##syrk##SFX##run(LG_HERK, layout, uplo, trans, n, k, &alpha, A, lda, NULL, 0,     \
-                                  &beta, C, ldc, "cblas_" #p "herk");                              \
+        lg_call_t c = lg_syrk_call(LG_HERK, TYPE, uplo, trans, n, k, &alpha, A, lda, NULL, 0,      \
+                                   &beta, C, ldc);                                                 \
+        run(&c, layout, "cblas_" #p "herk", WIDE);                                                 \
     }                                                                                              \
     LG_EXPORT void cblas_##p##her2k##SFX(int layout, tess_uplo_t uplo, tess_trans_t trans, I n,    \
                                          I k, const void *alpha, const void *A, I lda,             \
                                          const void *B, I ldb, R beta, void *C, I ldc)             \
     {                                                                                              \
-        cblas_##p##syrk##SFX##run(LG_HER2K, layout, uplo, trans, n, k, alpha, A, lda, B, ldb,      \
-                                  &beta, C, ldc, "cblas_" #p "her2k");                             \
+        lg_call_t c =                                                                              \
+            lg_syrk_call(LG_HER2K, TYPE, uplo, trans, n, k, alpha, A, lda, B, ldb, &beta, C, ldc); \
+        run(&c, layout, "cblas_" #p "her2k", WIDE);                                                \
     }
 
 #define LG_CBLAS_ALL(I, SFX, WIDE)                                                                 \
@@ -419,8 +306,8 @@ static void run(lg_call_t *c, int layout, const char *rout, bool wide)
     LG_CBLAS_BLAS3(d, KERN_D, double, LG_BY_VALUE, I, SFX, WIDE)                                   \
     LG_CBLAS_BLAS3(c, KERN_C, const void *, LG_BY_ADDRESS, I, SFX, WIDE)                           \
     LG_CBLAS_BLAS3(z, KERN_Z, const void *, LG_BY_ADDRESS, I, SFX, WIDE)                           \
-    LG_CBLAS_HERM(c, float, I, SFX)                                                                \
-    LG_CBLAS_HERM(z, double, I, SFX)
+    LG_CBLAS_HERM(c, KERN_C, float, I, SFX, WIDE)                                                  \
+    LG_CBLAS_HERM(z, KERN_Z, double, I, SFX, WIDE)
 
 LG_CBLAS_ALL(int32_t, , false)
 LG_CBLAS_ALL(int64_t, 64_, true)

@@ -11,7 +11,7 @@
  * here: LSAME, XERBLA and XERBLA_ARRAY themselves. */
 #include <stdio.h>
 #include <string.h>
-#include "legacy.h"
+#include "build.h"
 
 static tess_trans_t f_trans(const char *c)
 {
@@ -88,43 +88,9 @@ static void call64(const lg_call_t *c, const char *name)
                                 const I *ldc, size_t lta, size_t ltb)                              \
     {                                                                                              \
         (void)lta, (void)ltb;                                                                      \
-        lg_call_t c = { .r = LG_GEMM,                                                              \
-                        .t = TYPE,                                                                 \
-                        .ta = f_trans(ta),                                                         \
-                        .tb = f_trans(tb),                                                         \
-                        .m = *m,                                                                   \
-                        .n = *n,                                                                   \
-                        .k = *k,                                                                   \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = *lda,                                                               \
-                        .B = B,                                                                    \
-                        .ldb = *ldb,                                                               \
-                        .beta = beta,                                                              \
-                        .C = C,                                                                    \
-                        .ldc = *ldc };                                                             \
+        lg_call_t c = lg_gemm_call(TYPE, f_trans(ta), f_trans(tb), *m, *n, *k, alpha, A, *lda, B,  \
+                                   *ldb, beta, C, *ldc);                                           \
         CALL(&c, #P "GEMM ");                                                                      \
-    }                                                                                              \
-    static void p##symm##SFX##call(lg_rout_t r, const char *side, const char *uplo, const I *m,    \
-                                   const I *n, const void *alpha, const void *A, const I *lda,     \
-                                   const void *B, const I *ldb, const void *beta, void *C,         \
-                                   const I *ldc, const char *name)                                 \
-    {                                                                                              \
-        lg_call_t c = { .r = r,                                                                    \
-                        .t = TYPE,                                                                 \
-                        .side = f_side(side),                                                      \
-                        .uplo = f_uplo(uplo),                                                      \
-                        .m = *m,                                                                   \
-                        .n = *n,                                                                   \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = *lda,                                                               \
-                        .B = B,                                                                    \
-                        .ldb = *ldb,                                                               \
-                        .beta = beta,                                                              \
-                        .C = C,                                                                    \
-                        .ldc = *ldc };                                                             \
-        CALL(&c, name);                                                                            \
     }                                                                                              \
     LG_EXPORT void p##symm##SFX(const char *side, const char *uplo, const I *m, const I *n,        \
                                 const void *alpha, const void *A, const I *lda, const void *B,     \
@@ -132,39 +98,18 @@ static void call64(const lg_call_t *c, const char *name)
                                 size_t lu)                                                         \
     {                                                                                              \
         (void)ls, (void)lu;                                                                        \
-        p##symm##SFX##call(LG_SYMM, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc,         \
-                           #P "SYMM ");                                                            \
-    }                                                                                              \
-    /* SYRK and SYR2K (HERK and HER2K): B is NULL for the rank-k update */                         \
-    static void p##syrk##SFX##call(lg_rout_t r, const char *uplo, const char *trans, const I *n,   \
-                                   const I *k, const void *alpha, const void *A, const I *lda,     \
-                                   const void *B, const I *ldb, const void *beta, void *C,         \
-                                   const I *ldc, const char *name)                                 \
-    {                                                                                              \
-        lg_call_t c = { .r = r,                                                                    \
-                        .t = TYPE,                                                                 \
-                        .uplo = f_uplo(uplo),                                                      \
-                        .ta = f_trans(trans),                                                      \
-                        .m = *n,                                                                   \
-                        .n = *n,                                                                   \
-                        .k = *k,                                                                   \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = *lda,                                                               \
-                        .B = B,                                                                    \
-                        .ldb = B ? *ldb : 0,                                                       \
-                        .beta = beta,                                                              \
-                        .C = C,                                                                    \
-                        .ldc = *ldc };                                                             \
-        CALL(&c, name);                                                                            \
+        lg_call_t c = lg_symm_call(LG_SYMM, TYPE, f_side(side), f_uplo(uplo), *m, *n, alpha, A,    \
+                                   *lda, B, *ldb, beta, C, *ldc);                                  \
+        CALL(&c, #P "SYMM ");                                                                      \
     }                                                                                              \
     LG_EXPORT void p##syrk##SFX(const char *uplo, const char *trans, const I *n, const I *k,       \
                                 const void *alpha, const void *A, const I *lda, const void *beta,  \
                                 void *C, const I *ldc, size_t lu, size_t lt)                       \
     {                                                                                              \
         (void)lu, (void)lt;                                                                        \
-        p##syrk##SFX##call(LG_SYRK, uplo, trans, n, k, alpha, A, lda, NULL, NULL, beta, C, ldc,    \
-                           #P "SYRK ");                                                            \
+        lg_call_t c = lg_syrk_call(LG_SYRK, TYPE, f_uplo(uplo), f_trans(trans), *n, *k, alpha, A,  \
+                                   *lda, NULL, 0, beta, C, *ldc);                                  \
+        CALL(&c, #P "SYRK ");                                                                      \
     }                                                                                              \
     LG_EXPORT void p##syr2k##SFX(const char *uplo, const char *trans, const I *n, const I *k,      \
                                  const void *alpha, const void *A, const I *lda, const void *B,    \
@@ -172,30 +117,17 @@ static void call64(const lg_call_t *c, const char *name)
                                  size_t lt)                                                        \
     {                                                                                              \
         (void)lu, (void)lt;                                                                        \
-        p##syrk##SFX##call(LG_SYR2K, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc,       \
-                           #P "SYR2K");                                                            \
+        lg_call_t c = lg_syrk_call(LG_SYR2K, TYPE, f_uplo(uplo), f_trans(trans), *n, *k, alpha, A, \
+                                   *lda, B, B ? *ldb : 0, beta, C, *ldc);                          \
+        CALL(&c, #P "SYR2K");                                                                      \
     }                                                                                              \
     static void p##gemmt##SFX##call(const char *uplo, const char *ta, const char *tb, const I *n,  \
                                     const I *k, const void *alpha, const void *A, const I *lda,    \
                                     const void *B, const I *ldb, const void *beta, void *C,        \
                                     const I *ldc, const char *name)                                \
     {                                                                                              \
-        lg_call_t c = { .r = LG_GEMMT,                                                             \
-                        .t = TYPE,                                                                 \
-                        .uplo = f_uplo(uplo),                                                      \
-                        .ta = f_trans(ta),                                                         \
-                        .tb = f_trans(tb),                                                         \
-                        .m = *n,                                                                   \
-                        .n = *n,                                                                   \
-                        .k = *k,                                                                   \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = *lda,                                                               \
-                        .B = B,                                                                    \
-                        .ldb = *ldb,                                                               \
-                        .beta = beta,                                                              \
-                        .C = C,                                                                    \
-                        .ldc = *ldc };                                                             \
+        lg_call_t c = lg_gemmt_call(TYPE, f_uplo(uplo), f_trans(ta), f_trans(tb), *n, *k, alpha,   \
+                                    A, *lda, B, *ldb, beta, C, *ldc);                              \
         CALL(&c, name);                                                                            \
     }                                                                                              \
     LG_EXPORT void p##gemmt##SFX(const char *uplo, const char *ta, const char *tb, const I *n,     \
@@ -214,34 +146,15 @@ static void call64(const lg_call_t *c, const char *name)
         (void)lu, (void)la, (void)lb;                                                              \
         p##gemmt##SFX##call(uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc, #P "GEMMTR"); \
     }                                                                                              \
-    static void p##trxm##SFX##call(lg_rout_t r, const char *side, const char *uplo,                \
-                                   const char *ta, const char *diag, const I *m, const I *n,       \
-                                   const void *alpha, const void *A, const I *lda, void *B,        \
-                                   const I *ldb, const char *name)                                 \
-    {                                                                                              \
-        lg_call_t c = { .r = r,                                                                    \
-                        .t = TYPE,                                                                 \
-                        .side = f_side(side),                                                      \
-                        .uplo = f_uplo(uplo),                                                      \
-                        .ta = f_trans(ta),                                                         \
-                        .diag = f_diag(diag),                                                      \
-                        .m = *m,                                                                   \
-                        .n = *n,                                                                   \
-                        .alpha = alpha,                                                            \
-                        .A = A,                                                                    \
-                        .lda = *lda,                                                               \
-                        .C = B,                                                                    \
-                        .ldc = *ldb };                                                             \
-        CALL(&c, name);                                                                            \
-    }                                                                                              \
     LG_EXPORT void p##trsm##SFX(const char *side, const char *uplo, const char *ta,                \
                                 const char *diag, const I *m, const I *n, const void *alpha,       \
                                 const void *A, const I *lda, void *B, const I *ldb, size_t ls,     \
                                 size_t lu, size_t lt, size_t ld)                                   \
     {                                                                                              \
         (void)ls, (void)lu, (void)lt, (void)ld;                                                    \
-        p##trxm##SFX##call(LG_TRSM, side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb,             \
-                           #P "TRSM ");                                                            \
+        lg_call_t c = lg_trxm_call(LG_TRSM, TYPE, f_side(side), f_uplo(uplo), f_trans(ta),         \
+                                   f_diag(diag), *m, *n, alpha, A, *lda, B, *ldb);                 \
+        CALL(&c, #P "TRSM ");                                                                      \
     }                                                                                              \
     LG_EXPORT void p##trmm##SFX(const char *side, const char *uplo, const char *ta,                \
                                 const char *diag, const I *m, const I *n, const void *alpha,       \
@@ -249,29 +162,32 @@ static void call64(const lg_call_t *c, const char *name)
                                 size_t lu, size_t lt, size_t ld)                                   \
     {                                                                                              \
         (void)ls, (void)lu, (void)lt, (void)ld;                                                    \
-        p##trxm##SFX##call(LG_TRMM, side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb,             \
-                           #P "TRMM ");                                                            \
+        lg_call_t c = lg_trxm_call(LG_TRMM, TYPE, f_side(side), f_uplo(uplo), f_trans(ta),         \
+                                   f_diag(diag), *m, *n, alpha, A, *lda, B, *ldb);                 \
+        CALL(&c, #P "TRMM ");                                                                      \
     }
 
-/* HEMM, HERK and HER2K: complex only, through the SYMM and SYRK shapes above;
- * HERK's alpha and beta and HER2K's beta are real. */
-#define LG_F77_HERM(p, P, I, SFX)                                                                  \
+/* HEMM, HERK and HER2K: complex only; HERK's alpha and beta and HER2K's beta
+ * are real. */
+#define LG_F77_HERM(p, P, TYPE, I, SFX, CALL)                                                      \
     LG_EXPORT void p##hemm##SFX(const char *side, const char *uplo, const I *m, const I *n,        \
                                 const void *alpha, const void *A, const I *lda, const void *B,     \
                                 const I *ldb, const void *beta, void *C, const I *ldc, size_t ls,  \
                                 size_t lu)                                                         \
     {                                                                                              \
         (void)ls, (void)lu;                                                                        \
-        p##symm##SFX##call(LG_HEMM, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc,         \
-                           #P "HEMM ");                                                            \
+        lg_call_t c = lg_symm_call(LG_HEMM, TYPE, f_side(side), f_uplo(uplo), *m, *n, alpha, A,    \
+                                   *lda, B, *ldb, beta, C, *ldc);                                  \
+        CALL(&c, #P "HEMM ");                                                                      \
     }                                                                                              \
     LG_EXPORT void p##herk##SFX(const char *uplo, const char *trans, const I *n, const I *k,       \
                                 const void *alpha, const void *A, const I *lda, const void *beta,  \
                                 void *C, const I *ldc, size_t lu, size_t lt)                       \
     {                                                                                              \
         (void)lu, (void)lt;                                                                        \
-        p##syrk##SFX##call(LG_HERK, uplo, trans, n, k, alpha, A, lda, NULL, NULL, beta, C, ldc,    \
-                           #P "HERK ");                                                            \
+        lg_call_t c = lg_syrk_call(LG_HERK, TYPE, f_uplo(uplo), f_trans(trans), *n, *k, alpha, A,  \
+                                   *lda, NULL, 0, beta, C, *ldc);                                  \
+        CALL(&c, #P "HERK ");                                                                      \
     }                                                                                              \
     LG_EXPORT void p##her2k##SFX(const char *uplo, const char *trans, const I *n, const I *k,      \
                                  const void *alpha, const void *A, const I *lda, const void *B,    \
@@ -279,8 +195,9 @@ static void call64(const lg_call_t *c, const char *name)
                                  size_t lt)                                                        \
     {                                                                                              \
         (void)lu, (void)lt;                                                                        \
-        p##syrk##SFX##call(LG_HER2K, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc,       \
-                           #P "HER2K");                                                            \
+        lg_call_t c = lg_syrk_call(LG_HER2K, TYPE, f_uplo(uplo), f_trans(trans), *n, *k, alpha, A, \
+                                   *lda, B, B ? *ldb : 0, beta, C, *ldc);                          \
+        CALL(&c, #P "HER2K");                                                                      \
     }
 
 #define LG_F77_ALL(I, SFX, CALL)                                                                   \
@@ -288,8 +205,8 @@ static void call64(const lg_call_t *c, const char *name)
     LG_F77_BLAS3(d, D, KERN_D, I, SFX, CALL)                                                       \
     LG_F77_BLAS3(c, C, KERN_C, I, SFX, CALL)                                                       \
     LG_F77_BLAS3(z, Z, KERN_Z, I, SFX, CALL)                                                       \
-    LG_F77_HERM(c, C, I, SFX)                                                                      \
-    LG_F77_HERM(z, Z, I, SFX)
+    LG_F77_HERM(c, C, KERN_C, I, SFX, CALL)                                                        \
+    LG_F77_HERM(z, Z, KERN_Z, I, SFX, CALL)
 
 LG_F77_ALL(int32_t, _, call32)
 LG_F77_ALL(int64_t, _64_, call64)

@@ -1,9 +1,5 @@
-/* The host BLAS behind the trampolines (trampoline.S) and behind the BLAS-3
- * calls that stay on the host.
- *
- * Both libraries are opened with RTLD_LOCAL and read with dlsym on their own
- * handles, so that a name always means the host's definition, never
- * Tessera's, whichever of the two the process found first.  A 64-bit-integer
+/* Every other BLAS routine, served by the host BLAS (host.c) through the
+ * trampolines (trampoline.S).  A 64-bit-integer
  * entry point (dgemm_64_) goes to the 64-bit host (TESS_BLAS64_LIB, else
  * libopenblas64_.so.0 or Debian's libopenblas64.so.0) when there is one, else
  * to the 32-bit host's routine: on the little-endian 64-bit machines these
@@ -13,56 +9,12 @@
  * its integer arguments first and refuses, through XERBLA, one that does not
  * fit. */
 #include <ctype.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "forward_list.h"
 #include "legacy.h"
-
-static void *h64;
-
-static pthread_once_t h64_once = PTHREAD_ONCE_INIT;
-
-static void open64(void)
-{
-    const char *names[] = { getenv("TESS_BLAS64_LIB"), "libopenblas64_.so.0",
-                            "libopenblas64.so.0" };
-    for (size_t i = 0; i < sizeof names / sizeof *names && !h64; i++) {
-        if (!names[i] || !*names[i])
-            continue;
-        h64 = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (h64 && dlsym(h64, "tess_init")) {
-            dlclose(h64);
-            h64 = NULL;
-        }
-    }
-}
-
-/* OpenBLAS's 64-bit builds name their routines dgemm_64_ and cblas_dgemm64_
- * (libopenblas64_.so.0) or keep the plain names (Debian's libopenblas64.so.0):
- * a 64-bit name is looked for both ways there. */
-void *lg_host_symbol(const char *name, bool ilp64)
-{
-    if (!ilp64) {
-        void *h = tess_internal_host_blas();
-        return h ? dlsym(h, name) : NULL;
-    }
-    pthread_once(&h64_once, open64);
-    if (!h64)
-        return NULL;
-    void *p = dlsym(h64, name);
-    size_t len = strlen(name);
-    char plain[64];
-    /* dgemm_64_ -> dgemm_, cblas_dgemm64_ -> cblas_dgemm */
-    if (!p && len > 3 && len < sizeof plain && !strcmp(name + len - 3, "64_")) {
-        memcpy(plain, name, len - 3);
-        plain[len - 3] = 0;
-        p = dlsym(h64, plain);
-    }
-    return p;
-}
 
 /* The slots trampoline.S defines, and the names they are filled from. */
 #define LG_SLOT_DECL(sym) extern void *lg_slot_##sym __attribute__((visibility("hidden")));

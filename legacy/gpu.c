@@ -158,56 +158,50 @@ static int place(int dev, const lg_region_t *r, size_t es, operand_t *o)
                                 cudaMemcpyDefault));
 }
 
-static bool has_k(lg_rout_t r)
-{
-    return r != LG_SYMM && r != LG_HEMM && r != LG_TRSM && r != LG_TRMM;
-}
-
 /* The call on device pointers, queued on x's stream. */
 static int run_on_device(const lg_call_t *c, kern_ctx_t *x)
 {
     const kern_table_t *k = tess_internal_cuda_kernels(c->t);
+    const lg_routine_t *rt = lg_routine(c);
     kern_type_t rt_real = rt_dtypes[c->t].real;
-    bool herm = c->r == LG_HEMM || c->r == LG_HERK || c->r == LG_HER2K;
-    kern_type_t bt = c->r == LG_HERK || c->r == LG_HER2K ? rt_real : c->t;
-    if (rt_scalar_is_zero(c->r == LG_HERK ? rt_real : c->t, c->alpha) ||
-        (has_k(c->r) && c->k == 0)) {
+    bool herm = rt->herm, trxm = rt->shape == LG_SHAPE_TRSM || rt->shape == LG_SHAPE_TRMM;
+    kern_type_t bt = rt->real_beta ? rt_real : c->t;
+    if (rt_scalar_is_zero(rt->real_alpha ? rt_real : c->t, c->alpha) ||
+        (lg_has_k(rt->shape) && c->k == 0)) {
         /* only the scaling is left, as reference BLAS does it */
         static const unsigned char zero[16];
-        if (c->r == LG_TRSM || c->r == LG_TRMM)
+        if (trxm)
             return k->scal(x, c->m, c->n, zero, c->C, c->ldc);
         if (rt_scalar_is_one(bt, c->beta))
             return 0;
-        if (c->r == LG_GEMM || c->r == LG_SYMM || c->r == LG_HEMM)
+        if (!rt->triangle)
             return k->scal(x, c->m, c->n, c->beta, c->C, c->ldc);
         return k->scal_tri(x, herm, c->uplo, c->n, c->beta, c->C, c->ldc);
     }
-    switch (c->r) {
-    case LG_GEMM:
+    switch (rt->shape) {
+    case LG_SHAPE_GEMM:
         return k->gemm(x, c->ta, c->tb, c->m, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
                        c->beta, c->C, c->ldc);
-    case LG_SYMM:
-    case LG_HEMM:
+    case LG_SHAPE_SYMM:
         return k->symm(x, herm, c->side, c->uplo, c->m, c->n, c->alpha, c->A, c->lda, c->B, c->ldb,
                        c->beta, c->C, c->ldc);
-    case LG_SYRK:
-    case LG_HERK:
+    case LG_SHAPE_SYRK:
         return k->syrk(x, herm, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda, c->beta, c->C,
                        c->ldc);
-    case LG_SYR2K:
-    case LG_HER2K:
+    case LG_SHAPE_SYR2K:
         return k->syr2k(x, herm, c->uplo, c->ta, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
                         c->beta, c->C, c->ldc);
-    case LG_GEMMT:
+    case LG_SHAPE_GEMMT:
         return k->gemmt(x, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B, c->ldb,
                         c->beta, c->C, c->ldc);
-    case LG_TRSM:
+    case LG_SHAPE_TRSM:
         return k->trsm(x, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
                        c->C, c->ldc);
-    default:
+    case LG_SHAPE_TRMM:
         return k->trmm(x, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
                        c->C, c->ldc);
     }
+    return TESS_EINTERNAL;
 }
 
 static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)

@@ -1,11 +1,14 @@
 /* The legacy BLAS library (libtessera_blas): Fortran 77 and CBLAS entry
  * points over the runtime, the rest of BLAS forwarded to the host BLAS.
  *
- * f77.c and cblas.c turn each BLAS-3 call into an lg_call_t (column-major,
- * integers widened, character and enum arguments as tess_* enums), check it
- * (tess_internal_check) and report errors their own way; call.c decides where a valid call runs
- * (runtime, GPU, host BLAS) and owns start-up, fork and exit; forward.c and
- * trampoline.S serve every other BLAS symbol from the host BLAS. */
+ * routines.c describes each BLAS-3 routine once (lg_routines); the other
+ * files read its row and dispatch on its shape.  f77.c and cblas.c turn each
+ * call into an lg_call_t with build.h's builders (column-major, integers
+ * widened, character and enum arguments as tess_* enums), check it
+ * (tess_internal_check) and report errors their own way; call.c decides
+ * where a valid call runs (runtime, GPU in gpu.c, host BLAS) and owns
+ * start-up, fork and exit; host.c finds the host BLAS's symbols; forward.c
+ * and trampoline.S serve every other BLAS symbol from the host BLAS. */
 #ifndef LEGACY_H
 #define LEGACY_H
 
@@ -32,6 +35,58 @@ static inline void *lg_sym(lg_fn_t f)
 }
 
 #define LG_EXPORT __attribute__((visibility("default")))
+
+/* The argument lists the routines share: each shape has one way to build a
+ * call (build.h), to find its operands, count its flops, call the host
+ * routine, turn a row-major call around, and run it on a GPU; TRSM and TRMM
+ * share a list but not a kernel. */
+typedef enum {
+    LG_SHAPE_GEMM,
+    LG_SHAPE_SYMM,
+    LG_SHAPE_SYRK,
+    LG_SHAPE_SYR2K,
+    LG_SHAPE_GEMMT,
+    LG_SHAPE_TRSM,
+    LG_SHAPE_TRMM,
+} lg_shape_t;
+
+/* One routine, as every file of this library sees it (routines.c). */
+typedef struct {
+    const char *name; /* in messages, after the type letter */
+    lg_shape_t shape;
+    bool herm;       /* Hermitian: its transposes are N and C */
+    bool triangle;   /* writes one triangle of its output (uplo) */
+    bool real_alpha; /* alpha, beta in the real type (HERK; HER2K's beta) */
+    bool real_beta;
+    /* the runtime's thresholds: real flops, and flops per byte of operands */
+    double flops, per_byte;
+    /* the host BLAS's names after the type letter, the first found taken */
+    const char *host[2];
+    /* two names (?gemmt, ?gemmtr): the host's routine, which has one of
+     * them, would report the caller's errors by the other */
+    bool two_names;
+    /* m, n, k, lda, ldb, ldc as reference BLAS numbers its arguments; 0
+     * where the routine has no such argument */
+    signed char pos[6];
+} lg_routine_t;
+
+extern const lg_routine_t lg_routines[LG_NROUT];
+
+static inline const lg_routine_t *lg_routine(const lg_call_t *c)
+{
+    return &lg_routines[c->r];
+}
+
+/* Whether the routine has a k, and reads an operand B. */
+static inline bool lg_has_k(lg_shape_t s)
+{
+    return s != LG_SHAPE_SYMM && s != LG_SHAPE_TRSM && s != LG_SHAPE_TRMM;
+}
+
+static inline bool lg_has_b(lg_shape_t s)
+{
+    return s != LG_SHAPE_SYRK && s != LG_SHAPE_TRSM && s != LG_SHAPE_TRMM;
+}
 
 /* Runs a valid call to completion: on the GPU that holds its operands, through
  * the runtime when it is large enough, else on the host BLAS.  0, or when

@@ -1,0 +1,77 @@
+/* The routines this library serves, described once: every other file of it
+ * reads a routine's facts here and dispatches on its shape.
+ *
+ * Thresholds, in real flops (a complex multiply-add counts 8): below them
+ * the host BLAS is at least as fast, since the runtime's fixed cost per call
+ * (start of its tasks, one sync, invalidation) and the copies over the host
+ * link are not yet paid back.  2e9 is DGEMM at n = 1000.  A call also needs
+ * this many flops per byte of its operands (the output counted twice when it
+ * is read): a GEMM of rank 256 onto a large C moves C twice for k = 256,
+ * which the host does faster.  TRSM's are measured (bench/bench_legacy.sh
+ * on one GPU, BENCHMARKS.md): its square calls gain from the runtime between
+ * n = 512 and 1024, which 5e8 flops (n = 794) and 32 per byte (n = 768)
+ * split; the others' are to be measured the same way.  TESS_THRESHOLD
+ * overrides the flop count of every routine, and TESS_THRESHOLD=0 sends
+ * every call through the runtime. */
+#include "legacy.h"
+
+const lg_routine_t lg_routines[LG_NROUT] = {
+    [LG_GEMM] = { "GEMM", LG_SHAPE_GEMM, .flops = 2e9, .per_byte = 64, .host = { "gemm" },
+                  .pos = { 3, 4, 5, 8, 10, 13 } },
+    [LG_SYMM] = { "SYMM", LG_SHAPE_SYMM, .flops = 2e9, .per_byte = 64, .host = { "symm" },
+                  .pos = { 3, 4, 0, 7, 9, 12 } },
+    [LG_HEMM] = { "HEMM", LG_SHAPE_SYMM, .herm = true, .flops = 2e9, .per_byte = 64,
+                  .host = { "hemm" }, .pos = { 3, 4, 0, 7, 9, 12 } },
+    [LG_SYRK] = { "SYRK", LG_SHAPE_SYRK, .triangle = true, .flops = 2e9, .per_byte = 64,
+                  .host = { "syrk" }, .pos = { 0, 3, 4, 7, 0, 10 } },
+    [LG_HERK] = { "HERK", LG_SHAPE_SYRK, .herm = true, .triangle = true, .real_alpha = true,
+                  .real_beta = true, .flops = 2e9, .per_byte = 64, .host = { "herk" },
+                  .pos = { 0, 3, 4, 7, 0, 10 } },
+    [LG_SYR2K] = { "SYR2K", LG_SHAPE_SYR2K, .triangle = true, .flops = 2e9, .per_byte = 64,
+                   .host = { "syr2k" }, .pos = { 0, 3, 4, 7, 9, 12 } },
+    [LG_HER2K] = { "HER2K", LG_SHAPE_SYR2K, .herm = true, .triangle = true, .real_beta = true,
+                   .flops = 2e9, .per_byte = 64, .host = { "her2k" },
+                   .pos = { 0, 3, 4, 7, 9, 12 } },
+    [LG_GEMMT] = { "GEMMT", LG_SHAPE_GEMMT, .triangle = true, .flops = 2e9, .per_byte = 64,
+                   .host = { "gemmtr", "gemmt" }, .two_names = true,
+                   .pos = { 0, 4, 5, 8, 10, 13 } },
+    [LG_TRSM] = { "TRSM", LG_SHAPE_TRSM, .flops = 5e8, .per_byte = 32, .host = { "trsm" },
+                  .pos = { 5, 6, 0, 9, 0, 11 } },
+    [LG_TRMM] = { "TRMM", LG_SHAPE_TRMM, .flops = 2e9, .per_byte = 64, .host = { "trmm" },
+                  .pos = { 5, 6, 0, 9, 0, 11 } },
+};
+
+static lg_region_t region(const void *p, tess_trans_t op, int64_t rows, int64_t cols, int64_t ld)
+{
+    return op == TessNoTrans ? (lg_region_t){ p, rows, cols, ld }
+                             : (lg_region_t){ p, cols, rows, ld };
+}
+
+/* The square-output routines carry m = n. */
+int lg_regions(const lg_call_t *c, lg_region_t r[3], tess_part_t *part)
+{
+    const lg_routine_t *rt = lg_routine(c);
+    int64_t ka = c->side == TessLeft ? c->m : c->n;
+    int n = 0;
+    switch (rt->shape) {
+    case LG_SHAPE_GEMM:
+    case LG_SHAPE_GEMMT:
+        r[n++] = region(c->A, c->ta, c->m, c->k, c->lda);
+        r[n++] = region(c->B, c->tb, c->k, c->n, c->ldb);
+        break;
+    case LG_SHAPE_SYMM:
+        r[n++] = (lg_region_t){ c->A, ka, ka, c->lda };
+        r[n++] = (lg_region_t){ c->B, c->m, c->n, c->ldb };
+        break;
+    case LG_SHAPE_TRSM:
+    case LG_SHAPE_TRMM: r[n++] = (lg_region_t){ c->A, ka, ka, c->lda }; break;
+    case LG_SHAPE_SYRK: r[n++] = region(c->A, c->ta, c->n, c->k, c->lda); break;
+    case LG_SHAPE_SYR2K:
+        r[n++] = region(c->A, c->ta, c->n, c->k, c->lda);
+        r[n++] = region(c->B, c->ta, c->n, c->k, c->ldb);
+        break;
+    }
+    *part = !rt->triangle ? TessAll : c->uplo == TessUpper ? TessUpperPart : TessLowerPart;
+    r[n++] = (lg_region_t){ c->C, c->m, c->n, c->ldc };
+    return n;
+}
