@@ -242,8 +242,17 @@ static int work_put(kern_ctx_t *x, void *w, int err)
     return err;
 }
 
+/* Copies the diagonal of an n x n tile (pitches in elements of es bytes). */
+static int diag_copy(cudaStream_t s, void *dst, int64_t ldd, const void *src, int64_t lds,
+                     size_t es, int64_t n)
+{
+    return CUDA_OK(cudaMemcpy2DAsync(dst, (size_t)(ldd + 1) * es, src, (size_t)(lds + 1) * es, es,
+                                     (size_t)n, cudaMemcpyDeviceToDevice, s));
+}
+
 /* cuSOLVER's TRTRI, whose host workspace (none, as of CUDA 12) must outlive the call: the
- * stream is waited for before it is freed. */
+ * stream is waited for before it is freed.  With a unit diagonal cuSOLVER writes the
+ * diagonal, which LAPACK leaves as it was: it is kept after the workspace and put back. */
 static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t uplo, tess_diag_t diag,
                       int64_t n, void *A, int64_t lda, int64_t *info, int64_t offset)
 {
@@ -255,13 +264,18 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
     if (!err)
         err = CUSOLVER_OK(
             cusolverDnXtrtri_bufferSize(h, fill(uplo), d, n, dt, A, lda, &dbytes, &hbytes));
+    size_t keep = (dbytes + 255) / 256 * 256; /* where the unit diagonal is kept */
     if (!err)
-        err = work_get(x, n, dbytes > es ? dbytes : es, &w);
+        err = work_get(x, n, keep + (size_t)n * es, &w);
     if (!err && hbytes && !(hw = malloc(hbytes)))
         err = TESS_ENOMEM;
+    if (!err && diag == TessUnit)
+        err = diag_copy(x->stream, (char *)w + keep, 0, A, lda, es, n);
     if (!err)
         err = CUSOLVER_OK(
             cusolverDnXtrtri(h, fill(uplo), d, n, dt, A, lda, w, dbytes, hw, hbytes, x->scratch));
+    if (!err && diag == TessUnit)
+        err = diag_copy(x->stream, A, lda, (char *)w + keep, 0, es, n);
     if (!err)
         err = kern_cuda_info_to_host(x->stream, x->scratch, info, offset);
     if (hw && cudaStreamSynchronize(x->stream) != cudaSuccess && !err)
@@ -270,56 +284,62 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
     return work_put(x, w, err);
 }
 
-#define CUDA_LAPACK(P, TY, CT, RT, DT, CPLX, POTRF, POTRF_BS)                                      \
-    static int cuda_##P##potrf(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, void *A, int64_t lda,   \
-                               int64_t *info, int64_t offset)                                      \
-    {                                                                                              \
-        cusolverDnHandle_t h;                                                                      \
-        int lwork = 0;                                                                             \
-        void *w = NULL;                                                                            \
-        int err = kern_cuda_solver_handle(x->stream, &h);                                          \
-        if (!err)                                                                                  \
-            err = CUSOLVER_OK(POTRF_BS(h, fill(uplo), (int)n, A, (int)lda, &lwork));               \
-        if (!err)                                                                                  \
-            err = work_get(x, n, (size_t)(lwork > 0 ? lwork : 1) * sizeof(CT), &w);                \
-        if (!err)                                                                                  \
-            err = CUSOLVER_OK(POTRF(h, fill(uplo), (int)n, A, (int)lda, w, lwork, x->scratch));    \
-        if (!err)                                                                                  \
-            err = kern_cuda_info_to_host(x->stream, x->scratch, info, offset);                     \
-        return work_put(x, w, err);                                                                \
-    }                                                                                              \
-    static int cuda_##P##trtri(kern_ctx_t *x, tess_uplo_t uplo, tess_diag_t diag, int64_t n,       \
-                               void *A, int64_t lda, int64_t *info, int64_t offset)                \
-    {                                                                                              \
-        return cuda_trtri(x, DT, sizeof(CT), uplo, diag, n, A, lda, info, offset);                 \
-    }                                                                                              \
-    static int cuda_##P##diag_zero(kern_ctx_t *x, int64_t n, const void *A, int64_t lda,           \
-                                   int64_t *info, int64_t offset)                                  \
-    {                                                                                              \
-        int err = kern_cuda_diag_zero(TY, x->stream, n, A, lda, x->scratch);                       \
-        return err ? err : kern_cuda_info_to_host(x->stream, x->scratch, info, offset);            \
-    }                                                                                              \
-    /* the lower triangle of L^H B (upper of B U^H) needs only B's: B is a copy of the tile */     \
-    static int cuda_##P##lauum_leaf(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, void *A,           \
-                                    int64_t lda)                                                   \
-    {                                                                                              \
-        CT one = widen_##P(NULL, false), zero = one;                                               \
-        ((RT *)&one)[0] = 1;                                                                       \
-        if (cudaMemcpy2DAsync(x->scratch, (size_t)n * sizeof(CT), A, (size_t)lda * sizeof(CT),     \
-                              (size_t)n * sizeof(CT), (size_t)n, cudaMemcpyDeviceToDevice,         \
-                              x->stream) != cudaSuccess)                                           \
-            return TESS_EDEVICE;                                                                   \
-        int err = cuda_##P##trmm(x, uplo == TessLower ? TessLeft : TessRight, uplo,                \
-                                 CPLX ? TessConjTrans : TessTrans, TessNonUnit, n, n, &one, A,     \
-                                 lda, x->scratch, n);                                              \
-        return err ? err                                                                           \
-                   : kern_cuda_tri_update(TY, x->stream, CPLX, uplo, n, x->scratch, n, &zero, A,   \
-                                          lda);                                                    \
-    }                                                                                              \
-    static int cuda_##P##lauum(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, void *A, int64_t lda)   \
-    {                                                                                              \
-        return kern_lauum_recursive(&kern_cuda_table[TY], sizeof(CT), CPLX, CUDA_GEMMT_LEAF,       \
-                                    cuda_##P##lauum_leaf, x, uplo, n, A, lda);                     \
+#define CUDA_LAPACK(P, TY, CT, RT, DT, CPLX, POTRF, POTRF_BS)                                        \
+    static int cuda_##P##potrf(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, void *A, int64_t lda,     \
+                               int64_t *info, int64_t offset)                                        \
+    {                                                                                                \
+        cusolverDnHandle_t h;                                                                        \
+        int lwork = 0;                                                                               \
+        void *w = NULL;                                                                              \
+        int err = kern_cuda_solver_handle(x->stream, &h);                                            \
+        if (!err)                                                                                    \
+            err = CUSOLVER_OK(POTRF_BS(h, fill(uplo), (int)n, A, (int)lda, &lwork));                 \
+        if (!err)                                                                                    \
+            err = work_get(x, n, (size_t)(lwork > 0 ? lwork : 1) * sizeof(CT), &w);                  \
+        if (!err)                                                                                    \
+            err = CUSOLVER_OK(POTRF(h, fill(uplo), (int)n, A, (int)lda, w, lwork, x->scratch));      \
+        if (!err)                                                                                    \
+            err = kern_cuda_info_to_host(x->stream, x->scratch, info, offset);                       \
+        return work_put(x, w, err);                                                                  \
+    }                                                                                                \
+    static int cuda_##P##trtri(kern_ctx_t *x, tess_uplo_t uplo, tess_diag_t diag, int64_t n,         \
+                               void *A, int64_t lda, int64_t *info, int64_t offset)                  \
+    {                                                                                                \
+        return cuda_trtri(x, DT, sizeof(CT), uplo, diag, n, A, lda, info, offset);                   \
+    }                                                                                                \
+    static int cuda_##P##diag_zero(kern_ctx_t *x, int64_t n, const void *A, int64_t lda,             \
+                                   int64_t *info, int64_t offset)                                    \
+    {                                                                                                \
+        int err = kern_cuda_diag_zero(TY, x->stream, n, A, lda, x->scratch);                         \
+        return err ? err : kern_cuda_info_to_host(x->stream, x->scratch, info, offset);              \
+    }                                                                                                \
+    /* the lower triangle of L^H B (upper of B U^H) needs only B's: B is a copy of the tile, its   \
+     * other triangle zeroed, since the TRMM multiplies the factor's zeros by it (0 x NaN) */ \
+    static int cuda_##P##lauum_leaf(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, void *A,             \
+                                    int64_t lda)                                                     \
+    {                                                                                                \
+        CT one = widen_##P(NULL, false), zero = one;                                                 \
+        ((RT *)&one)[0] = 1;                                                                         \
+        tess_uplo_t other = uplo == TessLower ? TessUpper : TessLower;                               \
+        int err = CUDA_OK(cudaMemcpy2DAsync(x->scratch, (size_t)n * sizeof(CT), A,                   \
+                                            (size_t)lda * sizeof(CT), (size_t)n * sizeof(CT),        \
+                                            (size_t)n, cudaMemcpyDeviceToDevice, x->stream));        \
+        if (!err)                                                                                    \
+            err = cuda_##P##scal_tri(x, false, other, n, &zero, x->scratch, n);                      \
+        if (!err)                                                                                    \
+            err = diag_copy(x->stream, x->scratch, n, A, lda, sizeof(CT), n);                        \
+        if (!err)                                                                                    \
+            err = cuda_##P##trmm(x, uplo == TessLower ? TessLeft : TessRight, uplo,                  \
+                                 CPLX ? TessConjTrans : TessTrans, TessNonUnit, n, n, &one, A,       \
+                                 lda, x->scratch, n);                                                \
+        return err ? err                                                                             \
+                   : kern_cuda_tri_update(TY, x->stream, CPLX, uplo, n, x->scratch, n, &zero, A,     \
+                                          lda);                                                      \
+    }                                                                                                \
+    static int cuda_##P##lauum(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, void *A, int64_t lda)     \
+    {                                                                                                \
+        return kern_lauum_recursive(&kern_cuda_table[TY], sizeof(CT), CPLX, CUDA_GEMMT_LEAF,         \
+                                    cuda_##P##lauum_leaf, x, uplo, n, A, lda);                       \
     }
 
 CUDA_LAPACK(s, KERN_S, float, float, CUDA_R_32F, false, cusolverDnSpotrf,
