@@ -368,49 +368,30 @@ static double roofline(double flops, double h2d, double d2h, double tflops, cons
 int main(int argc, char **argv)
 {
     t_start = bench_now();
-    int ai = 1;
-    for (; ai < argc && !strncmp(argv[ai], "--", 2); ai++) {
-        const char *a = argv[ai], *v = ai + 1 < argc ? argv[ai + 1] : NULL;
-        bool bad = false;
-        if (!strcmp(a, "--help")) {
-            usage(stdout, argv[0]);
-            return 0;
-        } else if (!strcmp(a, "--no-xt")) {
-            opt.xt = false;
-        } else if (!strcmp(a, "--tessera-only")) {
-            opt.xt = opt.device = false;
-        } else if (!strcmp(a, "--append")) {
-            opt.append = true;
-        } else if (!v) {
-            bad = true;
-        } else if (!strcmp(a, "--reps")) {
-            opt.reps = atoi(v);
-            bad = opt.reps < 1 || opt.reps > MAX_REPS;
-            ai++;
-        } else if (!strcmp(a, "--reps-large")) {
-            opt.reps_large = atoi(v);
-            bad = opt.reps_large < 1 || opt.reps_large > MAX_REPS;
-            ai++;
-        } else if (!strcmp(a, "--xt-blocks")) {
-            opt.nblocks = bench_parse_list(v, opt.blocks, MAX_BLOCKS);
-            bad = opt.nblocks < 1;
-            ai++;
-        } else if (!strcmp(a, "--tag")) {
-            opt.tag = v;
-            ai++;
-        } else if (!strcmp(a, "--time-limit")) {
-            opt.time_limit = atof(v);
-            bad = !(opt.time_limit > 0);
-            ai++;
-        } else {
-            bad = true;
-        }
-        if (bad) {
-            fprintf(stderr, "bench_blas3_cuda: bad option %s\n", a);
-            usage(stderr, argv[0]);
-            return 2;
-        }
-    }
+    bool tessera_only = false;
+    const bench_opt_t opts[] = {
+        { .name = "--reps", .kind = BENCH_INT, .to = &opt.reps, .lo = 1, .hi = MAX_REPS },
+        { .name = "--reps-large",
+          .kind = BENCH_INT,
+          .to = &opt.reps_large,
+          .lo = 1,
+          .hi = MAX_REPS },
+        { .name = "--xt-blocks",
+          .kind = BENCH_LIST,
+          .to = opt.blocks,
+          .hi = MAX_BLOCKS,
+          .count = &opt.nblocks },
+        { .name = "--no-xt", .kind = BENCH_FLAG, .to = &opt.xt, .value = false },
+        { .name = "--tessera-only", .kind = BENCH_FLAG, .to = &tessera_only, .value = true },
+        { .name = "--tag", .kind = BENCH_STRING, .to = &opt.tag },
+        { .name = "--append", .kind = BENCH_FLAG, .to = &opt.append, .value = true },
+        { .name = "--time-limit", .kind = BENCH_DOUBLE, .to = &opt.time_limit, .lo = 0 },
+    };
+    int ai = bench_parse_options(argc, argv, opts, sizeof opts / sizeof *opts, usage);
+    if (ai <= 0)
+        return ai ? 2 : 0;
+    if (tessera_only)
+        opt.xt = opt.device = false;
     if (argc - ai < 4) {
         usage(stderr, argv[0]);
         return 2;
