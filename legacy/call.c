@@ -282,7 +282,7 @@ typedef void (*f_gemmt)(cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, 
 typedef void (*f_trxm)(cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, size_t, size_t,
                        size_t);
 
-static void *host_fn[2][LG_NROUT][KERN_NTYPES]; /* [ilp64][routine][type] */
+static lg_fn_t host_fn[2][LG_NROUT][KERN_NTYPES]; /* [ilp64][routine][type] */
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 static atomic_bool host_found;
 
@@ -295,7 +295,7 @@ static void find_host(void)
                     char name[32];
                     snprintf(name, sizeof name, "%c%s_%s", "sdcz"[t], lg_routines[r].host[i],
                              w ? "64_" : "");
-                    host_fn[w][r][t] = lg_host_symbol(name, w);
+                    host_fn[w][r][t] = lg_fn(lg_host_symbol(name, w));
                 }
     atomic_store_explicit(&host_found, true, memory_order_release);
 }
@@ -391,7 +391,7 @@ static bool host_call(const lg_call_t *c)
 {
     if (!atomic_load_explicit(&host_found, memory_order_acquire))
         pthread_once(&host_once, find_host);
-    lg_fn_t f = lg_fn(host_fn[0][c->r][c->t]);
+    lg_fn_t f = host_fn[0][c->r][c->t];
     if (f && fits32(c->m) && fits32(c->n) && fits32(c->k) && fits32(c->lda) && fits32(c->ldb) &&
         fits32(c->ldc)) {
         int32_t v[6] = { (int32_t)c->m,   (int32_t)c->n,   (int32_t)c->k,
@@ -399,7 +399,7 @@ static bool host_call(const lg_call_t *c)
         host_invoke(f, c, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
         return true;
     }
-    if ((f = lg_fn(host_fn[1][c->r][c->t]))) {
+    if ((f = host_fn[1][c->r][c->t])) {
         host_invoke(f, c, &c->m, &c->n, &c->k, &c->lda, &c->ldb, &c->ldc);
         return true;
     }
@@ -444,7 +444,7 @@ bool lg_run_small32(const lg_call_t *c)
         pthread_once(&init_once, init);
     if (!atomic_load_explicit(&host_found, memory_order_acquire))
         pthread_once(&host_once, find_host);
-    void *f = host_fn[0][c->r][c->t];
+    lg_fn_t f = host_fn[0][c->r][c->t];
     const lg_routine_t *rt = lg_routine(c);
     if (!f || lg.every_call || rt->two_names || !c->A || (lg_has_b(rt->shape) && !c->B) || !c->C ||
         !letters_valid(c) || flops(c) >= lg.flops[c->r] || lg_cuda_loaded())

@@ -192,7 +192,7 @@ void *lg_fwd_resolve(void **slot, const uint64_t *gpr, const uint64_t *stack)
     lg_report("the host BLAS (TESS_BLAS_LIB%s) has no %s",
               f && f->name32 ? ", TESS_BLAS64_LIB" : "", f ? f->name : "?");
     if (!f) /* not a slot of this library: nothing to name */
-        return (void *)refused;
+        return lg_sym((lg_fn_t)refused);
     refuse(f, 0);
     return refused_call(f);
 }
