@@ -26,6 +26,22 @@ static int make_vectors(kern_type_t t, int64_t nb, const gemv_call_t *c, vtiling
     return err;
 }
 
+/* The tile at step s of a chain over n tiles whose homes cycle through d
+ * devices (tile t on device t mod d): each device's tiles in a row, so that the
+ * piece of y the chain updates crosses to another device d - 1 times, not at
+ * every tile.  The order depends only on n and d: the sum is formed the same
+ * way on every run. */
+static int64_t step_at(int64_t n, int64_t d, int64_t s)
+{
+    for (int64_t r = 0; r < d; r++) {
+        int64_t cnt = n > r ? (n - r + d - 1) / d : 0;
+        if (s < cnt)
+            return r + s * d;
+        s -= cnt;
+    }
+    return s; /* not reached: s < n */
+}
+
 static int submit_gemv(kern_type_t t, const tiling_t *g, const void *call)
 {
     const gemv_call_t *c = call;
@@ -38,15 +54,19 @@ static int submit_gemv(kern_type_t t, const tiling_t *g, const void *call)
     const tiling_t *A = &g[OP_A];
     if (c->trans == TessNoTrans) {
         for (int64_t i = 0; i < A->mt && !err; i++)
-            for (int64_t j = 0; j < A->nt && !err; j++)
+            for (int64_t s = 0; s < A->nt && !err; s++) {
+                int64_t j = step_at(A->nt, rt.grid_q, s);
                 err = blas_task_mv(t, TessAll, false, c->alpha.v, tile(A, i, j), NULL, x.blk[j],
-                                   x.inc, j ? one.v : c->beta.v, y.blk[i], NULL, NULL, y.inc);
+                                   x.inc, s ? one.v : c->beta.v, y.blk[i], NULL, NULL, y.inc);
+            }
     } else {
         bool herm = c->trans == TessConjTrans;
         for (int64_t j = 0; j < A->nt && !err; j++)
-            for (int64_t i = 0; i < A->mt && !err; i++)
+            for (int64_t s = 0; s < A->mt && !err; s++) {
+                int64_t i = step_at(A->mt, rt.grid_p, s);
                 err = blas_task_mv(t, TessAll, herm, c->alpha.v, tile(A, i, j), x.blk[i], NULL,
-                                   x.inc, NULL, NULL, i ? one.v : c->beta.v, y.blk[j], y.inc);
+                                   x.inc, NULL, NULL, s ? one.v : c->beta.v, y.blk[j], y.inc);
+            }
     }
     vtiling_free(&x);
     vtiling_free(&y);

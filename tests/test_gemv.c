@@ -408,6 +408,38 @@ static int three_devices_setup(void **state)
     return tu_init_host(3, NB, 0);
 }
 
+/* A chain visits each device's tiles of its row (column, transposed) in a
+ * row, so on a matrix cached across the devices a call moves x to each
+ * device once at most and each piece of y between devices once per device
+ * at most, not at every tile. */
+static void gemv_on_a_cached_matrix_moves_a_piece_of_y_once_per_device_at_most(void **state)
+{
+    (void)state;
+    const tu_type_t *t = &tu_types[1];
+    int64_t m = 9 * NB + 3, n = 9 * NB + 5;
+    void *A = tu_matrix(t, m, n, 50), *x = tu_vec(t, n > m ? n : m, 1, 51, 0);
+    void *y = tu_vec(t, n > m ? n : m, 1, 52, 0);
+    for (int c = 0; c < 6; c++) {
+        tess_trans_t trans = c % 2 ? TessTrans : TessNoTrans;
+        int64_t lx = trans == TessNoTrans ? n : m, ly = trans == TessNoTrans ? m : n;
+        tess_stats_t s0, s1;
+        assert_int_equal(tess_get_stats(&s0), 0);
+        assert_int_equal(tess_dgemv_async(trans, m, n, 1.0, A, m, x, 1, 0.0, y, 1), 0);
+        assert_int_equal(tu_vec_coherent_async(t, y, ly, 1), 0);
+        assert_int_equal(tess_sync(), 0);
+        assert_int_equal(tess_get_stats(&s1), 0);
+        uint64_t d2d = s1.bytes_d2d - s0.bytes_d2d;
+        uint64_t bound = (uint64_t)((lx + ly) * s1.ndevices) * t->es;
+        if (c >= 2 && d2d > bound)
+            fail_msg("call %d: %llu bytes between devices; at most %llu", c,
+                     (unsigned long long)d2d, (unsigned long long)bound);
+        assert_int_equal(tess_memory_invalidate(ly, 1, y, ly, t->es), 0);
+    }
+    tu_release(t, A, m, n);
+    tu_vec_release(t, x, n > m ? n : m, 1);
+    tu_vec_release(t, y, n > m ? n : m, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -421,6 +453,7 @@ int main(void)
         cmocka_unit_test(gemv_of_one_element_takes_any_increment),
         cmocka_unit_test(gemv_composes_with_gemm_writing_and_overwriting_its_matrix),
         cmocka_unit_test(gemv_on_a_cached_matrix_moves_only_the_vectors_whatever_the_trans),
+        cmocka_unit_test(gemv_on_a_cached_matrix_moves_a_piece_of_y_once_per_device_at_most),
     };
     const struct CMUnitTest three_device_tests[] = {
         cmocka_unit_test(gemv_results_are_bitwise_identical_across_runs_on_several_devices),
