@@ -34,7 +34,7 @@ static int make_vectors(kern_type_t t, int64_t nb, const gemv_call_t *c, vtiling
 static int64_t step_at(int64_t n, int64_t d, int64_t s)
 {
     for (int64_t r = 0; r < d; r++) {
-        int64_t cnt = n > r ? (n - r + d - 1) / d : 0;
+        int64_t cnt = tiles_homed(n, r, d);
         if (s < cnt)
             return r + s * d;
         s -= cnt;

@@ -56,18 +56,12 @@ int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
     return sizes[ns - 1];
 }
 
-/* Of n indices, those congruent to r modulo s. */
-static int64_t count_of(int64_t n, int64_t r, int64_t s)
-{
-    return n > r ? (n - r + s - 1) / s : 0;
-}
-
 void tiling_order_at(const tiling_t *C, int64_t x, int64_t *i, int64_t *j)
 {
     int64_t p = rt.grid_p, q = rt.grid_q;
     for (int64_t p0 = 0; p0 < p; p0++) {
         for (int64_t q0 = 0; q0 < q; q0++) {
-            int64_t ma = count_of(C->mt, p0, p), na = count_of(C->nt, q0, q);
+            int64_t ma = tiles_homed(C->mt, p0, p), na = tiles_homed(C->nt, q0, q);
             if (x >= ma * na) {
                 x -= ma * na;
                 continue;

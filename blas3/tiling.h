@@ -35,6 +35,13 @@ static inline rt_block_t *tile(const tiling_t *g, int64_t i, int64_t j)
     return g->blk[i + j * g->mt];
 }
 
+/* Of n tiles along a dimension the device grid cycles over d devices, those
+ * homed on the r-th: indices congruent to r modulo d. */
+static inline int64_t tiles_homed(int64_t n, int64_t r, int64_t d)
+{
+    return n > r ? (n - r + d - 1) / d : 0;
+}
+
 /* Tile (*i, *j) of the output grid C at position x (0 <= x < mt nt) of the
  * order in which a call submits its output tiles' chains: device by device
  * on the block-cyclic map, so each device's ready queue starts with its own
