@@ -3,14 +3,15 @@
  * counted), device DGEMM on one GPU (the ceiling), and cusolverMg on the same
  * GPUs as Tessera with its host copies counted, all in one process.
  *
- *   usage: bench_lapack_cuda [--nrhs K] [--reps R] [--mg-block T] CSV-DIR NGPUS N...
+ *   usage: bench_lapack_cuda [--nrhs K] [--reps R] [--mg-block T] [--mg-max M] CSV-DIR NGPUS N...
  *   e.g.   bench_lapack_cuda $OUT 1,2 16384 32768
  *
  * NGPUS: the GPU counts for Tessera and cusolverMg, comma separated; g GPUs
  * are devices 0 to g-1.  cuSOLVER and DGEMM run on device 0.  Every case is
  * lower, column-major, packed (ld = n).  A is n on the diagonal and uniform in
  * [-0.5, 0.5) below it: positive definite and well conditioned.  B is n x K
- * (K = 1024).  Flops: DPOTRF n^3/3, DPOTRS 2 n^2 K, DPOTRI 2 n^3/3, DGEMM
+ * (K = 1024).  --mg-max M runs cusolverMg at n <= M only (its DPOTRI takes
+ * minutes from n = 65536).  Flops: DPOTRF n^3/3, DPOTRS 2 n^2 K, DPOTRI 2 n^3/3, DGEMM
  * 2 m^3 with m = min(n, 32768) (three m^2 matrices must fit one GPU).
  *
  * Timing: each the median of R runs (3) after an untimed warm-up.  A Tessera
@@ -50,6 +51,7 @@
 enum { POTRF, POTRS, POTRI, NROUT };
 static const char *const names[NROUT] = { "dpotrf", "dpotrs", "dpotri" };
 static int reps = 3, nrhs = 1024, mg_block = 256, failed;
+static long mg_max = -1; /* cusolverMg runs at n <= mg_max only; -1: at every n */
 static FILE *csv;
 
 static double flops(int r, long n)
@@ -357,13 +359,16 @@ int main(int argc, char **argv)
             reps = v;
         else if (!strcmp(argv[a], "--mg-block") && v > 0)
             mg_block = v;
+        else if (!strcmp(argv[a], "--mg-max") && v > 0)
+            mg_max = v;
         else
             a = argc;
     }
     int gpus[16], ng = argc - a >= 3 ? bench_parse_list(argv[a + 1], gpus, 16) : -1, have = 0;
     CU(cudaGetDeviceCount(&have));
     if (ng < 1 || a >= argc) {
-        fprintf(stderr, "usage: %s [--nrhs K] [--reps R] [--mg-block T] CSV-DIR NGPUS N...\n",
+        fprintf(stderr,
+                "usage: %s [--nrhs K] [--reps R] [--mg-block T] [--mg-max M] CSV-DIR NGPUS N...\n",
                 prog);
         return 2;
     }
@@ -401,10 +406,15 @@ int main(int argc, char **argv)
             bool ok;
             tessera(gpus[i], have, n, A0, B0, A, B, F, Fcs, ts, &ok);
             failed |= !ok;
-            cusolver_mg(gpus[i], n, F, A, B, A0, B0, mg);
+            bool with_mg = mg_max < 0 || n <= mg_max;
+            if (with_mg)
+                cusolver_mg(gpus[i], n, F, A, B, A0, B0, mg);
             for (int r = 0; r < NROUT; r++) {
+                if (!with_mg)
+                    mg[r] = NAN;
                 record(r, n, gpus[i], "tessera", ts[r]);
-                record(r, n, gpus[i], "cusolvermg_copies", mg[r]);
+                if (with_mg)
+                    record(r, n, gpus[i], "cusolvermg_copies", mg[r]);
                 double tf = flops(r, n) / ts[r] * 1e-12;
                 printf("%-7s %6ld %4d %9.3f %9.3f %9.1f %9.3f %9.1f  %8.2f %8.2f %8.2f %s\n",
                        names[r], n, gpus[i], ts[r], cs[r], gemm, mg[r], tf, cs[r] / ts[r],
