@@ -33,6 +33,7 @@
  * (routine,n,gpus,impl,seconds,tflops). */
 #include <cusolverDn.h>
 #include <cusolverMg.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 #include "bench_cuda_check.h"
@@ -62,6 +63,8 @@ static double flops(int r, long n)
 
 static void record(int r, long n, int g, const char *impl, double s)
 {
+    if (isnan(s))
+        return; /* not run */
     double tf = flops(r, n) / s * 1e-12;
     fprintf(csv, "%s,%ld,%d,%s,%.6f,%.3f\n", names[r], n, g, impl, s, tf);
     fflush(csv);
@@ -109,7 +112,8 @@ static double device_dgemm(long n)
     return 2.0 * m * m * m / s * 1e-12;
 }
 
-/* cuSOLVER's three routines on device 0; F receives its factor.  Returns the seconds. */
+/* cuSOLVER's three routines on device 0; F receives its factor.  Returns the
+ * seconds (NaN for a routine that cannot take n). */
 static void device_cusolver(long n, const double *A0, const double *B0, double *F,
                             double sec[NROUT])
 {
@@ -130,6 +134,11 @@ static void device_cusolver(long n, const double *A0, const double *B0, double *
     lwork = lw > lwork ? lw : lwork;
     CU(cudaMalloc((void **)&work, (size_t)lwork * sizeof *work));
     for (int r = 0; r < NROUT; r++) {
+        /* its 32-bit DPOTRI refuses a matrix of 2^31 elements or more */
+        if (r == POTRI && an > INT_MAX) {
+            sec[r] = NAN;
+            continue;
+        }
         for (int i = 0; i <= reps; i++) {
             CU(cudaMemcpy(a, r == POTRF ? A0 : F, an * sizeof *a, cudaMemcpyHostToDevice));
             if (r == POTRS)
@@ -413,8 +422,7 @@ int main(int argc, char **argv)
                 if (!with_mg)
                     mg[r] = NAN;
                 record(r, n, gpus[i], "tessera", ts[r]);
-                if (with_mg)
-                    record(r, n, gpus[i], "cusolvermg_copies", mg[r]);
+                record(r, n, gpus[i], "cusolvermg_copies", mg[r]);
                 double tf = flops(r, n) / ts[r] * 1e-12;
                 printf("%-7s %6ld %4d %9.3f %9.3f %9.1f %9.3f %9.1f  %8.2f %8.2f %8.2f %s\n",
                        names[r], n, gpus[i], ts[r], cs[r], gemm, mg[r], tf, cs[r] / ts[r],
