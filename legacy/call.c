@@ -415,7 +415,7 @@ bool lg_gpu_run(const lg_call_t *c)
     return false;
 }
 
-bool lg_cuda_loaded(void)
+bool lg_cuda_in_use(void)
 {
     return false;
 }
@@ -447,7 +447,7 @@ bool lg_run_small32(const lg_call_t *c)
     lg_fn_t f = host_fn[0][c->r][c->t];
     const lg_routine_t *rt = lg_routine(c);
     if (!f || lg.every_call || rt->two_names || !c->A || (lg_has_b(rt->shape) && !c->B) || !c->C ||
-        !letters_valid(c) || flops(c) >= lg.flops[c->r] || lg_cuda_loaded())
+        !letters_valid(c) || flops(c) >= lg.flops[c->r] || lg_cuda_in_use())
         return false;
     int32_t v[6] = { (int32_t)c->m,   (int32_t)c->n,   (int32_t)c->k,
                      (int32_t)c->lda, (int32_t)c->ldb, (int32_t)c->ldc };

@@ -14,26 +14,35 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <cuda.h>
 #include "cuda_check.h"
 #include "cuda_ctx.h"
 #include "legacy.h"
 #include "rt.h"
 
-/* GPU memory exists only in a process that has loaded the CUDA driver
- * (libcuda.so.1); until then no pointer is asked about, since asking would
- * start CUDA (a context on the GPU) in every process that calls BLAS.
- * Whether it is loaded is asked of the dynamic loader (dlopen RTLD_NOLOAD,
- * which searches the disk for a name it has not loaded) once, and again only
- * once a library has been loaded since: the loader appends each one after
- * the last of its list, which then has a successor.  That last library is
- * held open meanwhile, so that it cannot be unloaded from under the test,
- * and so is the one before it, which a call that began before the change
- * may still be reading. */
+/* GPU memory exists only once the process has initialised the CUDA driver
+ * (cuInit, with which every use of CUDA begins); until then no pointer is
+ * asked about, since asking would start CUDA (a context on the GPU) in every
+ * process that calls BLAS, and costs more than a small call.
+ *
+ * First the driver (libcuda.so.1) must be loaded.  Whether it is is asked of
+ * the dynamic loader (dlopen RTLD_NOLOAD, which searches the disk for a name
+ * it has not loaded) once, and again only once a library has been loaded
+ * since: the loader appends each one after the last of its list, which then
+ * has a successor.  That last library is held open meanwhile, so that it
+ * cannot be unloaded from under the test, and so is the one before it, which
+ * a call that began before the change may still be reading.
+ *
+ * A loaded driver is not yet in use: cuBLAS loads it as it is loaded itself.
+ * Before cuInit every driver call but two answers CUDA_ERROR_NOT_INITIALIZED
+ * at once; cuDeviceGetCount is asked, and once it answers otherwise CUDA is
+ * in use for the rest of the process. */
 static struct {
     pthread_mutex_t lock;
-    atomic_bool loaded;
-    struct link_map *_Atomic last; /* the loader's last library when asked */
-    void *held[2];                 /* its handle, and the previous last's */
+    atomic_bool loaded, in_use;
+    CUresult (*device_count)(int *); /* the driver's cuDeviceGetCount */
+    struct link_map *_Atomic last;   /* the loader's last library when asked */
+    void *held[2];                   /* its handle, and the previous last's */
 } cuda = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static int note_last(struct dl_phdr_info *info, size_t size, void *name)
@@ -62,7 +71,7 @@ static void hold_last_library(void)
     cuda.held[0] = h;
 }
 
-bool lg_cuda_loaded(void)
+static bool driver_loaded(void)
 {
     if (atomic_load_explicit(&cuda.loaded, memory_order_acquire))
         return true;
@@ -73,14 +82,28 @@ bool lg_cuda_loaded(void)
     if (!atomic_load(&cuda.loaded)) {
         void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
         if (h) {
-            dlclose(h);
-            atomic_store(&cuda.loaded, true);
+            /* kept open: the driver is never unloaded from under the test */
+            *(void **)&cuda.device_count = dlsym(h, "cuDeviceGetCount");
+            atomic_store_explicit(&cuda.loaded, true, memory_order_release);
         } else {
             hold_last_library();
         }
     }
     pthread_mutex_unlock(&cuda.lock);
     return atomic_load(&cuda.loaded);
+}
+
+bool lg_cuda_in_use(void)
+{
+    if (atomic_load_explicit(&cuda.in_use, memory_order_acquire))
+        return true;
+    if (!driver_loaded())
+        return false;
+    int count;
+    if (cuda.device_count && cuda.device_count(&count) == CUDA_ERROR_NOT_INITIALIZED)
+        return false;
+    atomic_store_explicit(&cuda.in_use, true, memory_order_release);
+    return true;
 }
 
 /* The device whose memory p is; -1 for host memory of any kind (pageable,
@@ -250,7 +273,7 @@ static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
 
 bool lg_gpu_run(const lg_call_t *c)
 {
-    if (!lg_cuda_loaded() || tess_internal_on_worker())
+    if (!lg_cuda_in_use() || tess_internal_on_worker())
         return false;
     lg_region_t r[3];
     tess_part_t part;

@@ -96,7 +96,7 @@ int lg_run(const lg_call_t *c);
 
 /* A call from a 32-bit Fortran entry that the host BLAS serves whatever its
  * numbers: too small for the runtime (or invalid), in a process that has
- * not loaded CUDA, every character argument valid and no operand NULL (this
+ * not initialised CUDA, every character argument valid and no operand NULL (this
  * library's own check takes the others: reference BLAS lets an unread
  * operand be NULL).  The host BLAS checks the numbers itself and reports to
  * the same XERBLA, by the same name and numbering, so such a call is not
@@ -104,9 +104,9 @@ int lg_run(const lg_call_t *c);
  * for any other call. */
 bool lg_run_small32(const lg_call_t *c);
 
-/* Whether the process has loaded the CUDA driver (gpu.c; false without the
- * CUDA backend): operands can be in GPU memory only then. */
-bool lg_cuda_loaded(void);
+/* Whether the process has initialised the CUDA driver (gpu.c; false without
+ * the CUDA backend): operands can be in GPU memory only then. */
+bool lg_cuda_in_use(void);
 
 /* The host BLAS (TESS_BLAS_LIB, the system's OpenBLAS) and its 64-bit-integer
  * build (TESS_BLAS64_LIB, libopenblas64_.so.0, libopenblas64.so.0): the

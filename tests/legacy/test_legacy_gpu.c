@@ -3,14 +3,17 @@
  * copies (which, below the threshold, the host BLAS makes).  Also operands
  * split between host and GPU memory.  Skipped without a GPU. */
 #include <complex.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 typedef double _Complex zc;
@@ -103,9 +106,31 @@ static void device_operands_are_served_on_their_gpu(void **state)
     free(A), free(B), free(C), free(R), free(G), free(Z), free(W), free(V);
 }
 
-/* main made a small call on host memory before anything loaded CUDA: the
- * library, which then found no CUDA and asks again only once a library has
- * been loaded, must see it now for a call as small. */
+/* Whether the CUDA driver is initialised: before cuInit it answers every
+ * query CUDA_ERROR_NOT_INITIALIZED.  False where it is not loaded. */
+static bool cuda_initialised(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    CUresult (*count)(int *) = NULL;
+    if (h)
+        *(void **)&count = dlsym(h, "cuDeviceGetCount");
+    int c;
+    return count && count(&c) != CUDA_ERROR_NOT_INITIALIZED;
+}
+
+static bool initialised_by_small_call; /* main's small call, before any CUDA */
+
+/* Asking whether its operands are in GPU memory would start CUDA, a context
+ * on a GPU, in every process that calls BLAS, and cost more than the call. */
+static void a_small_call_on_host_memory_leaves_cuda_uninitialised(void **state)
+{
+    (void)state;
+    assert_false(initialised_by_small_call);
+}
+
+/* main made a small call on host memory before CUDA was initialised: the
+ * library, which then found CUDA not in use and asks again on later calls,
+ * must see it now for a call as small. */
 static void small_device_operands_after_calls_before_cuda_are_served_on_their_gpu(void **state)
 {
     (void)state;
@@ -126,10 +151,12 @@ int main(void)
     const int n = 8;
     double A[64] = { 0 }, C[64], one = 1, zero = 0;
     dgemm_("N", "N", &n, &n, &n, &one, A, &n, A, &n, &zero, C, &n, 1, 1); /* before CUDA */
+    initialised_by_small_call = cuda_initialised();
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
         return 77; /* meson's "skipped" */
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_small_call_on_host_memory_leaves_cuda_uninitialised),
         cmocka_unit_test(small_device_operands_after_calls_before_cuda_are_served_on_their_gpu),
         cmocka_unit_test(device_operands_are_served_on_their_gpu),
     };
