@@ -8,9 +8,13 @@
  * (nb/8 for complex types, whose tile task does four times the flops of a
  * real one of the same size) that gives the output at least
  * TILES_PER_DEVICE tiles per device, so that every device has work from the
- * start; the smallest of them when none does.  Tiles of nb/4 still run
- * near the device's rate, smaller ones do not. */
+ * start, and an operand whose diagonal the call follows step by step at
+ * least CHAIN_PER_DEVICE tiles along it per device, so that the devices
+ * overlap the steps of that chain rather than wait on each one; the
+ * smallest of them when none does.  Tiles of nb/4 still run near the
+ * device's rate, smaller ones do not. */
 #define TILES_PER_DEVICE 4
+#define CHAIN_PER_DEVICE 2
 
 static int ladder(kern_type_t t, int64_t *sizes)
 {
@@ -29,6 +33,15 @@ static int64_t tiles_of(const blas_operand_t *o, int64_t nb)
 static bool used(const blas_operand_t *o)
 {
     return o->ptr && o->m > 0 && o->n > 0;
+}
+
+static bool chains_fit(int nops, const blas_operand_t *ops, int64_t nb)
+{
+    for (int i = 0; i < nops; i++)
+        if (used(&ops[i]) && ops[i].chain &&
+            (ops[i].m + nb - 1) / nb < (int64_t)CHAIN_PER_DEVICE * rt.ndev)
+            return false;
+    return true;
 }
 
 int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
@@ -51,7 +64,8 @@ int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
         if (used(&ops[i]))
             out = &ops[i];
     for (int s = 0; s < ns && out; s++)
-        if (tiles_of(out, sizes[s]) >= (int64_t)TILES_PER_DEVICE * rt.ndev)
+        if (tiles_of(out, sizes[s]) >= (int64_t)TILES_PER_DEVICE * rt.ndev &&
+            chains_fit(nops, ops, sizes[s]))
             return sizes[s];
     return sizes[ns - 1];
 }

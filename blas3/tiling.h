@@ -10,11 +10,12 @@
 /* An operand to tile: the m x n matrix at ptr with leading dimension ld.
  * One that the call does not touch has ptr NULL (or m or n 0) and an empty
  * tiling.  tri: the call uses one triangle of it (a square grid's tiles on
- * and to one side of the diagonal). */
+ * and to one side of the diagonal).  chain: the call's steps follow its
+ * diagonal one tile after another (the triangle of TRSM and TRMM). */
 typedef struct {
     const void *ptr;
     int64_t m, n, ld;
-    bool tri;
+    bool tri, chain;
 } blas_operand_t;
 
 typedef struct {

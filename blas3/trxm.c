@@ -211,7 +211,7 @@ static int blas_trxm(kern_type_t t, bool solve, tess_side_t side, tess_uplo_t up
     trxm_call_t c = { solve, side, uplo, trans, diag, blas_scalar(t, alpha) };
     int64_t ka = side == TessLeft ? m : n;
     blas_operand_t ops[] = {
-        [OP_A] = { uses_a ? A : NULL, ka, ka, lda },
+        [OP_A] = { uses_a ? A : NULL, ka, ka, lda, .chain = true },
         [OP_B] = { B, m, n, ldb },
     };
     return blas_run(t, 2, ops, uses_a ? submit_trxm : submit_zero, &c);

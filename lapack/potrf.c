@@ -129,7 +129,7 @@ int lapack_potrf(kern_type_t t, tess_uplo_t uplo, int64_t n, void *A, int64_t ld
     if (n == 0)
         return 0;
     potrf_call_t c = { uplo, info, false };
-    blas_operand_t ops[] = { [OP_A] = { A, n, n, lda, true }, [OP_B] = { NULL, 0, 0, 1 } };
+    blas_operand_t ops[] = { [OP_A] = { A, n, n, lda, true, true }, [OP_B] = { NULL, 0, 0, 1 } };
     return blas_run(t, 2, ops, submit, &c);
 }
 
@@ -142,7 +142,7 @@ int lapack_potrs(kern_type_t t, tess_uplo_t uplo, int64_t n, int64_t nrhs, const
     if (n == 0 || nrhs == 0)
         return 0;
     potrf_call_t c = { uplo, NULL, true };
-    blas_operand_t ops[] = { [OP_A] = { A, n, n, lda, true }, [OP_B] = { B, n, nrhs, ldb } };
+    blas_operand_t ops[] = { [OP_A] = { A, n, n, lda, true, true }, [OP_B] = { B, n, nrhs, ldb } };
     return blas_run(t, 2, ops, submit, &c);
 }
 
@@ -157,7 +157,7 @@ int lapack_posv(kern_type_t t, tess_uplo_t uplo, int64_t n, int64_t nrhs, void *
         return 0;
     potrf_call_t c = { uplo, info, true };
     blas_operand_t ops[] = {
-        [OP_A] = { A, n, n, lda, true }, [OP_B] = { nrhs ? B : NULL, n, nrhs, ldb }
+        [OP_A] = { A, n, n, lda, true, true }, [OP_B] = { nrhs ? B : NULL, n, nrhs, ldb }
     };
     return blas_run(t, 2, ops, submit, &c);
 }

@@ -119,7 +119,7 @@ static int run(kern_type_t t, potri_call_t c, int64_t n, void *A, int64_t lda)
         __atomic_store_n(c.info, 0, __ATOMIC_RELEASE);
     if (n == 0)
         return 0;
-    blas_operand_t ops[] = { { A, n, n, lda, true } };
+    blas_operand_t ops[] = { { A, n, n, lda, true, true } };
     return blas_run(t, 1, ops, submit, &c);
 }
 
