@@ -1,7 +1,7 @@
 /* The tile size of each call: TESS_NB fixes it; unset, a call keeps the
  * tiles that earlier calls gave its operands, and otherwise gives its output
  * at least four tiles per device, at the largest of nb, nb/2 and nb/4 that
- * does.  Counted through the tasks run (a GEMM runs one task per tile of C
+ * does, and the triangle of a TRSM at least two tiles along per device.  Counted through the tasks run (a GEMM runs one task per tile of C
  * and tile of k).  True on any device count and backend. */
 #include <stdlib.h>
 #include "testutil.h"
@@ -128,12 +128,65 @@ static void a_call_keeps_the_tiles_an_earlier_call_gave_its_operand(void **state
     assert_int_equal(tess_finalize(), 0);
 }
 
+/* The tile of the largest of nb, nb/2 and nb/4 that cuts an n x n TRSM's
+ * output into at least four tiles per device and its triangle into at least
+ * two along it per device (nb/4 when none does), tiles per side. */
+static int64_t trsm_tiles_per_side(const tess_stats_t *s, int64_t n)
+{
+    int64_t tiles = 0;
+    for (int64_t div = 1; div <= 4; div *= 2) {
+        int64_t nb = s->nb / div;
+        tiles = (n + nb - 1) / nb;
+        if (tiles * tiles >= 4 * (int64_t)s->ndevices && tiles >= 2 * (int64_t)s->ndevices)
+            break;
+    }
+    return tiles;
+}
+
+/* X = L^-1 B with L = I + (a random lower triangle)/n, all 2nb x 2nb: the
+ * triangle is a chain of steps, each of which waits on the one before, so
+ * with the output's four tiles per device alone three or four devices would
+ * wait on one another (2 x 2 output tiles at nb/2 leave each step of the
+ * chain a single device's work).  A TRSM on t tiles a side runs t
+ * diagonal-tile tasks and t (t - 1) / 2 GEMMs per column of tiles of B. */
+static void a_triangular_solve_gets_two_tiles_of_its_triangle_per_device(void **state)
+{
+    (void)state;
+    init_unfixed();
+    tess_stats_t s = stats();
+    int64_t n = 2 * s.nb, t = trsm_tiles_per_side(&s, n);
+    double *L = tu_matrix(D, n, n, 8), *B = tu_matrix(D, n, n, 9);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++)
+            L[i + j * n] = i == j ? 1 : i > j ? L[i + j * n] / (double)n : 0;
+    double *X = tu_copy(D, B, n, n);
+    uint64_t t0 = tasks_run();
+    assert_int_equal(
+        tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, n, n, 1, L, n, X, n), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(tasks_run() - t0, (uint64_t)(t * t * (t + 1) / 2));
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, X, n, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    /* L X = B, normwise */
+    double *R = tu_copy(D, B, n, n);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, L, n, X, n, -1, R, n);
+    double r =
+        tu_norm(D, R, n, n, n) / (n * D->eps * tu_norm(D, L, n, n, n) * tu_norm(D, X, n, n, n));
+    assert_true(r < TU_GEMM_BOUND);
+    tu_release(D, L, n, n);
+    tu_release(D, X, n, n);
+    free(B);
+    free(R);
+    assert_int_equal(tess_finalize(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_unset_tile_size_gives_the_output_four_tiles_per_device),
         cmocka_unit_test(tess_nb_fixes_the_tile_of_every_call),
         cmocka_unit_test(a_call_keeps_the_tiles_an_earlier_call_gave_its_operand),
+        cmocka_unit_test(a_triangular_solve_gets_two_tiles_of_its_triangle_per_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
