@@ -54,14 +54,15 @@ static uint64_t square_gemm_tasks(int64_t n)
 }
 
 /* The tile of the largest of nb, nb/2 and nb/4 that cuts an n x n output
- * into at least four tiles per device (nb/4 when none does), tiles per side. */
-static int64_t tiles_per_side(const tess_stats_t *s, int64_t n)
+ * into at least four tiles per device, and with chain an n x n triangle into
+ * at least two along it per device (nb/4 when none does), tiles per side. */
+static int64_t tiles_per_side(const tess_stats_t *s, int64_t n, bool chain)
 {
-    int64_t tiles = 0;
+    int64_t tiles = 0, ndev = s->ndevices;
     for (int64_t div = 1; div <= 4; div *= 2) {
         int64_t nb = s->nb / div;
         tiles = (n + nb - 1) / nb;
-        if (tiles * tiles >= 4 * (int64_t)s->ndevices)
+        if (tiles * tiles >= 4 * ndev && (!chain || tiles >= 2 * ndev))
             break;
     }
     return tiles;
@@ -73,7 +74,7 @@ static void an_unset_tile_size_gives_the_output_four_tiles_per_device(void **sta
     init_unfixed();
     tess_stats_t s = stats();
     /* one tile at nb: never enough */
-    int64_t tiles = tiles_per_side(&s, s.nb);
+    int64_t tiles = tiles_per_side(&s, s.nb, false);
     assert_true(tiles > 1);
     assert_int_equal(square_gemm_tasks(s.nb), (uint64_t)(tiles * tiles * tiles));
     assert_int_equal(tess_finalize(), 0);
@@ -128,21 +129,6 @@ static void a_call_keeps_the_tiles_an_earlier_call_gave_its_operand(void **state
     assert_int_equal(tess_finalize(), 0);
 }
 
-/* The tile of the largest of nb, nb/2 and nb/4 that cuts an n x n TRSM's
- * output into at least four tiles per device and its triangle into at least
- * two along it per device (nb/4 when none does), tiles per side. */
-static int64_t trsm_tiles_per_side(const tess_stats_t *s, int64_t n)
-{
-    int64_t tiles = 0;
-    for (int64_t div = 1; div <= 4; div *= 2) {
-        int64_t nb = s->nb / div;
-        tiles = (n + nb - 1) / nb;
-        if (tiles * tiles >= 4 * (int64_t)s->ndevices && tiles >= 2 * (int64_t)s->ndevices)
-            break;
-    }
-    return tiles;
-}
-
 /* X = L^-1 B with L = I + (a random lower triangle)/n, all 2nb x 2nb: the
  * triangle is a chain of steps, each of which waits on the one before, so
  * with the output's four tiles per device alone three or four devices would
@@ -154,7 +140,7 @@ static void a_triangular_solve_gets_two_tiles_of_its_triangle_per_device(void **
     (void)state;
     init_unfixed();
     tess_stats_t s = stats();
-    int64_t n = 2 * s.nb, t = trsm_tiles_per_side(&s, n);
+    int64_t n = 2 * s.nb, t = tiles_per_side(&s, n, true);
     double *L = tu_matrix(D, n, n, 8), *B = tu_matrix(D, n, n, 9);
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++)
