@@ -12,6 +12,7 @@
  * BLAS (a call that stays on the host BLAS pays for nothing else). */
 #include <complex.h>
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,15 +143,22 @@ int main(int argc, char **argv)
         }
     printf("# dgemm n=8: %.2fx the host BLAS (target <= %.1f): %s\n", target, TARGET_RATIO,
            target <= TARGET_RATIO ? "met" : "missed");
-    /* What would explain a gap: the library asks about pointers once the CUDA
-     * driver is loaded, and takes the host BLAS by name unless TESS_BLAS_LIB
-     * says otherwise. */
+    /* What would explain a gap: the library asks about pointers once CUDA is
+     * initialised (the driver, which cuBLAS loads, answers cuDeviceGetCount
+     * with CUDA_ERROR_NOT_INITIALIZED, 3, until then), and takes the host BLAS
+     * by name unless TESS_BLAS_LIB says otherwise. */
     void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    int (*count)(int *) = NULL;
+    if (cuda)
+        *(void **)&count = dlsym(cuda, "cuDeviceGetCount");
+    int devices;
+    bool initialised = count && count(&devices) != 3;
     const char *by_name = getenv("TESS_BLAS_LIB");
     void *named =
         dlopen(by_name && *by_name ? by_name : "libopenblas.so.0", RTLD_LAZY | RTLD_NOLOAD);
     void *given = dlopen(argv[2], RTLD_LAZY | RTLD_NOLOAD);
-    printf("# CUDA driver loaded: %s; the library's host BLAS is %s\n", cuda ? "yes" : "no",
+    printf("# CUDA driver loaded: %s, initialised: %s; the library's host BLAS is %s\n",
+           cuda ? "yes" : "no", initialised ? "yes" : "no",
            named && named == given ? "HOST_BLAS" : "another library (or none)");
     return 0;
 }
