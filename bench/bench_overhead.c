@@ -2,13 +2,18 @@
  * 32768 GEMM tasks) that the kernels take little time:
  *   submit   time in tess_dgemm_async per task (dependencies, placement);
  *   runtime  (devices x wall time - time in kernels) per task: everything a
- *            task costs besides its kernel (queues, cache, copies, completion).
+ *            task costs besides its kernel (queues, cache, copies, completion);
+ *   chain    wall time per step of CHAIN single-tile GEMMs (nb x nb) that
+ *            each update the same C, so that each waits for the one before:
+ *            what a task costs on the critical path from its predecessor's
+ *            end to its own (the kernel included, reported beside it).
  *
  *   usage: bench_overhead [csv-dir] [n] [nb]     (TESS_DEVICES, default host:2) */
 #include "bench_util.h"
 #include "tessera.h"
 
 #define REPS 5
+#define CHAIN 2000
 
 int main(int argc, char **argv)
 {
@@ -41,16 +46,37 @@ int main(int argc, char **argv)
     }
     double ms = bench_median(submit, REPS), mr = bench_median(runtime, REPS);
     double mw = bench_median(wall, REPS);
+    double chain[REPS], chain_kernel[REPS];
+    for (int r = 0; r < REPS; r++) {
+        tess_stats_t s0, s1;
+        tess_get_stats(&s0);
+        double t0 = bench_now();
+        for (int k = 0; k < CHAIN; k++)
+            if (tess_dgemm_async(TessNoTrans, TessNoTrans, nb, nb, nb, 1.0, A, n, B, n, 1.0, C, n))
+                return 1;
+        if (tess_sync())
+            return 1;
+        double t1 = bench_now();
+        tess_get_stats(&s1);
+        double busy = 0;
+        for (int d = 0; d < s1.ndevices; d++)
+            busy += s1.busy_s[d] - s0.busy_s[d];
+        chain[r] = (t1 - t0) / CHAIN * 1e6;
+        chain_kernel[r] = busy / CHAIN * 1e6;
+    }
+    double mc = bench_median(chain, REPS), mck = bench_median(chain_kernel, REPS);
     printf("devices %s, n %ld, nb %ld, %ld tasks per call (median of %d)\n", devices, n, nb, ntasks,
            REPS);
     printf("submit  %.2f us/task\nwall    %.2f us/task\n"
-           "runtime %.2f us/task (device time outside kernels, summed over devices)\n",
-           ms, mw, mr);
+           "runtime %.2f us/task (device time outside kernels, summed over devices)\n"
+           "chain   %.2f us/step (%d dependent tasks, kernel %.2f us each)\n",
+           ms, mw, mr, mc, CHAIN, mck);
     FILE *csv = bench_csv(dir, "overhead.csv");
     if (csv) {
         fprintf(csv,
-                "devices,n,nb,tasks,submit_us,wall_us,runtime_us\n%s,%ld,%ld,%ld,%.3f,%.3f,%.3f\n",
-                devices, n, nb, ntasks, ms, mw, mr);
+                "devices,n,nb,tasks,submit_us,wall_us,runtime_us,chain_us,chain_kernel_us\n"
+                "%s,%ld,%ld,%ld,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+                devices, n, nb, ntasks, ms, mw, mr, mc, mck);
         fclose(csv);
     }
     tess_finalize();
