@@ -3,8 +3,8 @@
  * ?potri_ and their _64_ twins) in every precision, below the threshold (the
  * host LAPACK serves it) and above it (the runtime does), against the host
  * LAPACK itself (OpenBLAS's, opened on its own so that its names are not
- * this library's); INFO of a failing matrix; XERBLA's name and position for
- * each invalid argument.  meson runs this with TESS_THRESHOLD=1e6 on two host
+ * this library's); INFO of a failing matrix; POSV without right-hand sides;
+ * XERBLA's name and position for each invalid argument.  meson runs this with TESS_THRESHOLD=1e6 on two host
  * devices, so that N_SMALL stays on the host and N_LARGE goes through the
  * runtime (POTRS's flops per byte included). */
 #include <complex.h>
@@ -397,12 +397,31 @@ static void an_invalid_argument_reaches_xerbla_with_lapacks_name_and_position(vo
                 }
 }
 
+/* LAPACK's POSV factors A even with no right-hand side. */
+static void posv_with_no_right_hand_side_still_factors_a(void **state)
+{
+    (void)state;
+    for (int width = 32; width <= 64; width += 32) {
+        args_t a = { POSV, 'U', 'N', N_LARGE, 0, N_LARGE, N_LARGE };
+        args_t f = { POTRF, 'U', 'N', N_LARGE, 0, N_LARGE, 0 };
+        void *A = hpd(1, N_LARGE, N_LARGE, 1), *R = copy(1, A, N_LARGE, N_LARGE);
+        double b = 0;
+        uint64_t before = tasks_run();
+        assert_int_equal(call(1, width, &a, A, &b), 0);
+        assert_true(tasks_run() > before);
+        assert_int_equal(call(1, 0, &f, R, NULL), 0);
+        assert_true(error(1, 'U', N_LARGE, N_LARGE, A, R, N_LARGE) <= BOUND);
+        free(A), free(R);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(
             every_entry_matches_the_host_lapack_through_the_runtime_above_the_threshold_only),
         cmocka_unit_test(info_is_lapacks_k_in_the_first_column_and_deep_inside),
+        cmocka_unit_test(posv_with_no_right_hand_side_still_factors_a),
         cmocka_unit_test(an_invalid_argument_reaches_xerbla_with_lapacks_name_and_position),
     };
     return cmocka_run_group_tests(tests, host_lapack_open, NULL);
