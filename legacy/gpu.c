@@ -232,9 +232,9 @@ static int lapack_on_device(const kern_table_t *k, const lg_call_t *c, kern_ctx_
 static int run_on_device(const lg_call_t *c, kern_ctx_t *x)
 {
     const kern_table_t *k = tess_internal_cuda_kernels(c->t);
-    if (lg_is_lapack(lg_routine(c)->shape))
-        return lapack_on_device(k, c, x);
     const lg_routine_t *rt = lg_routine(c);
+    if (lg_is_lapack(rt->shape))
+        return lapack_on_device(k, c, x);
     kern_type_t rt_real = rt_dtypes[c->t].real;
     bool herm = rt->herm, trxm = rt->shape == LG_SHAPE_TRSM || rt->shape == LG_SHAPE_TRMM;
     kern_type_t bt = rt->real_beta ? rt_real : c->t;
