@@ -1,9 +1,11 @@
-/* Blocking DGEMM and DTRSM through one BLAS library, as a legacy program
- * calls them: dgemm_ and dtrsm_ looked up in the library given (opened with
- * dlopen, so that Tessera's libtessera_blas, NVBLAS and OpenBLAS are timed by
- * the same code), operands in ordinary pageable memory from malloc.
+/* Blocking DGEMM, DTRSM and DPOTRF through one BLAS (LAPACK) library, as a
+ * legacy program calls them: dgemm_, dtrsm_ and dpotrf_ looked up in the
+ * library given (opened with dlopen, so that Tessera's libtessera_blas,
+ * NVBLAS and OpenBLAS are timed by the same code), operands in ordinary
+ * pageable memory from malloc.  A library without dpotrf_ (NVBLAS) times
+ * the other two.
  *
- *   bench_legacy LIBRARY LABEL REPEATS n...
+ *   [ROUTINES=dgemm,dtrsm,dpotrf] bench_legacy LIBRARY LABEL REPEATS n...
  *
  * For each n and routine: the first call, then REPEATS calls, each of them
  * (so that an occasional slow one shows), then their median and best, one
@@ -16,6 +18,7 @@
 #include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,7 @@ typedef void (*dgemm_t)(const char *, const char *, const int *, const int *, co
 typedef void (*dtrsm_t)(const char *, const char *, const char *, const char *, const int *,
                         const int *, const double *, const double *, const int *, double *,
                         const int *, size_t, size_t, size_t, size_t);
+typedef void (*dpotrf_t)(const char *, const int *, double *, const int *, int *, size_t);
 
 static double now(void)
 {
@@ -139,7 +143,8 @@ static void time_calls(const char *label, const char *routine, size_t n, int rep
 typedef struct {
     dgemm_t gemm;
     dtrsm_t trsm;
-    int n;
+    dpotrf_t potrf;
+    int n, info;
     double *A, *B, *C, *L, *X, *X0;
 } job_t;
 
@@ -177,6 +182,54 @@ static const char *trsm_check(void *arg)
     return check_gemm((size_t)j->n, j->L, j->X, j->X0);
 }
 
+/* DPOTRF on the lower triangle of L (diagonal n, entries of at most 1 below
+ * it: positive definite), copied to X before each call. */
+static void potrf_prepare(void *arg)
+{
+    job_t *j = arg;
+    memcpy(j->X, j->L, (size_t)j->n * j->n * sizeof *j->X);
+}
+
+static void potrf_call(void *arg)
+{
+    job_t *j = arg;
+    j->potrf("L", &j->n, j->X, &j->n, &j->info, 1);
+}
+
+/* Sampled entries of the lower triangle of F F^T against the matrix. */
+static const char *potrf_check(void *arg)
+{
+    job_t *j = arg;
+    size_t n = (size_t)j->n;
+    unsigned s = 77;
+    if (j->info)
+        return "FAILED";
+    for (int e = 0; e < 16; e++) {
+        s = s * 1103515245u + 12345u;
+        size_t i = (s >> 4) % n, c = (s >> 12) % n, r = i > c ? i : c, col = i > c ? c : i;
+        double v = 0, mag = 0;
+        for (size_t l = 0; l <= col; l++) {
+            v += j->X[r + l * n] * j->X[col + l * n];
+            mag += fabs(j->X[r + l * n] * j->X[col + l * n]);
+        }
+        if (fabs(j->L[r + col * n] - v) > 1e-10 * (mag + 1))
+            return "FAILED";
+    }
+    return "ok";
+}
+
+static bool wanted(const char *routine)
+{
+    const char *list = getenv("ROUTINES");
+    if (!list || !*list)
+        return true;
+    size_t len = strlen(routine);
+    for (const char *p = strstr(list, routine); p; p = strstr(p + 1, routine))
+        if ((p == list || p[-1] == ',') && (p[len] == ',' || !p[len]))
+            return true;
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 5) {
@@ -191,6 +244,9 @@ int main(int argc, char **argv)
     job_t j = { 0 };
     *(void **)&j.gemm = dlsym(lib, "dgemm_");
     *(void **)&j.trsm = dlsym(lib, "dtrsm_");
+    *(void **)&j.potrf = dlsym(lib, "dpotrf_");
+    if (!j.potrf && wanted("dpotrf"))
+        fprintf(stderr, "bench_legacy: %s has no dpotrf_: not timed\n", argv[1]);
     if (!j.gemm || !j.trsm) {
         fprintf(stderr, "bench_legacy: %s lacks dgemm_ or dtrsm_\n", argv[1]);
         return 1;
@@ -200,20 +256,28 @@ int main(int argc, char **argv)
     for (int a = 4; a < argc; a++) {
         size_t n = strtoul(argv[a], NULL, 10);
         j.n = (int)n;
-        j.A = matrix(n, 0, 1);
-        j.B = matrix(n, 0, 2);
-        j.C = matrix(n, 0, 3);
-        time_calls(label, "dgemm", n, repeats, 2.0 * n * n * n, NULL, gemm_call, &j, gemm_check);
-        free(j.A);
-        free(j.B);
-        free(j.C);
+        if (wanted("dgemm")) {
+            j.A = matrix(n, 0, 1);
+            j.B = matrix(n, 0, 2);
+            j.C = matrix(n, 0, 3);
+            time_calls(label, "dgemm", n, repeats, 2.0 * n * n * n, NULL, gemm_call, &j,
+                       gemm_check);
+            free(j.A);
+            free(j.B);
+            free(j.C);
+        }
         j.L = matrix(n, 1, 4);
-        j.X0 = matrix(n, 0, 5);
         j.X = malloc(n * n * sizeof *j.X);
-        time_calls(label, "dtrsm", n, repeats, 1.0 * n * n * n, trsm_prepare, trsm_call, &j,
-                   trsm_check);
+        if (wanted("dtrsm")) {
+            j.X0 = matrix(n, 0, 5);
+            time_calls(label, "dtrsm", n, repeats, 1.0 * n * n * n, trsm_prepare, trsm_call, &j,
+                       trsm_check);
+            free(j.X0);
+        }
+        if (j.potrf && wanted("dpotrf"))
+            time_calls(label, "dpotrf", n, repeats, n * n * (n / 3.0), potrf_prepare, potrf_call,
+                       &j, potrf_check);
         free(j.L);
-        free(j.X0);
         free(j.X);
     }
     return 0;

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Blocking DGEMM and DTRSM from pageable host memory through Tessera's legacy
-# library (libtessera_blas), NVBLAS (with the nvblas.conf written here, on the
+# Blocking DGEMM, DTRSM and DPOTRF from pageable host memory through Tessera's
+# legacy library (libtessera_blas), NVBLAS (which has no DPOTRF) (with the nvblas.conf written here, on the
 # same GPUs: all that CUDA_VISIBLE_DEVICES shows, with and without its
 # automatic pinning) and OpenBLAS, in one run, one process per library (each
 # takes the GPUs for itself), timed by the same program (bench_legacy.c).
@@ -13,7 +13,8 @@
 # fastest of the others (target >= 0.95 at every n), the same for first
 # calls, and the spread of Tessera's repeats, each of which is listed.
 # REPEATS (3) sets the repeated calls per size; OpenBLAS stops at
-# OPENBLAS_MAX_N (16384: its DGEMM of 32768 takes minutes on the host).
+# OPENBLAS_MAX_N (16384: its DGEMM of 32768 takes minutes on the host);
+# ROUTINES (dgemm,dtrsm,dpotrf) the routines timed.
 set -eu
 build=${1:?usage: bench/bench_legacy.sh BUILD_DIR [OUT_DIR] [n ...]}
 out=${2:-legacy-bench-$(date +%Y%m%d-%H%M%S)}
@@ -94,6 +95,7 @@ fi
     echo "x_nvblas: the faster NVBLAS setting over Tessera (target >= 2 at n = 16384 and 32768,"
     echo "repeated calls); x_best: the fastest of the others over Tessera (target >= 0.95);"
     echo "spread: Tessera's slowest repeat over its fastest (target <= 1.2 for DTRSM)."
+    echo "dpotrf: x_best is OpenBLAS's on the host cores over Tessera (target >= 20 at n = 16384)."
     echo "Tessera's repeats, in the order run:"
     awk -F, '$1 == "tessera" && $4 == "repeat" { r[$2 " " $3] = r[$2 " " $3] " " $5 }
         END { for (k in r) print "  " k ":" r[k] }' "$csv" | sort -k1,1 -k2,2n

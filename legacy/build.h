@@ -2,7 +2,7 @@
  * CBLAS entry points alike: integers widened, options already turned into
  * tess_* enums (an invalid one is 0), scalars by address.  The rank-k
  * updates carry n as both m and n, and B NULL (ldb 0); TRSM and TRMM their
- * in-place B as C. */
+ * in-place B as C.  LAPACK's calls are built by lg_lapack_call. */
 #ifndef LEGACY_BUILD_H
 #define LEGACY_BUILD_H
 
@@ -69,6 +69,18 @@ static inline lg_call_t lg_trxm_call(lg_rout_t r, kern_type_t t, tess_side_t sid
 {
     lg_call_t c = lg_call(r, t, m, n, 0, alpha, A, lda, NULL, 0, NULL, B, ldb);
     c.side = side, c.uplo = uplo, c.ta = ta, c.diag = diag;
+    return c;
+}
+
+/* The Cholesky family (legacy_iface.h): n as m and n, nrhs as k (0 where the
+ * routine has none), B NULL (ldb 0) where it has none, diag TRTRI's; the
+ * entry point sets info. */
+static inline lg_call_t lg_lapack_call(lg_rout_t r, kern_type_t t, tess_uplo_t uplo,
+                                       tess_diag_t diag, int64_t n, int64_t nrhs, const void *A,
+                                       int64_t lda, const void *B, int64_t ldb)
+{
+    lg_call_t c = lg_call(r, t, n, n, nrhs, NULL, A, lda, B, ldb, NULL, NULL, 0);
+    c.uplo = uplo, c.diag = diag;
     return c;
 }
 

@@ -1,4 +1,4 @@
-/* Where a valid BLAS-3 call runs, and the library's life around it.
+/* Where a valid BLAS-3 or LAPACK call runs, and the library's life around it.
  *
  * A call runs through the runtime when it is large enough (see the
  * thresholds below) and the runtime is up: submitted as *_async, its output
@@ -6,7 +6,8 @@
  * caller owns its memory again when the call returns.  One call is in the
  * runtime at a time (lg.lock): each uses every device, and tess_sync and
  * tess_memory_invalidate wait for all tasks, not one call's.  Anything else
- * runs on the host BLAS, as does every call while the runtime cannot run.
+ * runs on the host BLAS (LAPACK), as does every call while the runtime
+ * cannot run.
  * What differs between routines is in their table (routines.c).
  *
  * The runtime starts on the first call that wants it, and only on GPUs unless
@@ -150,10 +151,12 @@ static void start_runtime(void)
 /* ---- a call's shape ----------------------------------------------------- */
 
 /* Whether the call reads its output (so that its old value is needed to
- * redo it). */
+ * redo it): LAPACK's always do. */
 static bool reads_output(const lg_call_t *c)
 {
     const lg_routine_t *rt = lg_routine(c);
+    if (lg_is_lapack(rt->shape))
+        return true;
     if (rt->shape == LG_SHAPE_TRSM || rt->shape == LG_SHAPE_TRMM) /* B in place, no beta */
         return !rt_scalar_is_zero(c->t, c->alpha);
     return !rt_scalar_is_zero(rt->real_beta ? rt_dtypes[c->t].real : c->t, c->beta);
@@ -164,11 +167,15 @@ static bool reads_output(const lg_call_t *c)
  * path. */
 static inline __attribute__((always_inline)) double flops(const lg_call_t *c)
 {
-    lg_shape_t s = lg_routine(c)->shape;
+    const lg_routine_t *rt = lg_routine(c);
+    lg_shape_t s = rt->shape;
     if (c->k == 0 && lg_has_k(s))
         return 0;
     double m = (double)c->m, n = (double)c->n, k = (double)c->k, f = 0;
     switch (s) {
+    case LG_SHAPE_POTRF:
+    case LG_SHAPE_POTRS:
+    case LG_SHAPE_TRTRI: f = (rt->n3 * n + rt->n2k * k) * n * n; break;
     case LG_SHAPE_GEMM: f = 2 * m * n * k; break;
     case LG_SHAPE_SYMM: f = 2 * m * n * (c->side == TessLeft ? m : n); break;
     case LG_SHAPE_SYRK:
@@ -187,16 +194,15 @@ static bool wants_runtime(const lg_call_t *c)
     double f = flops(c);
     const lg_routine_t *rt = lg_routine(c);
     if (f < lg.flops[c->r] ||
-        rt_scalar_is_zero(rt->real_alpha ? rt_dtypes[c->t].real : c->t, c->alpha))
+        (!lg_is_lapack(rt->shape) &&
+         rt_scalar_is_zero(rt->real_alpha ? rt_dtypes[c->t].real : c->t, c->alpha)))
         return false;
     lg_region_t r[3];
-    tess_part_t part;
-    int n = lg_regions(c, r, &part);
+    int n = lg_regions(c, r);
+    bool reads = reads_output(c);
     double bytes = 0;
     for (int i = 0; i < n; i++)
-        bytes += (double)r[i].m * (double)r[i].n;
-    if (reads_output(c))
-        bytes += (double)c->m * (double)c->n;
+        bytes += (double)r[i].m * (double)r[i].n * (r[i].out && reads ? 2 : 1);
     bytes *= (double)rt_dtypes[c->t].size;
     return f >= rt->per_byte * bytes;
 }
@@ -216,8 +222,7 @@ static bool runtime_run(const lg_call_t *c)
 {
     size_t es = rt_dtypes[c->t].size;
     lg_region_t r[3];
-    tess_part_t part;
-    int n = lg_regions(c, r, &part);
+    int n = lg_regions(c, r);
     bool reads = reads_output(c);
     tess_stats_t before = { 0 }, after = { 0 };
     if (tess_get_stats(&before)) {
@@ -230,8 +235,9 @@ static bool runtime_run(const lg_call_t *c)
     int err = tess_internal_submit(c, true); /* each call gives its operands back */
     if (!err && reads)
         err = tess_sync();
-    if (!err)
-        err = tess_memory_coherent_async(part, c->m, c->n, c->C, c->ldc, es);
+    for (int i = 0; i < n && !err; i++)
+        if (r[i].out && r[i].m > 0 && r[i].n > 0)
+            err = tess_memory_coherent_async(r[i].part, r[i].m, r[i].n, r[i].p, r[i].ld, es);
     int sync_err = tess_sync(); /* a partial submission's tasks run out too */
     err = err ? err : sync_err;
     bool left = false;
@@ -271,7 +277,8 @@ static bool runtime_call(const lg_call_t *c)
 /* ---- on the host BLAS ----------------------------------------------------- */
 
 /* The host's Fortran routines; integers by address, 32 or 64 bits wide as the
- * library is built, and one hidden length per character argument. */
+ * library is built, and one hidden length per character argument.  LAPACK's
+ * write their INFO, of the same width. */
 typedef const void *cp;
 typedef void (*f_gemm)(cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, size_t);
 typedef void (*f_symm)(cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, size_t);
@@ -281,6 +288,9 @@ typedef void (*f_gemmt)(cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, 
                         size_t);
 typedef void (*f_trxm)(cp, cp, cp, cp, cp, cp, cp, cp, cp, void *, cp, size_t, size_t, size_t,
                        size_t);
+typedef void (*f_potrf)(cp, cp, cp, cp, void *, size_t);
+typedef void (*f_potrs)(cp, cp, cp, cp, cp, cp, cp, void *, size_t);
+typedef void (*f_trtri)(cp, cp, cp, cp, cp, void *, size_t, size_t);
 
 static lg_fn_t host_fn[2][LG_NROUT][KERN_NTYPES]; /* [ilp64][routine][type] */
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
@@ -295,7 +305,9 @@ static void find_host(void)
                     char name[32];
                     snprintf(name, sizeof name, "%c%s_%s", "sdcz"[t], lg_routines[r].host[i],
                              w ? "64_" : "");
-                    host_fn[w][r][t] = lg_fn(lg_host_symbol(name, w));
+                    host_fn[w][r][t] =
+                        lg_fn(lg_is_lapack(lg_routines[r].shape) ? lg_host_lapack_symbol(name, w)
+                                                                 : lg_host_symbol(name, w));
                 }
     atomic_store_explicit(&host_found, true, memory_order_release);
 }
@@ -350,13 +362,12 @@ static const char *trans_char(tess_trans_t t)
     return t == TessNoTrans ? "N" : t == TessTrans ? "T" : "C";
 }
 
-/* The host routine f on the call's arguments, its integers at m ... ldc
- * (32 or 64 bits wide, as f takes them).  Inlined, so that a small call
+/* The host routine f on the call's arguments, its integers at m ... ldc and
+ * info (32 or 64 bits wide, as f takes them).  Inlined, so that a small call
  * passes its fifteen arguments on once more, not twice. */
-static inline __attribute__((always_inline)) void host_invoke(lg_fn_t f, const lg_call_t *c,
-                                                              const void *m, const void *n,
-                                                              const void *k, const void *lda,
-                                                              const void *ldb, const void *ldc)
+static inline __attribute__((always_inline)) void
+host_invoke(lg_fn_t f, const lg_call_t *c, const void *m, const void *n, const void *k,
+            const void *lda, const void *ldb, const void *ldc, void *info)
 {
     const char *side = c->side == TessLeft ? "L" : "R", *uplo = c->uplo == TessUpper ? "U" : "L";
     const char *ta = trans_char(c->ta), *tb = trans_char(c->tb);
@@ -382,7 +393,23 @@ static inline __attribute__((always_inline)) void host_invoke(lg_fn_t f, const l
         ((f_trxm)f)(side, uplo, ta, c->diag == TessUnit ? "U" : "N", m, n, c->alpha, c->A, lda,
                     c->C, ldc, 1, 1, 1, 1);
         break;
+    case LG_SHAPE_POTRF: ((f_potrf)f)(uplo, n, c->A, lda, info, 1); break;
+    case LG_SHAPE_POTRS: ((f_potrs)f)(uplo, n, k, c->A, lda, c->B, ldb, info, 1); break;
+    case LG_SHAPE_TRTRI:
+        ((f_trtri)f)(uplo, c->diag == TessUnit ? "U" : "N", n, c->A, lda, info, 1, 1);
+        break;
     }
+}
+
+/* The host routine f on the call, its integers narrowed to 32 bits. */
+static inline __attribute__((always_inline)) void host_invoke32(lg_fn_t f, const lg_call_t *c)
+{
+    int32_t v[6] = { (int32_t)c->m,   (int32_t)c->n,   (int32_t)c->k,
+                     (int32_t)c->lda, (int32_t)c->ldb, (int32_t)c->ldc };
+    int32_t info = 0;
+    host_invoke(f, c, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &info);
+    if (c->info)
+        *c->info = info;
 }
 
 /* False when no host routine takes the call's sizes: the 32-bit host's
@@ -394,13 +421,11 @@ static bool host_call(const lg_call_t *c)
     lg_fn_t f = host_fn[0][c->r][c->t];
     if (f && fits32(c->m) && fits32(c->n) && fits32(c->k) && fits32(c->lda) && fits32(c->ldb) &&
         fits32(c->ldc)) {
-        int32_t v[6] = { (int32_t)c->m,   (int32_t)c->n,   (int32_t)c->k,
-                         (int32_t)c->lda, (int32_t)c->ldb, (int32_t)c->ldc };
-        host_invoke(f, c, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
+        host_invoke32(f, c);
         return true;
     }
     if ((f = host_fn[1][c->r][c->t])) {
-        host_invoke(f, c, &c->m, &c->n, &c->k, &c->lda, &c->ldb, &c->ldc);
+        host_invoke(f, c, &c->m, &c->n, &c->k, &c->lda, &c->ldb, &c->ldc, c->info);
         return true;
     }
     return lg_routine(c)->shape == LG_SHAPE_GEMMT && host_gemmt_by_gemm(c);
@@ -434,6 +459,9 @@ static bool letters_valid(const lg_call_t *c)
     case LG_SHAPE_GEMMT: return c->uplo && c->ta && c->tb;
     case LG_SHAPE_SYRK:
     case LG_SHAPE_SYR2K: return c->uplo && c->ta;
+    case LG_SHAPE_POTRF:
+    case LG_SHAPE_POTRS: return c->uplo;
+    case LG_SHAPE_TRTRI: return c->uplo && c->diag;
     }
     return false;
 }
@@ -446,12 +474,11 @@ bool lg_run_small32(const lg_call_t *c)
         pthread_once(&host_once, find_host);
     lg_fn_t f = host_fn[0][c->r][c->t];
     const lg_routine_t *rt = lg_routine(c);
-    if (!f || lg.every_call || rt->two_names || !c->A || (lg_has_b(rt->shape) && !c->B) || !c->C ||
-        !letters_valid(c) || flops(c) >= lg.flops[c->r] || lg_cuda_in_use())
+    if (!f || lg.every_call || rt->two_names || !c->A || (lg_has_b(rt->shape) && !c->B) ||
+        !(lg_is_lapack(rt->shape) ? (void *)c->info : c->C) || !letters_valid(c) ||
+        flops(c) >= lg.flops[c->r] || lg_cuda_in_use())
         return false;
-    int32_t v[6] = { (int32_t)c->m,   (int32_t)c->n,   (int32_t)c->k,
-                     (int32_t)c->lda, (int32_t)c->ldb, (int32_t)c->ldc };
-    host_invoke(f, c, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
+    host_invoke32(f, c);
     return true;
 }
 

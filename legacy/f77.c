@@ -1,11 +1,12 @@
-/* The Fortran 77 BLAS-3 entry points, written once for the four precisions
- * and both integer widths: dgemm_ takes reference BLAS's 32-bit INTEGER,
- * dgemm_64_ (as OpenBLAS's 64-bit builds spell it) 64-bit ones.  Character
+/* The Fortran 77 BLAS-3 entry points and LAPACK's Cholesky family, written
+ * once for the four precisions and both integer widths: dgemm_ and dpotrf_
+ * take reference BLAS's 32-bit INTEGER, dgemm_64_ and dpotrf_64_ (as
+ * OpenBLAS's 64-bit builds spell them) 64-bit ones.  Character
  * arguments are read in either case; their hidden lengths (gfortran passes a
  * size_t for each after the last argument) are declared and not needed.
  *
  * An invalid argument calls XERBLA with the routine's name, blank-padded as
- * reference BLAS pads it, and the reference argument number, through the
+ * reference BLAS (LAPACK) pads it, and the reference argument number, through the
  * ordinary symbol lookup, so that an application's own XERBLA (the netlib
  * testers define one) is the one called; the call changes nothing.  Also
  * here: LSAME, XERBLA and XERBLA_ARRAY themselves. */
@@ -77,6 +78,39 @@ static void call64(const lg_call_t *c, const char *name)
         info = lg_run(c);
     if (info)
         xerbla_64_(name, &info, strlen(name));
+}
+
+/* LAPACK's: as call32 and call64, with INFO written as LAPACK writes it, set
+ * to -position before XERBLA is called.  A NULL INFO (from C) is refused at
+ * its own position, and nothing is written. */
+static void lapack32(lg_call_t *c, const char *name, int32_t *info)
+{
+    int64_t k = 0;
+    c->info = info ? &k : NULL;
+    if (lg_run_small32(c)) {
+        *info = (int32_t)k;
+        return;
+    }
+    int32_t pos = -tess_internal_check(c);
+    if (!pos)
+        pos = lg_run(c);
+    if (info)
+        *info = pos ? -pos : (int32_t)k;
+    if (pos)
+        xerbla_(name, &pos, strlen(name));
+}
+
+static void lapack64(lg_call_t *c, const char *name, int64_t *info)
+{
+    int64_t k = 0;
+    c->info = info ? &k : NULL;
+    int64_t pos = -tess_internal_check(c);
+    if (!pos)
+        pos = lg_run(c);
+    if (info)
+        *info = pos ? -pos : k;
+    if (pos)
+        xerbla_64_(name, &pos, strlen(name));
 }
 
 /* p: the routine's prefix, P the same in capitals (for XERBLA), I the
@@ -200,16 +234,68 @@ static void call64(const lg_call_t *c, const char *name)
         CALL(&c, #P "HER2K");                                                                      \
     }
 
-#define LG_F77_ALL(I, SFX, CALL)                                                                   \
+/* LAPACK's POTRF, POTRS, POSV, TRTRI, LAUUM and POTRI; CALL lapack32 or
+ * lapack64. */
+#define LG_F77_LAPACK(p, P, TYPE, I, SFX, CALL)                                                    \
+    LG_EXPORT void p##potrf##SFX(const char *uplo, const I *n, void *A, const I *lda, I *info,     \
+                                 size_t lu)                                                        \
+    {                                                                                              \
+        (void)lu;                                                                                  \
+        lg_call_t c = lg_lapack_call(LG_POTRF, TYPE, f_uplo(uplo), 0, *n, 0, A, *lda, NULL, 0);    \
+        CALL(&c, #P "POTRF", info);                                                                \
+    }                                                                                              \
+    LG_EXPORT void p##potrs##SFX(const char *uplo, const I *n, const I *nrhs, const void *A,       \
+                                 const I *lda, void *B, const I *ldb, I *info, size_t lu)          \
+    {                                                                                              \
+        (void)lu;                                                                                  \
+        lg_call_t c =                                                                              \
+            lg_lapack_call(LG_POTRS, TYPE, f_uplo(uplo), 0, *n, *nrhs, A, *lda, B, *ldb);          \
+        CALL(&c, #P "POTRS", info);                                                                \
+    }                                                                                              \
+    LG_EXPORT void p##posv##SFX(const char *uplo, const I *n, const I *nrhs, void *A,              \
+                                const I *lda, void *B, const I *ldb, I *info, size_t lu)           \
+    {                                                                                              \
+        (void)lu;                                                                                  \
+        lg_call_t c = lg_lapack_call(LG_POSV, TYPE, f_uplo(uplo), 0, *n, *nrhs, A, *lda, B, *ldb); \
+        CALL(&c, #P "POSV ", info);                                                                \
+    }                                                                                              \
+    LG_EXPORT void p##trtri##SFX(const char *uplo, const char *diag, const I *n, void *A,          \
+                                 const I *lda, I *info, size_t lu, size_t ld)                      \
+    {                                                                                              \
+        (void)lu, (void)ld;                                                                        \
+        lg_call_t c =                                                                              \
+            lg_lapack_call(LG_TRTRI, TYPE, f_uplo(uplo), f_diag(diag), *n, 0, A, *lda, NULL, 0);   \
+        CALL(&c, #P "TRTRI", info);                                                                \
+    }                                                                                              \
+    LG_EXPORT void p##lauum##SFX(const char *uplo, const I *n, void *A, const I *lda, I *info,     \
+                                 size_t lu)                                                        \
+    {                                                                                              \
+        (void)lu;                                                                                  \
+        lg_call_t c = lg_lapack_call(LG_LAUUM, TYPE, f_uplo(uplo), 0, *n, 0, A, *lda, NULL, 0);    \
+        CALL(&c, #P "LAUUM", info);                                                                \
+    }                                                                                              \
+    LG_EXPORT void p##potri##SFX(const char *uplo, const I *n, void *A, const I *lda, I *info,     \
+                                 size_t lu)                                                        \
+    {                                                                                              \
+        (void)lu;                                                                                  \
+        lg_call_t c = lg_lapack_call(LG_POTRI, TYPE, f_uplo(uplo), 0, *n, 0, A, *lda, NULL, 0);    \
+        CALL(&c, #P "POTRI", info);                                                                \
+    }
+
+#define LG_F77_ALL(I, SFX, CALL, LCALL)                                                            \
     LG_F77_BLAS3(s, S, KERN_S, I, SFX, CALL)                                                       \
     LG_F77_BLAS3(d, D, KERN_D, I, SFX, CALL)                                                       \
     LG_F77_BLAS3(c, C, KERN_C, I, SFX, CALL)                                                       \
     LG_F77_BLAS3(z, Z, KERN_Z, I, SFX, CALL)                                                       \
     LG_F77_HERM(c, C, KERN_C, I, SFX, CALL)                                                        \
-    LG_F77_HERM(z, Z, KERN_Z, I, SFX, CALL)
+    LG_F77_HERM(z, Z, KERN_Z, I, SFX, CALL)                                                        \
+    LG_F77_LAPACK(s, S, KERN_S, I, SFX, LCALL)                                                     \
+    LG_F77_LAPACK(d, D, KERN_D, I, SFX, LCALL)                                                     \
+    LG_F77_LAPACK(c, C, KERN_C, I, SFX, LCALL)                                                     \
+    LG_F77_LAPACK(z, Z, KERN_Z, I, SFX, LCALL)
 
-LG_F77_ALL(int32_t, _, call32)
-LG_F77_ALL(int64_t, _64_, call64)
+LG_F77_ALL(int32_t, _, call32, lapack32)
+LG_F77_ALL(int64_t, _64_, call64, lapack64)
 
 /* Reference XERBLA prints this and stops the program; this one returns, as
  * OpenBLAS's does, so that a library call never ends the process (the

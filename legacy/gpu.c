@@ -1,12 +1,13 @@
 /* Calls whose operands are in GPU memory (CUDA builds), served on that GPU
  * with the kernels the runtime runs there (cuBLAS, and Tessera's own TRSM,
- * TRMM and GEMMT), as NVBLAS serves them with cuBLAS.
+ * TRMM and GEMMT; cuSOLVER's POTRF and TRTRI and Tessera's LAUUM for
+ * LAPACK's), as NVBLAS serves BLAS with cuBLAS.
  *
  * The call is made on the device of its output (else of its first operand in
  * GPU memory), on that device's legacy default stream, which waits for work
  * the caller queued on its blocking streams; the call returns once the
  * stream is done, as a BLAS call must.  Operands elsewhere (host memory,
- * another GPU) are copied to temporaries there first, and the output back. */
+ * another GPU) are copied to temporaries there first, and the outputs back. */
 #include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
@@ -181,11 +182,59 @@ static int place(int dev, const lg_region_t *r, size_t es, operand_t *o)
                                 cudaMemcpyDefault));
 }
 
+/* POTRS's two triangular solves on B: with L (Lower, A = L L^H) or U^H
+ * (Upper, A = U^H U), then with its Hermitian transpose. */
+static int potrs_on_device(const kern_table_t *k, const lg_call_t *c, kern_ctx_t *x)
+{
+    _Alignas(16) unsigned char alpha[16];
+    rt_dtype_one(c->t, alpha);
+    tess_trans_t h = kern_trans(c->t, TessConjTrans);
+    tess_trans_t first = c->uplo == TessLower ? TessNoTrans : h;
+    int err = k->trsm(x, TessLeft, c->uplo, first, TessNonUnit, c->n, c->k, alpha, c->A, c->lda,
+                      (void *)c->B, c->ldb);
+    return err ? err
+               : k->trsm(x, TessLeft, c->uplo, first == TessNoTrans ? h : TessNoTrans, TessNonUnit,
+                         c->n, c->k, alpha, c->A, c->lda, (void *)c->B, c->ldb);
+}
+
+/* The kernels write INFO to *c->info once the stream has come to them; POSV
+ * and TRTRI (POTRI) wait for it where LAPACK stops at a failure. */
+static int lapack_on_device(const kern_table_t *k, const lg_call_t *c, kern_ctx_t *x)
+{
+    void *A = (void *)c->A;
+    int err;
+    switch (c->r) {
+    case LG_POTRF: return k->potrf(x, c->uplo, c->n, A, c->lda, c->info, 0);
+    case LG_LAUUM: return k->lauum(x, c->uplo, c->n, A, c->lda);
+    case LG_POSV:
+        err = k->potrf(x, c->uplo, c->n, A, c->lda, c->info, 0);
+        if (!err)
+            err = CUDA_OK(cudaStreamSynchronize(x->stream));
+        if (err || *c->info || c->k == 0)
+            return err;
+        return potrs_on_device(k, c, x);
+    case LG_POTRS: return c->k ? potrs_on_device(k, c, x) : 0;
+    default: /* TRTRI, POTRI: LAPACK's check of the diagonal first */
+        if (c->r == LG_POTRI || c->diag == TessNonUnit) {
+            err = k->diag_zero(x, c->n, A, c->lda, c->info, 0);
+            if (!err)
+                err = CUDA_OK(cudaStreamSynchronize(x->stream));
+            if (err || *c->info)
+                return err;
+        }
+        err = k->trtri(x, c->uplo, c->r == LG_POTRI ? TessNonUnit : c->diag, c->n, A, c->lda,
+                       c->info, 0);
+        return err || c->r == LG_TRTRI ? err : k->lauum(x, c->uplo, c->n, A, c->lda);
+    }
+}
+
 /* The call on device pointers, queued on x's stream. */
 static int run_on_device(const lg_call_t *c, kern_ctx_t *x)
 {
     const kern_table_t *k = tess_internal_cuda_kernels(c->t);
     const lg_routine_t *rt = lg_routine(c);
+    if (lg_is_lapack(rt->shape))
+        return lapack_on_device(k, c, x);
     kern_type_t rt_real = rt_dtypes[c->t].real;
     bool herm = rt->herm, trxm = rt->shape == LG_SHAPE_TRSM || rt->shape == LG_SHAPE_TRMM;
     kern_type_t bt = rt->real_beta ? rt_real : c->t;
@@ -223,6 +272,9 @@ static int run_on_device(const lg_call_t *c, kern_ctx_t *x)
     case LG_SHAPE_TRMM:
         return k->trmm(x, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
                        c->C, c->ldc);
+    case LG_SHAPE_POTRF: /* lapack_on_device's */
+    case LG_SHAPE_POTRS:
+    case LG_SHAPE_TRTRI: break;
     }
     return TESS_EINTERNAL;
 }
@@ -245,25 +297,24 @@ static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
         err = TESS_EDEVICE;
     if (!err) {
         lg_call_t d = *c;
-        d.A = o[0].p;
-        d.lda = o[0].ld;
-        if (n == 3) {
-            d.B = o[1].p;
-            d.ldb = o[1].ld;
-        }
-        d.C = (void *)o[n - 1].p;
-        d.ldc = o[n - 1].ld;
+        for (int i = 0; i < n; i++)
+            if (r[i].op == 'A')
+                d.A = o[i].p, d.lda = o[i].ld;
+            else if (r[i].op == 'B')
+                d.B = o[i].p, d.ldb = o[i].ld;
+            else
+                d.C = (void *)o[i].p, d.ldc = o[i].ld;
         err = run_on_device(&d, &x);
     }
     if (!err)
         err = CUDA_OK(cudaStreamSynchronize(x.stream));
     if (x.scratch)
         pthread_mutex_unlock(&scratch[dev].lock);
-    const lg_region_t *out = &r[n - 1];
-    if (!err && o[n - 1].tmp)
-        err = CUDA_OK(cudaMemcpy2D((void *)out->p, (size_t)out->ld * es, o[n - 1].tmp,
-                                   (size_t)out->m * es, (size_t)out->m * es, (size_t)out->n,
-                                   cudaMemcpyDefault));
+    for (int i = 0; i < n && !err; i++)
+        if (r[i].out && o[i].tmp)
+            err = CUDA_OK(cudaMemcpy2D((void *)r[i].p, (size_t)r[i].ld * es, o[i].tmp,
+                                       (size_t)r[i].m * es, (size_t)r[i].m * es, (size_t)r[i].n,
+                                       cudaMemcpyDefault));
     for (int i = 0; i < n; i++)
         cudaFree(o[i].tmp);
     if (err)
@@ -276,10 +327,12 @@ bool lg_gpu_run(const lg_call_t *c)
     if (!lg_cuda_in_use() || tess_internal_on_worker())
         return false;
     lg_region_t r[3];
-    tess_part_t part;
-    int n = lg_regions(c, r, &part);
-    int dev = device_of(&r[n - 1]);
-    for (int i = 0; i < n - 1 && dev < 0; i++)
+    int n = lg_regions(c, r);
+    int dev = -1;
+    for (int i = n - 1; i >= 0 && dev < 0; i--) /* the outputs, last first */
+        if (r[i].out)
+            dev = device_of(&r[i]);
+    for (int i = 0; i < n && dev < 0; i++)
         dev = device_of(&r[i]);
     if (dev < 0)
         return false;
@@ -289,7 +342,7 @@ bool lg_gpu_run(const lg_call_t *c)
     if (prev >= 0)
         cudaSetDevice(prev);
     if (err)
-        lg_report("a BLAS-3 call on GPU %d failed (%s); its output is not valid", dev,
+        lg_report("a BLAS-3 or LAPACK call on GPU %d failed (%s); its output is not valid", dev,
                   tess_strerror(err));
     return true;
 }

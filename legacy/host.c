@@ -1,6 +1,7 @@
 /* The host BLAS (TESS_BLAS_LIB, the system's OpenBLAS) and its 64-bit-integer
  * build, from which the BLAS-3 calls that stay on the host (call.c) and the
- * forwarded routines (forward.c) are taken.  The 64-bit one is
+ * forwarded routines (forward.c) are taken, and the host LAPACK, the
+ * runtime's (kernels/host/host_lapack.h), for LAPACK's calls.  The 64-bit one is
  * TESS_BLAS64_LIB, else libopenblas64_.so.0 or Debian's libopenblas64.so.0,
  * opened with RTLD_LOCAL and read with dlsym on its own handle, so that a
  * name always means the host's definition, never Tessera's. */
@@ -51,4 +52,13 @@ void *lg_host_symbol(const char *name, bool ilp64)
         p = dlsym(h64, plain);
     }
     return p;
+}
+
+/* OpenBLAS's 64-bit builds hold LAPACK as well. */
+void *lg_host_lapack_symbol(const char *name, bool ilp64)
+{
+    if (ilp64)
+        return lg_host_symbol(name, true);
+    void *h = tess_internal_host_lapack();
+    return h ? dlsym(h, name) : NULL;
 }

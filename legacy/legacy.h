@@ -1,7 +1,8 @@
 /* The legacy BLAS library (libtessera_blas): Fortran 77 and CBLAS entry
- * points over the runtime, the rest of BLAS forwarded to the host BLAS.
+ * points over the runtime, the rest of BLAS forwarded to the host BLAS, and
+ * LAPACK's Fortran names of the Cholesky family.
  *
- * routines.c describes each BLAS-3 routine once (lg_routines); the other
+ * routines.c describes each routine served once (lg_routines); the other
  * files read its row and dispatch on its shape.  f77.c and cblas.c turn each
  * call into an lg_call_t with build.h's builders (column-major, integers
  * widened, character and enum arguments as tess_* enums), check it
@@ -39,7 +40,9 @@ static inline void *lg_sym(lg_fn_t f)
 /* The argument lists the routines share: each shape has one way to build a
  * call (build.h), to find its operands, count its flops, call the host
  * routine, turn a row-major call around, and run it on a GPU; TRSM and TRMM
- * share a list but not a kernel. */
+ * share a list but not a kernel.  The last three are LAPACK's (Fortran
+ * only): POTRF's (uplo, n, A, lda, info) is LAUUM's and POTRI's too, POTRS's
+ * (uplo, n, nrhs, A, lda, B, ldb, info) POSV's. */
 typedef enum {
     LG_SHAPE_GEMM,
     LG_SHAPE_SYMM,
@@ -48,6 +51,9 @@ typedef enum {
     LG_SHAPE_GEMMT,
     LG_SHAPE_TRSM,
     LG_SHAPE_TRMM,
+    LG_SHAPE_POTRF,
+    LG_SHAPE_POTRS,
+    LG_SHAPE_TRTRI,
 } lg_shape_t;
 
 /* One routine, as every file of this library sees it (routines.c). */
@@ -60,13 +66,16 @@ typedef struct {
     bool real_beta;
     /* the runtime's thresholds: real flops, and flops per byte of operands */
     double flops, per_byte;
-    /* the host BLAS's names after the type letter, the first found taken */
+    /* a LAPACK routine's real flops: n3 n^3 + n2k n^2 nrhs */
+    double n3, n2k;
+    /* the host BLAS's (LAPACK's) names after the type letter, the first
+     * found taken */
     const char *host[2];
     /* two names (?gemmt, ?gemmtr): the host's routine, which has one of
      * them, would report the caller's errors by the other */
     bool two_names;
-    /* m, n, k, lda, ldb, ldc as reference BLAS numbers its arguments; 0
-     * where the routine has no such argument */
+    /* m, n, k, lda, ldb, ldc as reference BLAS (LAPACK) numbers its
+     * arguments; 0 where the routine has no such argument */
     signed char pos[6];
 } lg_routine_t;
 
@@ -77,30 +86,38 @@ static inline const lg_routine_t *lg_routine(const lg_call_t *c)
     return &lg_routines[c->r];
 }
 
-/* Whether the routine has a k, and reads an operand B. */
+/* Whether the routine is LAPACK's, has a k (nrhs is no k: it may be 0 when
+ * POSV has work), and has an operand B. */
+static inline bool lg_is_lapack(lg_shape_t s)
+{
+    return s == LG_SHAPE_POTRF || s == LG_SHAPE_POTRS || s == LG_SHAPE_TRTRI;
+}
+
 static inline bool lg_has_k(lg_shape_t s)
 {
-    return s != LG_SHAPE_SYMM && s != LG_SHAPE_TRSM && s != LG_SHAPE_TRMM;
+    return s != LG_SHAPE_SYMM && s != LG_SHAPE_TRSM && s != LG_SHAPE_TRMM && !lg_is_lapack(s);
 }
 
 static inline bool lg_has_b(lg_shape_t s)
 {
-    return s != LG_SHAPE_SYRK && s != LG_SHAPE_TRSM && s != LG_SHAPE_TRMM;
+    return s != LG_SHAPE_SYRK && s != LG_SHAPE_TRSM && s != LG_SHAPE_TRMM && s != LG_SHAPE_POTRF &&
+           s != LG_SHAPE_TRTRI;
 }
 
 /* Runs a valid call to completion: on the GPU that holds its operands, through
- * the runtime when it is large enough, else on the host BLAS.  0, or when
+ * the runtime when it is large enough, else on the host BLAS (LAPACK), a
+ * LAPACK call's INFO written.  0, or when
  * none of them can take its sizes (a 64-bit call without a 64-bit host BLAS
  * or the runtime), the position of the argument to report to XERBLA. */
 int lg_run(const lg_call_t *c);
 
 /* A call from a 32-bit Fortran entry that the host BLAS serves whatever its
  * numbers: too small for the runtime (or invalid), in a process that has
- * not initialised CUDA, every character argument valid and no operand NULL (this
- * library's own check takes the others: reference BLAS lets an unread
- * operand be NULL).  The host BLAS checks the numbers itself and reports to
- * the same XERBLA, by the same name and numbering, so such a call is not
- * checked twice.  False, with nothing done,
+ * not initialised CUDA, every character argument valid and no operand (nor
+ * LAPACK's INFO) NULL (this library's own check takes the others: reference
+ * BLAS lets an unread operand be NULL).  The host BLAS (LAPACK) checks the
+ * numbers itself and reports to the same XERBLA, by the same name and
+ * numbering, so such a call is not checked twice.  False, with nothing done,
  * for any other call. */
 bool lg_run_small32(const lg_call_t *c);
 
@@ -112,6 +129,10 @@ bool lg_cuda_in_use(void);
  * build (TESS_BLAS64_LIB, libopenblas64_.so.0, libopenblas64.so.0): the
  * address of symbol name there, or NULL. */
 void *lg_host_symbol(const char *name, bool ilp64);
+
+/* The same of the host LAPACK (the host BLAS when it holds dpotrf_, else
+ * liblapack.so.3; the 64-bit host BLAS for 64-bit names). */
+void *lg_host_lapack_symbol(const char *name, bool ilp64);
 
 /* Operands in GPU memory (CUDA builds): true when the call had any and was
  * served on a GPU. */
@@ -128,12 +149,16 @@ void lg_cblas_xerbla(bool wide, int info, const char *rout);
 /* A message on stderr, once per process, when TESS_VERBOSE is set. */
 void lg_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Element size and the operand regions of a call: at most three, the output
- * last; part says which triangle of the output the call writes. */
+/* The operand regions of a call: at most three, its outputs last (BLAS-3
+ * has one, POSV two); part says which triangle of an output the call
+ * writes, op which operand of the call the region is ('A', 'B' or 'C'). */
 typedef struct {
     const void *p;
     int64_t m, n, ld;
+    bool out;
+    tess_part_t part;
+    char op;
 } lg_region_t;
-int lg_regions(const lg_call_t *c, lg_region_t r[3], tess_part_t *part);
+int lg_regions(const lg_call_t *c, lg_region_t r[3]);
 
 #endif

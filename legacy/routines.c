@@ -10,7 +10,9 @@
  * which the host does faster.  TRSM's are measured (bench/bench_legacy.sh
  * on one GPU, BENCHMARKS.md): its square calls gain from the runtime between
  * n = 512 and 1024, which 5e8 flops (n = 794) and 32 per byte (n = 768)
- * split; the others' are to be measured the same way.  TESS_THRESHOLD
+ * split; the others' are to be measured the same way.  The Cholesky
+ * family's (LAPACK's flop counts, n^3/3 for POTRF) start at BLAS-3's, POTRS
+ * (two TRSMs) at TRSM's bytes, until they are measured.  TESS_THRESHOLD
  * overrides the flop count of every routine, and TESS_THRESHOLD=0 sends
  * every call through the runtime. */
 #include "legacy.h"
@@ -39,39 +41,60 @@ const lg_routine_t lg_routines[LG_NROUT] = {
                   .pos = { 5, 6, 0, 9, 0, 11 } },
     [LG_TRMM] = { "TRMM", LG_SHAPE_TRMM, .flops = 2e9, .per_byte = 64, .host = { "trmm" },
                   .pos = { 5, 6, 0, 9, 0, 11 } },
+    [LG_POTRF] = { "POTRF", LG_SHAPE_POTRF, .flops = 2e9, .n3 = 1. / 3, .host = { "potrf" },
+                   .pos = { 0, 2, 0, 4, 0, 0 } },
+    [LG_POTRS] = { "POTRS", LG_SHAPE_POTRS, .flops = 2e9, .per_byte = 32, .n2k = 2,
+                   .host = { "potrs" }, .pos = { 0, 2, 3, 5, 7, 0 } },
+    [LG_POSV] = { "POSV", LG_SHAPE_POTRS, .flops = 2e9, .n3 = 1. / 3, .n2k = 2, .host = { "posv" },
+                  .pos = { 0, 2, 3, 5, 7, 0 } },
+    [LG_TRTRI] = { "TRTRI", LG_SHAPE_TRTRI, .flops = 2e9, .n3 = 1. / 3, .host = { "trtri" },
+                   .pos = { 0, 3, 0, 5, 0, 0 } },
+    [LG_LAUUM] = { "LAUUM", LG_SHAPE_POTRF, .flops = 2e9, .n3 = 1. / 3, .host = { "lauum" },
+                   .pos = { 0, 2, 0, 4, 0, 0 } },
+    [LG_POTRI] = { "POTRI", LG_SHAPE_POTRF, .flops = 2e9, .n3 = 2. / 3, .host = { "potri" },
+                   .pos = { 0, 2, 0, 4, 0, 0 } },
 };
 
-static lg_region_t region(const void *p, tess_trans_t op, int64_t rows, int64_t cols, int64_t ld)
+static lg_region_t region(const void *p, tess_trans_t op, int64_t rows, int64_t cols, int64_t ld,
+                          char name)
 {
-    return op == TessNoTrans ? (lg_region_t){ p, rows, cols, ld }
-                             : (lg_region_t){ p, cols, rows, ld };
+    return op == TessNoTrans ? (lg_region_t){ p, rows, cols, ld, .op = name }
+                             : (lg_region_t){ p, cols, rows, ld, .op = name };
 }
 
 /* The square-output routines carry m = n. */
-int lg_regions(const lg_call_t *c, lg_region_t r[3], tess_part_t *part)
+int lg_regions(const lg_call_t *c, lg_region_t r[3])
 {
     const lg_routine_t *rt = lg_routine(c);
     int64_t ka = c->side == TessLeft ? c->m : c->n;
+    tess_part_t tri = c->uplo == TessUpper ? TessUpperPart : TessLowerPart;
     int n = 0;
     switch (rt->shape) {
     case LG_SHAPE_GEMM:
     case LG_SHAPE_GEMMT:
-        r[n++] = region(c->A, c->ta, c->m, c->k, c->lda);
-        r[n++] = region(c->B, c->tb, c->k, c->n, c->ldb);
+        r[n++] = region(c->A, c->ta, c->m, c->k, c->lda, 'A');
+        r[n++] = region(c->B, c->tb, c->k, c->n, c->ldb, 'B');
         break;
     case LG_SHAPE_SYMM:
-        r[n++] = (lg_region_t){ c->A, ka, ka, c->lda };
-        r[n++] = (lg_region_t){ c->B, c->m, c->n, c->ldb };
+        r[n++] = (lg_region_t){ c->A, ka, ka, c->lda, .op = 'A' };
+        r[n++] = (lg_region_t){ c->B, c->m, c->n, c->ldb, .op = 'B' };
         break;
     case LG_SHAPE_TRSM:
-    case LG_SHAPE_TRMM: r[n++] = (lg_region_t){ c->A, ka, ka, c->lda }; break;
-    case LG_SHAPE_SYRK: r[n++] = region(c->A, c->ta, c->n, c->k, c->lda); break;
+    case LG_SHAPE_TRMM: r[n++] = (lg_region_t){ c->A, ka, ka, c->lda, .op = 'A' }; break;
+    case LG_SHAPE_SYRK: r[n++] = region(c->A, c->ta, c->n, c->k, c->lda, 'A'); break;
     case LG_SHAPE_SYR2K:
-        r[n++] = region(c->A, c->ta, c->n, c->k, c->lda);
-        r[n++] = region(c->B, c->ta, c->n, c->k, c->ldb);
+        r[n++] = region(c->A, c->ta, c->n, c->k, c->lda, 'A');
+        r[n++] = region(c->B, c->ta, c->n, c->k, c->ldb, 'B');
         break;
+    case LG_SHAPE_POTRF:
+    case LG_SHAPE_TRTRI:
+        r[n++] = (lg_region_t){ c->A, c->n, c->n, c->lda, true, tri, 'A' };
+        return n;
+    case LG_SHAPE_POTRS:
+        r[n++] = (lg_region_t){ c->A, c->n, c->n, c->lda, c->r == LG_POSV, tri, 'A' };
+        r[n++] = (lg_region_t){ c->B, c->n, c->k, c->ldb, true, TessAll, 'B' };
+        return n;
     }
-    *part = !rt->triangle ? TessAll : c->uplo == TessUpper ? TessUpperPart : TessLowerPart;
-    r[n++] = (lg_region_t){ c->C, c->m, c->n, c->ldc };
+    r[n++] = (lg_region_t){ c->C, c->m, c->n, c->ldc, true, rt->triangle ? tri : TessAll, 'C' };
     return n;
 }

@@ -2,6 +2,8 @@
 #include "legacy_iface.h"
 #include "blas3.h"
 #include "host/host_blas.h"
+#include "host/host_lapack.h"
+#include "lapack.h"
 #include "rt.h"
 #ifdef TESS_CUDA_BACKEND
 #include "cuda/kern_cuda.h"
@@ -31,9 +33,17 @@ int tess_internal_check(const lg_call_t *c)
     case LG_GEMMT:
         return check_gemmt(t, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha, c->A, c->lda, c->B,
                            c->ldb, c->C, c->ldc);
-    default:
+    case LG_TRSM:
+    case LG_TRMM:
         return check_trxm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
                           c->C, c->ldc);
+    /* LAUUM's INFO and POTRS's are where POTRF's and POSV's are */
+    case LG_POTRF:
+    case LG_LAUUM:
+    case LG_POTRI: return check_potrf(c->uplo, c->n, c->A, c->lda, c->info);
+    case LG_POTRS:
+    case LG_POSV: return check_posv(c->uplo, c->n, c->k, c->A, c->lda, c->B, c->ldb, c->info);
+    default: return check_trtri(c->uplo, c->diag, c->n, c->A, c->lda, c->info);
     }
 }
 
@@ -62,9 +72,18 @@ static int submit(const lg_call_t *c)
     case LG_TRSM:
         return blas_trsm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
                          c->C, c->ldc);
-    default:
+    case LG_TRMM:
         return blas_trmm(t, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
                          c->C, c->ldc);
+    /* routines without an INFO leave the caller's (0) as it is */
+    case LG_POTRF: return lapack_potrf(t, c->uplo, c->n, (void *)c->A, c->lda, c->info);
+    case LG_POTRS: return lapack_potrs(t, c->uplo, c->n, c->k, c->A, c->lda, (void *)c->B, c->ldb);
+    case LG_POSV:
+        return lapack_posv(t, c->uplo, c->n, c->k, (void *)c->A, c->lda, (void *)c->B, c->ldb,
+                           c->info);
+    case LG_TRTRI: return lapack_trtri(t, c->uplo, c->diag, c->n, (void *)c->A, c->lda, c->info);
+    case LG_LAUUM: return lapack_lauum(t, c->uplo, c->n, (void *)c->A, c->lda);
+    default: return lapack_potri(t, c->uplo, c->n, (void *)c->A, c->lda, c->info);
     }
 }
 
@@ -95,6 +114,11 @@ bool tess_internal_has_gpus(void)
 void *tess_internal_host_blas(void)
 {
     return host_blas_library();
+}
+
+void *tess_internal_host_lapack(void)
+{
+    return host_lapack_library();
 }
 
 bool tess_internal_env_flag(const char *name)

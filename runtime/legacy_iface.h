@@ -15,8 +15,8 @@
 
 #define TESS_INTERNAL __attribute__((visibility("default")))
 
-/* The BLAS-3 routines served through the runtime.  GEMMT stands for both of
- * its names (?gemmt, ?gemmtr). */
+/* The routines served through the runtime: BLAS-3, then LAPACK's Cholesky
+ * family.  GEMMT stands for both of its names (?gemmt, ?gemmtr). */
 typedef enum {
     LG_GEMM,
     LG_SYMM,
@@ -28,12 +28,21 @@ typedef enum {
     LG_GEMMT,
     LG_TRSM,
     LG_TRMM,
+    LG_POTRF,
+    LG_POTRS,
+    LG_POSV,
+    LG_TRTRI,
+    LG_LAUUM,
+    LG_POTRI,
     LG_NROUT
 } lg_rout_t;
 
 /* One call, column-major.  Scalars are passed by address in the element
  * type, except the real alpha and beta of HERK and the real beta of HER2K.
- * TRSM and TRMM keep their transa in ta and their in-place B in C, ldc. */
+ * TRSM and TRMM keep their transa in ta and their in-place B in C, ldc.
+ * The Cholesky family keeps its A in A, lda and its B in B, ldb, each written
+ * in place where the routine writes it (A but in POTRS, B in POTRS and
+ * POSV), its order in m and n, nrhs in k, and its INFO in *info. */
 typedef struct {
     lg_rout_t r;
     kern_type_t t;
@@ -49,10 +58,11 @@ typedef struct {
     int64_t ldb;
     void *C;
     int64_t ldc;
+    int64_t *info;
 } lg_call_t;
 
-/* 0, or -i for the first invalid argument i in reference BLAS's numbering
- * (blas3/check.h). */
+/* 0, or -i for the first invalid argument i in reference BLAS's or
+ * LAPACK's numbering (blas3/check.h, lapack/lapack_check.h). */
 TESS_INTERNAL int tess_internal_check(const lg_call_t *c);
 
 /* Submits a valid call as the *_async routines do (0 or a TESS_E* code).
@@ -72,6 +82,10 @@ TESS_INTERNAL bool tess_internal_has_gpus(void);
 /* The host BLAS library (kernels/host/host_blas.h: opened once with
  * RTLD_LOCAL, never a Tessera library), or NULL. */
 TESS_INTERNAL void *tess_internal_host_blas(void);
+
+/* The host LAPACK (kernels/host/host_lapack.h: the host BLAS when it holds
+ * LAPACK, else liblapack.so.3, never a Tessera library), or NULL. */
+TESS_INTERNAL void *tess_internal_host_lapack(void);
 
 /* Whether the environment variable name is set to a true value, as the
  * runtime reads its own flags (TESS_VERBOSE). */

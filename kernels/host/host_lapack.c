@@ -25,12 +25,14 @@ static bool fill_from(void *h)
     return all;
 }
 
+static void *lib;
+
 /* liblapack.so.3 stays open for the process's life, like the host BLAS. */
-static void fill_table(void)
+static void find_library(void)
 {
     void *h = host_blas_library();
-    if (h && fill_from(h)) {
-        complete = true;
+    if (h && dlsym(h, "dpotrf_")) {
+        lib = h;
         return;
     }
     h = dlopen("liblapack.so.3", RTLD_NOW | RTLD_LOCAL);
@@ -38,6 +40,19 @@ static void fill_table(void)
         dlclose(h);
         h = NULL;
     }
+    lib = h;
+}
+
+void *host_lapack_library(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, find_library);
+    return lib;
+}
+
+static void fill_table(void)
+{
+    void *h = host_lapack_library();
     complete = h && fill_from(h);
 }
 

@@ -25,6 +25,10 @@ typedef struct {
     host_lauum_fn *lauum[4];
 } host_lapack_t;
 
+/* The library they are taken from (the host BLAS when it has dpotrf_, else
+ * liblapack.so.3), or NULL; the legacy library's host LAPACK as well. */
+void *host_lapack_library(void);
+
 /* The table, filled once; NULL when no library holds all of them. */
 const host_lapack_t *host_lapack(void);
 

@@ -1,7 +1,7 @@
 /* Operands in GPU memory handed to the legacy BLAS library (CUDA builds):
  * they are served on that GPU, and the results match the same calls on host
- * copies (which, below the threshold, the host BLAS makes).  Also operands
- * split between host and GPU memory.  Skipped without a GPU. */
+ * copies (which, below the threshold, the host BLAS or LAPACK makes).  Also
+ * operands split between host and GPU memory.  Skipped without a GPU. */
 #include <complex.h>
 #include <dlfcn.h>
 #include <math.h>
@@ -28,6 +28,12 @@ void ztrsm_(const char *, const char *, const char *, const char *, const int *,
             const zc *, const zc *, const int *, zc *, const int *, size_t, size_t, size_t, size_t);
 void zherk_(const char *, const char *, const int *, const int *, const double *, const zc *,
             const int *, const double *, zc *, const int *, size_t, size_t);
+
+typedef void uplo_fn(const char *, const int *, double *, const int *, int *, size_t);
+uplo_fn dpotrf_, dlauum_, dpotri_;
+void dtrtri_(const char *, const char *, const int *, double *, const int *, int *, size_t, size_t);
+void zposv_(const char *, const int *, const int *, zc *, const int *, zc *, const int *, int *,
+            size_t);
 
 static void *on_gpu(const void *h, size_t bytes)
 {
@@ -106,6 +112,76 @@ static void device_operands_are_served_on_their_gpu(void **state)
     free(A), free(B), free(C), free(R), free(G), free(Z), free(W), free(V);
 }
 
+/* A symmetric (Hermitian) positive definite n x n matrix: entries of at
+ * most 1 off the diagonal, 2n on it. */
+static void spd(double *a, int n, bool complex_type, unsigned s)
+{
+    int w = complex_type ? 2 : 1;
+    fill(a, (size_t)w * n * n, s);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < j; i++)
+            for (int p = 0; p < w; p++)
+                a[w * (i + (size_t)j * n) + p] = (p ? -1 : 1) * a[w * (j + (size_t)i * n) + p];
+    for (int i = 0; i < n; i++) {
+        a[w * (i + (size_t)i * n)] = 2 * n;
+        if (complex_type)
+            a[w * (i + (size_t)i * n) + 1] = 0;
+    }
+}
+
+/* LAPACK's Cholesky family on a matrix in GPU memory (B in host memory for
+ * ZPOSV): the host LAPACK's results on host copies, and its INFO for a
+ * matrix whose leading minor of order k is not positive definite. */
+static void lapack_device_operands_are_served_on_their_gpu(void **state)
+{
+    (void)state;
+    const int n = 300, nrhs = 5, k = 211;
+    size_t bytes = (size_t)n * n * sizeof(double);
+    double *A = malloc(bytes), *G = malloc(bytes), *dA;
+    uplo_fn *const fns[3] = { dpotrf_, dlauum_, dpotri_ };
+    for (int f = 0; f < 3; f++) {
+        int info = -1, ref = -1;
+        spd(A, n, false, 8);
+        if (f == 2) /* POTRI takes a factor */
+            dpotrf_("L", &n, A, &n, &ref, 1);
+        dA = on_gpu(A, bytes);
+        fns[f]("L", &n, dA, &n, &info, 1);
+        fns[f]("L", &n, A, &n, &ref, 1);
+        from_gpu(G, dA, bytes);
+        cudaFree(dA);
+        assert_int_equal(info, 0);
+        assert_int_equal(ref, 0);
+        assert_true(max_diff(G, A, (size_t)n * n) < 1e-12);
+    }
+    int info = -1;
+    spd(A, n, false, 9);
+    dA = on_gpu(A, bytes);
+    dtrtri_("U", "N", &n, dA, &n, &info, 1, 1);
+    dtrtri_("U", "N", &n, A, &n, &info, 1, 1);
+    from_gpu(G, dA, bytes);
+    cudaFree(dA);
+    assert_true(max_diff(G, A, (size_t)n * n) < 1e-12);
+    spd(A, n, false, 10);
+    A[(k - 1) * (n + 1)] = -1;
+    dA = on_gpu(A, bytes);
+    dpotrf_("U", &n, dA, &n, &info, 1);
+    cudaFree(dA);
+    assert_int_equal(info, k);
+
+    zc *Z = malloc(2 * bytes), *B = malloc((size_t)n * nrhs * sizeof(zc));
+    zc *R = malloc((size_t)n * nrhs * sizeof(zc)), *dZ;
+    spd((double *)Z, n, true, 11);
+    fill((double *)B, 2 * (size_t)n * nrhs, 12);
+    memcpy(R, B, (size_t)n * nrhs * sizeof(zc));
+    dZ = on_gpu(Z, 2 * bytes);
+    zposv_("U", &n, &nrhs, dZ, &n, B, &n, &info, 1);
+    assert_int_equal(info, 0);
+    zposv_("U", &n, &nrhs, Z, &n, R, &n, &info, 1);
+    cudaFree(dZ);
+    assert_true(max_diff((double *)B, (double *)R, 2 * (size_t)n * nrhs) < 1e-12);
+    free(A), free(G), free(Z), free(B), free(R);
+}
+
 /* Whether the CUDA driver is initialised: before cuInit it answers every
  * query CUDA_ERROR_NOT_INITIALIZED.  False where it is not loaded. */
 static bool cuda_initialised(void)
@@ -159,6 +235,7 @@ int main(void)
         cmocka_unit_test(a_small_call_on_host_memory_leaves_cuda_uninitialised),
         cmocka_unit_test(small_device_operands_after_calls_before_cuda_are_served_on_their_gpu),
         cmocka_unit_test(device_operands_are_served_on_their_gpu),
+        cmocka_unit_test(lapack_device_operands_are_served_on_their_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
