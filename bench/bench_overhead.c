@@ -15,6 +15,17 @@
 #define REPS 5
 #define CHAIN 2000
 
+/* Seconds the devices spent in kernels since s0 was taken, summed. */
+static double busy_since(const tess_stats_t *s0)
+{
+    tess_stats_t s1;
+    tess_get_stats(&s1);
+    double busy = 0;
+    for (int d = 0; d < s1.ndevices; d++)
+        busy += s1.busy_s[d] - s0->busy_s[d];
+    return busy;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : ".";
@@ -27,7 +38,7 @@ int main(int argc, char **argv)
     long nt = (n + nb - 1) / nb, ntasks = nt * nt * nt;
     double submit[REPS], runtime[REPS], wall[REPS];
     for (int r = 0; r < REPS; r++) {
-        tess_stats_t s0, s1;
+        tess_stats_t s0;
         tess_get_stats(&s0);
         double t0 = bench_now();
         if (tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1.0, A, n, B, n, 0.0, C, n))
@@ -36,19 +47,16 @@ int main(int argc, char **argv)
         if (tess_sync())
             return 1;
         double t2 = bench_now();
-        tess_get_stats(&s1);
-        double busy = 0;
-        for (int d = 0; d < s1.ndevices; d++)
-            busy += s1.busy_s[d] - s0.busy_s[d];
+        double busy = busy_since(&s0);
         submit[r] = (t1 - t0) / ntasks * 1e6;
         wall[r] = (t2 - t0) / ntasks * 1e6;
-        runtime[r] = (s1.ndevices * (t2 - t0) - busy) / ntasks * 1e6;
+        runtime[r] = (s0.ndevices * (t2 - t0) - busy) / ntasks * 1e6;
     }
     double ms = bench_median(submit, REPS), mr = bench_median(runtime, REPS);
     double mw = bench_median(wall, REPS);
     double chain[REPS], chain_kernel[REPS];
     for (int r = 0; r < REPS; r++) {
-        tess_stats_t s0, s1;
+        tess_stats_t s0;
         tess_get_stats(&s0);
         double t0 = bench_now();
         for (int k = 0; k < CHAIN; k++)
@@ -57,12 +65,8 @@ int main(int argc, char **argv)
         if (tess_sync())
             return 1;
         double t1 = bench_now();
-        tess_get_stats(&s1);
-        double busy = 0;
-        for (int d = 0; d < s1.ndevices; d++)
-            busy += s1.busy_s[d] - s0.busy_s[d];
         chain[r] = (t1 - t0) / CHAIN * 1e6;
-        chain_kernel[r] = busy / CHAIN * 1e6;
+        chain_kernel[r] = busy_since(&s0) / CHAIN * 1e6;
     }
     double mc = bench_median(chain, REPS), mck = bench_median(chain_kernel, REPS);
     printf("devices %s, n %ld, nb %ld, %ld tasks per call (median of %d)\n", devices, n, nb, ntasks,
