@@ -40,9 +40,10 @@ int vtiling_make(vtiling_t *v, int64_t nb, const void *x, int64_t len, int64_t i
     for (int64_t p = 0; p < v->nt; p++) {
         int64_t e0 = p * nb, plen = len - e0 < nb ? len - e0 : nb;
         char *ptr = piece_base(x, len, inc, es, e0, plen);
-        /* a contiguous vector's pieces are the tiles of the len x 1 matrix it is; their
-         * coordinates give piece p the home p mod ndev, the pieces spread over every device */
-        int64_t home = p % rt.ndev, ti = home / rt.grid_q, tj = home % rt.grid_q;
+        /* a contiguous vector's pieces are the tiles of the len x 1 matrix it is,
+         * homed as that matrix's: dealt to the devices in turn */
+        int64_t ti, tj;
+        tiling_home(p, 0, v->nt, 1, rt.grid_p, rt.grid_q, &ti, &tj);
         rt_block_t *b = step == 1 ? block_get(ptr, plen, 1, len, es, ti, tj)
                                   : block_get(ptr, 1, plen, step, es, ti, tj);
         if (!b) {

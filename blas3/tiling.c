@@ -73,6 +73,14 @@ int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
 void tiling_order_at(const tiling_t *C, int64_t x, int64_t *i, int64_t *j)
 {
     int64_t p = rt.grid_p, q = rt.grid_q;
+    tiling_fold_t fold = tiling_fold(C->mt, C->nt, p, q);
+    if (fold != TILING_PLAIN) {
+        /* dealt: consecutive tiles go to the devices in turn */
+        bool t = fold == TILING_TALL;
+        *i = t ? x / C->nt : x % C->mt;
+        *j = t ? x % C->nt : x / C->mt;
+        return;
+    }
     for (int64_t p0 = 0; p0 < p; p0++) {
         for (int64_t q0 = 0; q0 < q; q0++) {
             int64_t ma = tiles_homed(C->mt, p0, p), na = tiles_homed(C->nt, q0, q);
@@ -101,8 +109,10 @@ int tiling_make(tiling_t *g, int64_t nb, const void *ptr, int64_t m, int64_t n, 
         for (int64_t i = 0; i < g->mt; i++) {
             int64_t r = i * nb, c = j * nb;
             char *p = (char *)ptr + ((size_t)r + (size_t)c * (size_t)ld) * es;
+            int64_t ti, tj;
+            tiling_home(i, j, g->mt, g->nt, rt.grid_p, rt.grid_q, &ti, &tj);
             rt_block_t *b =
-                block_get(p, m - r < nb ? m - r : nb, n - c < nb ? n - c : nb, ld, es, i, j);
+                block_get(p, m - r < nb ? m - r : nb, n - c < nb ? n - c : nb, ld, es, ti, tj);
             if (!b) {
                 tiling_free(g);
                 return TESS_ENOMEM;

@@ -43,13 +43,50 @@ static inline int64_t tiles_homed(int64_t n, int64_t r, int64_t d)
     return n > r ? (n - r + d - 1) / d : 0;
 }
 
+/* How an mt x nt grid's tiles are homed on the devices' p x q block-cyclic
+ * map (sched.c): by their own coordinates (TILING_PLAIN), unless the grid
+ * has fewer tile columns than the map has columns (TILING_TALL) or, failing
+ * that, fewer tile rows than it has rows (TILING_WIDE).  Then its tiles are
+ * numbered along the long side and dealt to the devices in turn: on the
+ * plain map a one-column output (a solver's panel: a TRSM or GEMM of few
+ * columns) would have homes on one column of devices only, half of four
+ * GPUs, one of two. */
+typedef enum { TILING_PLAIN, TILING_TALL, TILING_WIDE } tiling_fold_t;
+
+static inline tiling_fold_t tiling_fold(int64_t mt, int64_t nt, int64_t p, int64_t q)
+{
+    return nt < q ? TILING_TALL : mt < p ? TILING_WIDE : TILING_PLAIN;
+}
+
+/* The coordinates (*ti, *tj) that home tile (i, j) of an mt x nt grid on a
+ * p x q map: device (*ti mod p) q + (*tj mod q). */
+static inline void tiling_home(int64_t i, int64_t j, int64_t mt, int64_t nt, int64_t p, int64_t q,
+                               int64_t *ti, int64_t *tj)
+{
+    int64_t l;
+    switch (tiling_fold(mt, nt, p, q)) {
+    case TILING_TALL:
+        l = i * nt + j;
+        *ti = l / q;
+        *tj = l % q;
+        break;
+    case TILING_WIDE:
+        l = j * mt + i;
+        *ti = l % p;
+        *tj = l / p;
+        break;
+    default: *ti = i; *tj = j;
+    }
+}
+
 /* Tile (*i, *j) of the output grid C at position x (0 <= x < mt nt) of the
  * order in which a call submits its output tiles' chains: device by device
  * on the block-cyclic map, so each device's ready queue starts with its own
  * tiles, and each device's rows and columns rotated by its place in the
  * grid, so that devices sharing a row of A (a column of B) start on
  * different tiles of it, fetch them over their own host links, and later
- * read each other's over the peer links. */
+ * read each other's over the peer links.  A tall or wide grid's tiles go in
+ * the order they are dealt (tiling_home). */
 void tiling_order_at(const tiling_t *C, int64_t x, int64_t *i, int64_t *j);
 
 /* Tiles of g's size along a dimension of n elements. */
