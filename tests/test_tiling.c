@@ -13,16 +13,6 @@ static void init_unfixed(void)
     assert_int_equal(tu_init_host(2, 0, 0), 0);
 }
 
-static uint64_t tasks_run(void)
-{
-    tess_stats_t s;
-    assert_int_equal(tess_get_stats(&s), 0);
-    uint64_t n = 0;
-    for (int d = 0; d < s.ndevices; d++)
-        n += s.tasks[d];
-    return n;
-}
-
 static tess_stats_t stats(void)
 {
     tess_stats_t s;
@@ -35,11 +25,11 @@ static uint64_t square_gemm_tasks(int64_t n)
 {
     double *A = tu_matrix(D, n, n, 1), *B = tu_matrix(D, n, n, 2), *C = tu_matrix(D, n, n, 3);
     double *Cr = tu_copy(D, C, n, n);
-    uint64_t t0 = tasks_run();
+    uint64_t t0 = tu_tasks_run();
     assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, C, n),
                      0);
     assert_int_equal(tess_sync(), 0);
-    uint64_t tasks = tasks_run() - t0;
+    uint64_t tasks = tu_tasks_run() - t0;
     assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, 8), 0);
     assert_int_equal(tess_sync(), 0);
     tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, Cr, n);
@@ -146,11 +136,11 @@ static void a_triangular_solve_gets_two_tiles_of_its_triangle_per_device(void **
         for (int64_t i = 0; i < n; i++)
             L[i + j * n] = i == j ? 1 : i > j ? L[i + j * n] / (double)n : 0;
     double *X = tu_copy(D, B, n, n);
-    uint64_t t0 = tasks_run();
+    uint64_t t0 = tu_tasks_run();
     assert_int_equal(
         tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessNonUnit, n, n, 1, L, n, X, n), 0);
     assert_int_equal(tess_sync(), 0);
-    assert_int_equal(tasks_run() - t0, (uint64_t)(t * t * (t + 1) / 2));
+    assert_int_equal(tu_tasks_run() - t0, (uint64_t)(t * t * (t + 1) / 2));
     assert_int_equal(tess_memory_coherent_async(TessAll, n, n, X, n, 8), 0);
     assert_int_equal(tess_sync(), 0);
     /* L X = B, normwise */
