@@ -18,11 +18,11 @@
 
 /* With work in flight and nothing to issue, a worker looks at its events
  * again at once (yielding its core to any thread that wants it) for SPIN_NS
- * after it last issued or retired a task, then every POLL_NS.  A chain of
- * short kernels (a GEMV's tiles, a factorization's panel) releases each
- * task when the one before retires: a sleep between looks would add itself
- * to every step, and Linux's default timer slack stretches a sleep of 20 us
- * to some 70. */
+ * from when it first found nothing to do after issuing or retiring a task,
+ * then every POLL_NS.  A chain of short kernels (a GEMV's tiles, a
+ * factorization's panel) releases each task when the one before retires: a
+ * sleep between looks would add itself to every step, and Linux's default
+ * timer slack stretches a sleep of 20 us to some 70. */
 #define SPIN_NS 200000
 #define POLL_NS 20000
 #define TIMER_SLACK_NS 1000
@@ -316,7 +316,7 @@ void *worker_main(void *arg)
     prctl(PR_SET_TIMERSLACK, (unsigned long)TIMER_SLACK_NS, 0, 0, 0);
 #endif
     window_t w = { .n = 0 };
-    int64_t progress = rt_now_ns();
+    int64_t idle_since = 0; /* when it last found nothing to do after progress; 0: busy since */
     for (;;) {
         bool retired = retire_done(d, &w);
         if (!window_full(&w)) {
@@ -324,19 +324,25 @@ void *worker_main(void *arg)
             rt_task_t *t = sched_take(d, w.n == 0);
             if (t) {
                 issue(d, &w, t);
-                progress = rt_now_ns();
+                idle_since = 0;
                 continue;
             }
             if (!w.n)
                 break; /* the runtime stops */
         }
         if (retired) {
-            progress = rt_now_ns();
+            idle_since = 0;
             continue;
         }
-        if (window_full(&w))
+        if (window_full(&w)) {
             wait_oldest(&w);
-        else if (rt_now_ns() - progress < SPIN_NS)
+            continue;
+        }
+        /* the clock is read only here, never between tasks */
+        int64_t now = rt_now_ns();
+        if (!idle_since)
+            idle_since = now;
+        if (now - idle_since < SPIN_NS)
             sched_yield();
         else
             nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
