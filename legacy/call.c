@@ -12,7 +12,10 @@
  *
  * The runtime starts on the first call that wants it, and only on GPUs unless
  * TESS_DEVICES names host devices (simulated devices are for testing: on a
- * machine without a GPU the host BLAS alone is faster).  It stops at exit; a
+ * machine without a GPU the host BLAS alone is faster).  On GPUs it starts on
+ * a thread of its own, since the driver and the contexts take most of a
+ * second: until it is up, a call the host BLAS finishes in about a quarter
+ * of a second runs there and a larger one waits for it.  It stops at exit; a
  * child process of a fork uses the host BLAS only. */
 #include <errno.h>
 #include <pthread.h>
@@ -21,21 +24,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "legacy.h"
 #include "rt.h"
 
-typedef enum { RT_UNTRIED, RT_ON, RT_OFF } rt_state_t;
+typedef enum { RT_UNTRIED, RT_STARTING, RT_ON, RT_OFF } rt_state_t;
+
+/* What the host BLAS is taken to do per core, conservatively (double, any
+ * current server core), and the time a call may take there instead of
+ * waiting for the runtime's start. */
+#define HOST_CORE_FLOPS 16e9
+#define HOST_WHILE_STARTING_S 0.25
 
 static struct {
     double flops[LG_NROUT]; /* the routines' flop thresholds, or TESS_THRESHOLD's */
     bool every_call;        /* TESS_THRESHOLD=0 */
     bool verbose;           /* TESS_VERBOSE */
+    double host_flops;      /* what a call may be to run on the host during the start */
     pthread_mutex_t lock;   /* the runtime: its start, one call, its stop */
+    pthread_cond_t started; /* the state has left RT_STARTING */
     rt_state_t state;
-    bool ours; /* started here, so stopped here */
-    bool exit_set;
+    bool ours;                 /* started here, so stopped here */
+    int exit_set;              /* stop_at_exit's registrations: before and after a start */
+    int64_t start_ns, on_host; /* the start's beginning, the calls run on the host meanwhile */
     atomic_bool reported;
-} lg = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} lg = { .lock = PTHREAD_MUTEX_INITIALIZER, .started = PTHREAD_COND_INITIALIZER };
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static atomic_bool initialised; /* init has run */
@@ -75,7 +89,7 @@ static void fork_parent(void)
 static void fork_child(void)
 {
     lg_in_child = true;
-    if (lg.state == RT_ON)
+    if (lg.state == RT_ON || lg.state == RT_STARTING) /* the start's thread stayed behind */
         lg.state = RT_OFF;
     lg.ours = false;
     pthread_mutex_unlock(&lg.lock);
@@ -84,6 +98,8 @@ static void fork_child(void)
 static void init(void)
 {
     lg.verbose = tess_internal_env_flag("TESS_VERBOSE");
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    lg.host_flops = HOST_WHILE_STARTING_S * HOST_CORE_FLOPS * (double)(cores > 0 ? cores : 1);
     for (int r = 0; r < LG_NROUT; r++)
         lg.flops[r] = lg_routines[r].flops;
     const char *s = getenv("TESS_THRESHOLD");
@@ -103,17 +119,26 @@ static void init(void)
     atomic_store_explicit(&initialised, true, memory_order_release);
 }
 
-/* Registered once the runtime (and with it the CUDA runtime, which tears
- * itself down at exit) has started, so that it runs first.  A call still in
- * the runtime on another thread keeps it: the process ends around it. */
+/* Registered before a start, for an exit during it, and again once the
+ * runtime (and with it the CUDA runtime, which tears itself down at exit) has
+ * started, so that it runs first.  A call still in the runtime on another
+ * thread keeps it: the process ends around it. */
 static void stop_at_exit(void)
 {
     if (pthread_mutex_trylock(&lg.lock))
         return;
+    while (lg.state == RT_STARTING)
+        pthread_cond_wait(&lg.started, &lg.lock);
     if (lg.state == RT_ON && lg.ours)
         tess_finalize();
     lg.state = RT_OFF;
     pthread_mutex_unlock(&lg.lock);
+}
+
+static void exit_hook(void)
+{
+    if (lg.exit_set < 2 && !atexit(stop_at_exit))
+        lg.exit_set++;
 }
 
 static bool host_devices_named(void)
@@ -122,30 +147,92 @@ static bool host_devices_named(void)
     return s && !strncmp(s, "host", 4);
 }
 
-/* Under lg.lock. */
-static void start_runtime(void)
+static int64_t now_ns(void)
 {
-    lg.state = RT_OFF;
-    if (lg_in_child)
-        return;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static bool application_runtime_up(void)
+{
+    tess_stats_t s;
+    return tess_get_stats(&s) == 0;
+}
+
+/* The start itself, without lg.lock: the state it leads to. */
+static rt_state_t start_runtime(bool *ours)
+{
+    *ours = false;
+    if (application_runtime_up())
+        return RT_ON;
+    if (!host_devices_named() && tess_internal_gpu_count() == 0)
+        return RT_OFF;
     int err = tess_init(NULL);
-    if (err == TESS_EINIT) {
-        lg.state = RT_ON; /* the application's own, used as it is */
-        return;
-    }
+    if (err == TESS_EINIT)
+        return RT_ON; /* the application's own, used as it is */
     if (err) {
         lg_report("the runtime did not start (%s): the host BLAS serves every call",
                   tess_strerror(err));
+        return RT_OFF;
+    }
+    *ours = true;
+    return RT_ON;
+}
+
+/* Under lg.lock. */
+static void start_done(rt_state_t state, bool ours)
+{
+    lg.state = state;
+    lg.ours = ours;
+    if (ours)
+        exit_hook();
+    pthread_cond_broadcast(&lg.started);
+    if (lg.verbose && lg.on_host)
+        fprintf(stderr,
+                "tessera_blas: the runtime was %s %.3f s after the call that started it; %lld "
+                "calls ran on the host BLAS meanwhile\n",
+                state == RT_ON ? "up" : "off", (double)(now_ns() - lg.start_ns) * 1e-9,
+                (long long)lg.on_host);
+}
+
+static void *start_main(void *arg)
+{
+    (void)arg;
+    bool ours;
+    rt_state_t state = start_runtime(&ours);
+    pthread_mutex_lock(&lg.lock);
+    start_done(state, ours);
+    pthread_mutex_unlock(&lg.lock);
+    return NULL;
+}
+
+/* Under lg.lock: on the start's thread for GPUs, here for host devices
+ * (which start at once), the application's runtime (up already) or where no
+ * thread can be made. */
+static void begin_start(void)
+{
+    if (lg_in_child) {
+        lg.state = RT_OFF;
         return;
     }
-    if (!tess_internal_has_gpus() && !host_devices_named()) {
-        tess_finalize();
-        return;
+    lg.state = RT_STARTING;
+    lg.start_ns = now_ns();
+    lg.on_host = 0;
+    exit_hook();
+    pthread_t th;
+    pthread_attr_t attr;
+    bool threaded = false;
+    if (!host_devices_named() && !application_runtime_up() && !pthread_attr_init(&attr)) {
+        threaded = !pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) &&
+                   !pthread_create(&th, &attr, start_main, NULL);
+        pthread_attr_destroy(&attr);
     }
-    lg.state = RT_ON;
-    lg.ours = true;
-    if (!lg.exit_set)
-        lg.exit_set = !atexit(stop_at_exit);
+    if (!threaded) {
+        bool ours;
+        rt_state_t state = start_runtime(&ours);
+        start_done(state, ours);
+    }
 }
 
 /* ---- a call's shape ----------------------------------------------------- */
@@ -264,11 +351,21 @@ static bool runtime_run(const lg_call_t *c)
     return true;
 }
 
-static bool runtime_call(const lg_call_t *c)
+/* may_defer: the host BLAS can run the call, so it does while the runtime
+ * starts, when the call is small enough. */
+static bool runtime_call(const lg_call_t *c, bool may_defer)
 {
     pthread_mutex_lock(&lg.lock);
     if (lg.state == RT_UNTRIED)
-        start_runtime();
+        begin_start();
+    while (lg.state == RT_STARTING) {
+        if (may_defer && !lg.every_call && flops(c) < lg.host_flops) {
+            lg.on_host++;
+            pthread_mutex_unlock(&lg.lock);
+            return false;
+        }
+        pthread_cond_wait(&lg.started, &lg.lock);
+    }
     bool done = lg.state == RT_ON && runtime_run(c);
     pthread_mutex_unlock(&lg.lock);
     return done;
@@ -511,11 +608,11 @@ int lg_run(const lg_call_t *c)
      * calling its own Fortran routines): the host BLAS only, since that
      * call holds the runtime */
     bool tried = wants_runtime(c) && !tess_internal_on_worker();
-    if (tried && runtime_call(c))
+    if (tried && runtime_call(c, true))
         return 0;
     if (host_call(c))
         return 0;
-    if (!tried && !tess_internal_on_worker() && runtime_call(c))
+    if (!tried && !tess_internal_on_worker() && runtime_call(c, false))
         return 0;
     lg_report("%c%s of these sizes needs a 64-bit host BLAS (TESS_BLAS64_LIB) or the runtime, "
               "and neither is available",

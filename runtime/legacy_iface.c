@@ -106,9 +106,13 @@ bool tess_internal_on_worker(void)
     return rt_on_worker();
 }
 
-bool tess_internal_has_gpus(void)
+int tess_internal_gpu_count(void)
 {
-    return rt.cfg.cuda;
+#ifdef TESS_CUDA_BACKEND
+    return cuda_device_count();
+#else
+    return 0;
+#endif
 }
 
 void *tess_internal_host_blas(void)

@@ -76,8 +76,10 @@ TESS_INTERNAL int tess_internal_submit(const lg_call_t *c, bool transient);
  * calling BLAS, which must not wait for the runtime). */
 TESS_INTERNAL bool tess_internal_on_worker(void);
 
-/* Whether the runtime, when up, runs on GPUs. */
-TESS_INTERNAL bool tess_internal_has_gpus(void);
+/* The GPUs this process can use (0 without CUDA); the first call in a
+ * process initialises the CUDA driver, which takes a large part of the
+ * runtime's start. */
+TESS_INTERNAL int tess_internal_gpu_count(void);
 
 /* The host BLAS library (kernels/host/host_blas.h: opened once with
  * RTLD_LOCAL, never a Tessera library), or NULL. */
