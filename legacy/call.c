@@ -31,17 +31,17 @@
 
 typedef enum { RT_UNTRIED, RT_STARTING, RT_ON, RT_OFF } rt_state_t;
 
-/* What the host BLAS is taken to do per core, conservatively (double, any
- * current server core), and the time a call may take there instead of
- * waiting for the runtime's start. */
-#define HOST_CORE_FLOPS 16e9
+/* The time a call may take on the host BLAS instead of waiting for the
+ * runtime's start, and the host's rate per core that a start's first such
+ * call is estimated with (double, a current server core on its own). */
 #define HOST_WHILE_STARTING_S 0.25
+#define HOST_CORE_FLOPS 16e9
 
 static struct {
     double flops[LG_NROUT]; /* the routines' flop thresholds, or TESS_THRESHOLD's */
     bool every_call;        /* TESS_THRESHOLD=0 */
     bool verbose;           /* TESS_VERBOSE */
-    double host_flops;      /* what a call may be to run on the host during the start */
+    double host_rate;       /* flop/s of the host BLAS while the runtime starts */
     pthread_mutex_t lock;   /* the runtime: its start, one call, its stop */
     pthread_cond_t started; /* the state has left RT_STARTING */
     rt_state_t state;
@@ -98,8 +98,6 @@ static void fork_child(void)
 static void init(void)
 {
     lg.verbose = tess_internal_env_flag("TESS_VERBOSE");
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    lg.host_flops = HOST_WHILE_STARTING_S * HOST_CORE_FLOPS * (double)(cores > 0 ? cores : 1);
     for (int r = 0; r < LG_NROUT; r++)
         lg.flops[r] = lg_routines[r].flops;
     const char *s = getenv("TESS_THRESHOLD");
@@ -219,6 +217,8 @@ static void begin_start(void)
     lg.state = RT_STARTING;
     lg.start_ns = now_ns();
     lg.on_host = 0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    lg.host_rate = HOST_CORE_FLOPS * (double)(cores > 0 ? cores : 1);
     exit_hook();
     pthread_t th;
     pthread_attr_t attr;
@@ -296,6 +296,8 @@ static bool wants_runtime(const lg_call_t *c)
 
 /* ---- through the runtime -------------------------------------------------- */
 
+static bool host_call(const lg_call_t *c);
+
 /* Under lg.lock, with the runtime up.  True when the call is done (or cannot
  * be redone); false when the host BLAS is to run it.  Redoing it is exact
  * when the output's old value is not needed, or when nothing reached the
@@ -351,18 +353,31 @@ static bool runtime_run(const lg_call_t *c)
     return true;
 }
 
-/* may_defer: the host BLAS can run the call, so it does while the runtime
- * starts, when the call is small enough. */
+/* may_defer: the host BLAS can take the call.  While the runtime starts, it
+ * does when the host's rate says it finishes within HOST_WHILE_STARTING_S.
+ * The start takes cores from the host BLAS, which then runs several times
+ * slower than on its own, so the rate is the last such call's. */
 static bool runtime_call(const lg_call_t *c, bool may_defer)
 {
     pthread_mutex_lock(&lg.lock);
     if (lg.state == RT_UNTRIED)
         begin_start();
     while (lg.state == RT_STARTING) {
-        if (may_defer && !lg.every_call && flops(c) < lg.host_flops) {
-            lg.on_host++;
+        double f = flops(c);
+        if (may_defer && !lg.every_call && f < HOST_WHILE_STARTING_S * lg.host_rate) {
             pthread_mutex_unlock(&lg.lock);
-            return false;
+            int64_t t0 = now_ns();
+            bool done = host_call(c);
+            double s = (double)(now_ns() - t0) * 1e-9;
+            pthread_mutex_lock(&lg.lock);
+            if (done) {
+                lg.on_host++;
+                lg.host_rate = s > 0 ? f / s : lg.host_rate;
+                pthread_mutex_unlock(&lg.lock);
+                return true;
+            }
+            may_defer = false;
+            continue;
         }
         pthread_cond_wait(&lg.started, &lg.lock);
     }
@@ -413,8 +428,6 @@ static bool fits32(int64_t v)
 {
     return v >= INT32_MIN && v <= INT32_MAX;
 }
-
-static bool host_call(const lg_call_t *c);
 
 /* GEMMT where the host BLAS has none: for each block of 64 columns, one GEMM
  * for the part of the triangle off its diagonal block, then a GEMM per column

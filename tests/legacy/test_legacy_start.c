@@ -1,8 +1,8 @@
 /* The legacy library's runtime starts on GPUs on a thread of its own: the
  * first call large enough for the runtime starts it, and calls the host BLAS
- * finishes in a quarter of a second (at 16 GFLOP/s a core) run there
- * meanwhile, while a larger one waits for the start and runs through the
- * runtime.  Whichever way each call goes, its result is right.  Skipped
+ * finishes in a quarter of a second (the first estimated at 16 GFLOP/s a
+ * core) run there meanwhile, while a larger one waits for the start and runs
+ * through the runtime.  Whichever way each call goes, its result is right.  Skipped
  * without a GPU. */
 #include <math.h>
 #include <setjmp.h>
@@ -57,9 +57,10 @@ while_the_runtime_starts_a_quick_call_runs_on_the_host_and_a_large_one_waits(voi
     /* above DGEMM's threshold (n = 1000), below the host's quarter second */
     multiply_and_check(1024);
     assert_int_equal(tasks_run(), 0);
-    /* 2 n^3 flops well above 0.25 s x 16 GFLOP/s x cores */
-    double host = 0.25 * 16e9 * (double)sysconf(_SC_NPROCESSORS_ONLN);
-    int n = ((int)cbrt(host / 2) / 256 + 2) * 256;
+    /* 2 n^3 flops above a quarter second of the host at 64 GFLOP/s a core,
+     * more than any core runs on its own */
+    double host = 0.25 * 64e9 * (double)sysconf(_SC_NPROCESSORS_ONLN);
+    int n = ((int)cbrt(host / 2) / 256 + 1) * 256;
     uint64_t before = tasks_run();
     multiply_and_check(n);
     assert_true(tasks_run() > before);
