@@ -11,8 +11,11 @@
  * on one GPU, BENCHMARKS.md): its square calls gain from the runtime between
  * n = 512 and 1024, which 5e8 flops (n = 794) and 32 per byte (n = 768)
  * split; the others' are to be measured the same way.  The Cholesky
- * family's (LAPACK's flop counts, n^3/3 for POTRF) start at BLAS-3's, POTRS
- * (two TRSMs) at TRSM's bytes, until they are measured.  TESS_THRESHOLD
+ * family's count LAPACK's flops (n^3/3 for POTRF).  POTRF's is measured the
+ * same way on four GPUs: through the runtime it beat the host LAPACK (many
+ * threads, slow at these sizes) at every n from 768, so its threshold is n =
+ * 768; TRTRI, LAUUM, POTRI and POSV, the same tile algorithms, take POTRF's
+ * n, and POTRS (two TRSMs) TRSM's bytes, until they are measured.  TESS_THRESHOLD
  * overrides the flop count of every routine, and TESS_THRESHOLD=0 sends
  * every call through the runtime. */
 #include "legacy.h"
@@ -41,17 +44,17 @@ const lg_routine_t lg_routines[LG_NROUT] = {
                   .pos = { 5, 6, 0, 9, 0, 11 } },
     [LG_TRMM] = { "TRMM", LG_SHAPE_TRMM, .flops = 2e9, .per_byte = 64, .host = { "trmm" },
                   .pos = { 5, 6, 0, 9, 0, 11 } },
-    [LG_POTRF] = { "POTRF", LG_SHAPE_POTRF, .flops = 2e9, .n3 = 1. / 3, .host = { "potrf" },
+    [LG_POTRF] = { "POTRF", LG_SHAPE_POTRF, .flops = 1.5e8, .n3 = 1. / 3, .host = { "potrf" },
                    .pos = { 0, 2, 0, 4, 0, 0 } },
     [LG_POTRS] = { "POTRS", LG_SHAPE_POTRS, .flops = 2e9, .per_byte = 32, .n2k = 2,
                    .host = { "potrs" }, .pos = { 0, 2, 3, 5, 7, 0 } },
-    [LG_POSV] = { "POSV", LG_SHAPE_POTRS, .flops = 2e9, .n3 = 1. / 3, .n2k = 2, .host = { "posv" },
-                  .pos = { 0, 2, 3, 5, 7, 0 } },
-    [LG_TRTRI] = { "TRTRI", LG_SHAPE_TRTRI, .flops = 2e9, .n3 = 1. / 3, .host = { "trtri" },
+    [LG_POSV] = { "POSV", LG_SHAPE_POTRS, .flops = 1.5e8, .n3 = 1. / 3, .n2k = 2,
+                  .host = { "posv" }, .pos = { 0, 2, 3, 5, 7, 0 } },
+    [LG_TRTRI] = { "TRTRI", LG_SHAPE_TRTRI, .flops = 1.5e8, .n3 = 1. / 3, .host = { "trtri" },
                    .pos = { 0, 3, 0, 5, 0, 0 } },
-    [LG_LAUUM] = { "LAUUM", LG_SHAPE_POTRF, .flops = 2e9, .n3 = 1. / 3, .host = { "lauum" },
+    [LG_LAUUM] = { "LAUUM", LG_SHAPE_POTRF, .flops = 1.5e8, .n3 = 1. / 3, .host = { "lauum" },
                    .pos = { 0, 2, 0, 4, 0, 0 } },
-    [LG_POTRI] = { "POTRI", LG_SHAPE_POTRF, .flops = 2e9, .n3 = 2. / 3, .host = { "potri" },
+    [LG_POTRI] = { "POTRI", LG_SHAPE_POTRF, .flops = 3e8, .n3 = 2. / 3, .host = { "potri" },
                    .pos = { 0, 2, 0, 4, 0, 0 } },
 };
 
