@@ -32,10 +32,10 @@
 typedef enum { RT_UNTRIED, RT_STARTING, RT_ON, RT_OFF } rt_state_t;
 
 /* The time a call may take on the host BLAS instead of waiting for the
- * runtime's start, and the host's rate per core that a start's first such
- * call is estimated with (double, a current server core on its own). */
+ * runtime's start, and the rate per host BLAS thread that a start's first
+ * such call is estimated with (double, a current server core on its own). */
 #define HOST_WHILE_STARTING_S 0.25
-#define HOST_CORE_FLOPS 16e9
+#define HOST_THREAD_FLOPS 16e9
 
 static struct {
     double flops[LG_NROUT]; /* the routines' flop thresholds, or TESS_THRESHOLD's */
@@ -45,9 +45,12 @@ static struct {
     pthread_mutex_t lock;   /* the runtime: its start, one call, its stop */
     pthread_cond_t started; /* the state has left RT_STARTING */
     rt_state_t state;
-    bool ours;                 /* started here, so stopped here */
-    int exit_set;              /* stop_at_exit's registrations: before and after a start */
-    int64_t start_ns, on_host; /* the start's beginning, the calls run on the host meanwhile */
+    bool ours;                    /* started here, so stopped here */
+    bool exit_before, exit_after; /* stop_at_exit registered before a start, after ours */
+    pthread_t starter;            /* the start's thread ... */
+    bool starter_joinable;        /* ... until joined */
+    int64_t start_ns, on_host;    /* the start's beginning, the calls run on the host meanwhile */
+    atomic_bool in_runtime;       /* a call is in runtime_run */
     atomic_bool reported;
 } lg = { .lock = PTHREAD_MUTEX_INITIALIZER, .started = PTHREAD_COND_INITIALIZER };
 
@@ -117,26 +120,32 @@ static void init(void)
     atomic_store_explicit(&initialised, true, memory_order_release);
 }
 
-/* Registered before a start, for an exit during it, and again once the
- * runtime (and with it the CUDA runtime, which tears itself down at exit) has
- * started, so that it runs first.  A call still in the runtime on another
- * thread keeps it: the process ends around it. */
+/* Under lg.lock: the start's thread, ended, joined (so that no code of this
+ * library runs on it once the library may be unloaded). */
+static void join_starter(void)
+{
+    if (lg.starter_joinable) {
+        lg.starter_joinable = false;
+        pthread_join(lg.starter, NULL);
+    }
+}
+
+/* Registered before the first start, for an exit during it, and again once
+ * a runtime of ours (and with it the CUDA runtime, which tears itself down at
+ * exit) has started, so that it runs first.  A call still in the runtime on
+ * another thread keeps it: the process ends around it. */
 static void stop_at_exit(void)
 {
-    if (pthread_mutex_trylock(&lg.lock))
+    if (atomic_load(&lg.in_runtime) ? pthread_mutex_trylock(&lg.lock)
+                                    : pthread_mutex_lock(&lg.lock))
         return;
     while (lg.state == RT_STARTING)
         pthread_cond_wait(&lg.started, &lg.lock);
+    join_starter();
     if (lg.state == RT_ON && lg.ours)
         tess_finalize();
     lg.state = RT_OFF;
     pthread_mutex_unlock(&lg.lock);
-}
-
-static void exit_hook(void)
-{
-    if (lg.exit_set < 2 && !atexit(stop_at_exit))
-        lg.exit_set++;
 }
 
 static bool host_devices_named(void)
@@ -183,8 +192,8 @@ static void start_done(rt_state_t state, bool ours)
 {
     lg.state = state;
     lg.ours = ours;
-    if (ours)
-        exit_hook();
+    if (ours && !lg.exit_after)
+        lg.exit_after = !atexit(stop_at_exit);
     pthread_cond_broadcast(&lg.started);
     if (lg.verbose && lg.on_host)
         fprintf(stderr,
@@ -205,6 +214,15 @@ static void *start_main(void *arg)
     return NULL;
 }
 
+/* The host BLAS's threads: OpenBLAS says; any other is taken as one. */
+static int host_threads(void)
+{
+    int (*get)(void);
+    *(void **)&get = lg_host_symbol("openblas_get_num_threads", false);
+    int n = get ? get() : 1;
+    return n > 0 ? n : 1;
+}
+
 /* Under lg.lock: on the start's thread for GPUs, here for host devices
  * (which start at once), the application's runtime (up already) or where no
  * thread can be made. */
@@ -214,20 +232,16 @@ static void begin_start(void)
         lg.state = RT_OFF;
         return;
     }
+    join_starter(); /* a start before an application's tess_finalize */
     lg.state = RT_STARTING;
     lg.start_ns = now_ns();
     lg.on_host = 0;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    lg.host_rate = HOST_CORE_FLOPS * (double)(cores > 0 ? cores : 1);
-    exit_hook();
-    pthread_t th;
-    pthread_attr_t attr;
-    bool threaded = false;
-    if (!host_devices_named() && !application_runtime_up() && !pthread_attr_init(&attr)) {
-        threaded = !pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) &&
-                   !pthread_create(&th, &attr, start_main, NULL);
-        pthread_attr_destroy(&attr);
-    }
+    lg.host_rate = HOST_THREAD_FLOPS * host_threads();
+    if (!lg.exit_before)
+        lg.exit_before = !atexit(stop_at_exit);
+    bool threaded = !host_devices_named() && !application_runtime_up() &&
+                    !pthread_create(&lg.starter, NULL, start_main, NULL);
+    lg.starter_joinable = threaded;
     if (!threaded) {
         bool ours;
         rt_state_t state = start_runtime(&ours);
@@ -353,16 +367,19 @@ static bool runtime_run(const lg_call_t *c)
     return true;
 }
 
-/* may_defer: the host BLAS can take the call.  While the runtime starts, it
- * does when the host's rate says it finishes within HOST_WHILE_STARTING_S.
+/* may_defer: the host BLAS may take the call (when it has no routine for
+ * it, the call waits).  While the runtime starts, it does when the host's
+ * rate says it finishes within HOST_WHILE_STARTING_S.
  * The start takes cores from the host BLAS, which then runs several times
  * slower than on its own, so the rate is the last such call's. */
 static bool runtime_call(const lg_call_t *c, bool may_defer)
 {
     pthread_mutex_lock(&lg.lock);
-    if (lg.state == RT_UNTRIED)
-        begin_start();
-    while (lg.state == RT_STARTING) {
+    for (;;) {
+        if (lg.state == RT_UNTRIED) /* first, or after an application's tess_finalize */
+            begin_start();
+        if (lg.state != RT_STARTING)
+            break;
         double f = flops(c);
         if (may_defer && !lg.every_call && f < HOST_WHILE_STARTING_S * lg.host_rate) {
             pthread_mutex_unlock(&lg.lock);
@@ -381,7 +398,9 @@ static bool runtime_call(const lg_call_t *c, bool may_defer)
         }
         pthread_cond_wait(&lg.started, &lg.lock);
     }
+    atomic_store(&lg.in_runtime, true);
     bool done = lg.state == RT_ON && runtime_run(c);
+    atomic_store(&lg.in_runtime, false);
     pthread_mutex_unlock(&lg.lock);
     return done;
 }

@@ -1,7 +1,7 @@
 /* The legacy library's runtime starts on GPUs on a thread of its own: the
  * first call large enough for the runtime starts it, and calls the host BLAS
  * finishes in a quarter of a second (the first estimated at 16 GFLOP/s a
- * core) run there meanwhile, while a larger one waits for the start and runs
+ * host BLAS thread) run there meanwhile, while a larger one waits for the start and runs
  * through the runtime.  Whichever way each call goes, its result is right.  Skipped
  * without a GPU. */
 #include <math.h>
