@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "legacy.h"
 #include "rt.h"
@@ -154,13 +153,6 @@ static bool host_devices_named(void)
     return s && !strncmp(s, "host", 4);
 }
 
-static int64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
 static bool application_runtime_up(void)
 {
     tess_stats_t s;
@@ -199,7 +191,7 @@ static void start_done(rt_state_t state, bool ours)
         fprintf(stderr,
                 "tessera_blas: the runtime was %s %.3f s after the call that started it; %lld "
                 "calls ran on the host BLAS meanwhile\n",
-                state == RT_ON ? "up" : "off", (double)(now_ns() - lg.start_ns) * 1e-9,
+                state == RT_ON ? "up" : "off", (double)(rt_now_ns() - lg.start_ns) * 1e-9,
                 (long long)lg.on_host);
 }
 
@@ -234,7 +226,7 @@ static void begin_start(void)
     }
     join_starter(); /* a start before an application's tess_finalize */
     lg.state = RT_STARTING;
-    lg.start_ns = now_ns();
+    lg.start_ns = rt_now_ns();
     lg.on_host = 0;
     lg.host_rate = HOST_THREAD_FLOPS * host_threads();
     if (!lg.exit_before)
@@ -383,9 +375,9 @@ static bool runtime_call(const lg_call_t *c, bool may_defer)
         double f = flops(c);
         if (may_defer && !lg.every_call && f < HOST_WHILE_STARTING_S * lg.host_rate) {
             pthread_mutex_unlock(&lg.lock);
-            int64_t t0 = now_ns();
+            int64_t t0 = rt_now_ns();
             bool done = host_call(c);
-            double s = (double)(now_ns() - t0) * 1e-9;
+            double s = (double)(rt_now_ns() - t0) * 1e-9;
             pthread_mutex_lock(&lg.lock);
             if (done) {
                 lg.on_host++;
