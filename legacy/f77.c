@@ -234,16 +234,20 @@ static void lapack64(lg_call_t *c, const char *name, int64_t *info)
         CALL(&c, #P "HER2K");                                                                      \
     }
 
+/* POTRF, LAUUM and POTRI take the same arguments: (uplo, n, A, lda, info). */
+#define LG_F77_UPLO_N_A(p, P, TYPE, I, SFX, CALL, name, NAME)                                      \
+    LG_EXPORT void p##name##SFX(const char *uplo, const I *n, void *A, const I *lda, I *info,      \
+                                size_t lu)                                                         \
+    {                                                                                              \
+        (void)lu;                                                                                  \
+        lg_call_t c = lg_lapack_call(LG_##NAME, TYPE, f_uplo(uplo), 0, *n, 0, A, *lda, NULL, 0);   \
+        CALL(&c, #P #NAME, info);                                                                  \
+    }
+
 /* LAPACK's POTRF, POTRS, POSV, TRTRI, LAUUM and POTRI; CALL lapack32 or
  * lapack64. */
 #define LG_F77_LAPACK(p, P, TYPE, I, SFX, CALL)                                                    \
-    LG_EXPORT void p##potrf##SFX(const char *uplo, const I *n, void *A, const I *lda, I *info,     \
-                                 size_t lu)                                                        \
-    {                                                                                              \
-        (void)lu;                                                                                  \
-        lg_call_t c = lg_lapack_call(LG_POTRF, TYPE, f_uplo(uplo), 0, *n, 0, A, *lda, NULL, 0);    \
-        CALL(&c, #P "POTRF", info);                                                                \
-    }                                                                                              \
+    LG_F77_UPLO_N_A(p, P, TYPE, I, SFX, CALL, potrf, POTRF)                                        \
     LG_EXPORT void p##potrs##SFX(const char *uplo, const I *n, const I *nrhs, const void *A,       \
                                  const I *lda, void *B, const I *ldb, I *info, size_t lu)          \
     {                                                                                              \
@@ -267,20 +271,8 @@ static void lapack64(lg_call_t *c, const char *name, int64_t *info)
             lg_lapack_call(LG_TRTRI, TYPE, f_uplo(uplo), f_diag(diag), *n, 0, A, *lda, NULL, 0);   \
         CALL(&c, #P "TRTRI", info);                                                                \
     }                                                                                              \
-    LG_EXPORT void p##lauum##SFX(const char *uplo, const I *n, void *A, const I *lda, I *info,     \
-                                 size_t lu)                                                        \
-    {                                                                                              \
-        (void)lu;                                                                                  \
-        lg_call_t c = lg_lapack_call(LG_LAUUM, TYPE, f_uplo(uplo), 0, *n, 0, A, *lda, NULL, 0);    \
-        CALL(&c, #P "LAUUM", info);                                                                \
-    }                                                                                              \
-    LG_EXPORT void p##potri##SFX(const char *uplo, const I *n, void *A, const I *lda, I *info,     \
-                                 size_t lu)                                                        \
-    {                                                                                              \
-        (void)lu;                                                                                  \
-        lg_call_t c = lg_lapack_call(LG_POTRI, TYPE, f_uplo(uplo), 0, *n, 0, A, *lda, NULL, 0);    \
-        CALL(&c, #P "POTRI", info);                                                                \
-    }
+    LG_F77_UPLO_N_A(p, P, TYPE, I, SFX, CALL, lauum, LAUUM)                                        \
+    LG_F77_UPLO_N_A(p, P, TYPE, I, SFX, CALL, potri, POTRI)
 
 #define LG_F77_ALL(I, SFX, CALL, LCALL)                                                            \
     LG_F77_BLAS3(s, S, KERN_S, I, SFX, CALL)                                                       \
