@@ -333,6 +333,23 @@ static void gemv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
     }
 }
 
+/* y = op(A) x in double, y made coherent after one sync; the bytes the
+ * call moved to the devices and between them, and the device count. */
+static void dgemv_moving(tess_trans_t trans, int64_t m, int64_t n, const void *A, const void *x,
+                         void *y, uint64_t *h2d, uint64_t *d2d, int *ndevices)
+{
+    const tu_type_t *t = &tu_types[1];
+    tess_stats_t s0, s1;
+    assert_int_equal(tess_get_stats(&s0), 0);
+    assert_int_equal(tess_dgemv_async(trans, m, n, 1.0, A, m, x, 1, 0.0, y, 1), 0);
+    assert_int_equal(tu_vec_coherent_async(t, y, trans == TessNoTrans ? m : n, 1), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(tess_get_stats(&s1), 0);
+    *h2d = s1.bytes_h2d - s0.bytes_h2d;
+    *d2d = s1.bytes_d2d - s0.bytes_d2d;
+    *ndevices = s1.ndevices;
+}
+
 /* Products with one matrix, NoTrans then Trans then NoTrans, each with a new
  * x written on the host: after the first, which brings A in, each call moves
  * x in and y's pieces between devices, never A. */
@@ -346,16 +363,12 @@ static void gemv_on_a_cached_matrix_moves_only_the_vectors_whatever_the_trans(vo
     for (int c = 0; c < 4; c++) {
         tess_trans_t trans = order[c];
         int64_t lx = trans == TessNoTrans ? n : m, ly = trans == TessNoTrans ? m : n;
-        tess_stats_t s0, s1;
-        assert_int_equal(tess_get_stats(&s0), 0);
-        assert_int_equal(tess_dgemv_async(trans, m, n, 1.0, A, m, x, 1, 0.0, y, 1), 0);
-        assert_int_equal(tu_vec_coherent_async(t, y, ly, 1), 0);
-        assert_int_equal(tess_sync(), 0);
-        assert_int_equal(tess_get_stats(&s1), 0);
-        uint64_t h2d = s1.bytes_h2d - s0.bytes_h2d, d2d = s1.bytes_d2d - s0.bytes_d2d;
+        uint64_t h2d, d2d;
+        int ndev;
+        dgemv_moving(trans, m, n, A, x, y, &h2d, &d2d, &ndev);
         /* x once to each device at most, each piece of y once per step of its chain */
         int64_t steps = (trans == TessNoTrans ? n : m) / NB + 1;
-        uint64_t vecs = (uint64_t)(lx * s1.ndevices + ly * steps) * t->es;
+        uint64_t vecs = (uint64_t)(lx * ndev + ly * steps) * t->es;
         if (c == 0)
             assert_true(h2d >= (uint64_t)(m * n) * t->es);
         else if (h2d > vecs || d2d > vecs)
@@ -422,14 +435,10 @@ static void gemv_on_a_cached_matrix_moves_a_piece_of_y_once_per_device_at_most(v
     for (int c = 0; c < 6; c++) {
         tess_trans_t trans = c % 2 ? TessTrans : TessNoTrans;
         int64_t lx = trans == TessNoTrans ? n : m, ly = trans == TessNoTrans ? m : n;
-        tess_stats_t s0, s1;
-        assert_int_equal(tess_get_stats(&s0), 0);
-        assert_int_equal(tess_dgemv_async(trans, m, n, 1.0, A, m, x, 1, 0.0, y, 1), 0);
-        assert_int_equal(tu_vec_coherent_async(t, y, ly, 1), 0);
-        assert_int_equal(tess_sync(), 0);
-        assert_int_equal(tess_get_stats(&s1), 0);
-        uint64_t d2d = s1.bytes_d2d - s0.bytes_d2d;
-        uint64_t bound = (uint64_t)((lx + ly) * s1.ndevices) * t->es;
+        uint64_t h2d, d2d;
+        int ndev;
+        dgemv_moving(trans, m, n, A, x, y, &h2d, &d2d, &ndev);
+        uint64_t bound = (uint64_t)((lx + ly) * ndev) * t->es;
         if (c >= 2 && d2d > bound)
             fail_msg("call %d: %llu bytes between devices; at most %llu", c,
                      (unsigned long long)d2d, (unsigned long long)bound);
