@@ -18,10 +18,11 @@ int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
     pthread_mutex_lock(&rt.submit_lock);
     int64_t nb = tiling_pick_nb(t, nops, ops);
     for (int i = 0; i < nops; i++)
-        g[i].nb = nb;
+        g[i].nb = g[i].mb = nb;
     for (int i = 0; i < nops && !err; i++)
         if (ops[i].ptr && ops[i].m > 0 && ops[i].n > 0)
-            err = tiling_make(&g[i], nb, ops[i].ptr, ops[i].m, ops[i].n, ops[i].ld, es);
+            err = tiling_make(&g[i], ops[i].panels ? ops[i].m : nb, nb, ops[i].ptr, ops[i].m,
+                              ops[i].n, ops[i].ld, es);
     if (!err)
         err = submit(t, g, call);
     pthread_mutex_unlock(&rt.submit_lock);

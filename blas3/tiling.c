@@ -20,13 +20,13 @@ static int ladder(kern_type_t t, int64_t *sizes)
 {
     int n = rt_dtypes[t].is_complex ? 4 : 3;
     for (int i = 0; i < n; i++)
-        sizes[i] = rt.cfg.nb >> i > 0 ? rt.cfg.nb >> i : 1;
+        sizes[i] = rt.cfg.nb_max >> i > 0 ? rt.cfg.nb_max >> i : 1;
     return n;
 }
 
 static int64_t tiles_of(const blas_operand_t *o, int64_t nb)
 {
-    int64_t mt = (o->m + nb - 1) / nb, nt = (o->n + nb - 1) / nb;
+    int64_t mt = o->panels ? 1 : (o->m + nb - 1) / nb, nt = (o->n + nb - 1) / nb;
     return o->tri ? mt * (mt + 1) / 2 : mt * nt;
 }
 
@@ -47,7 +47,7 @@ static bool chains_fit(int nops, const blas_operand_t *ops, int64_t nb)
 int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
 {
     if (rt.cfg.nb_fixed)
-        return rt.cfg.nb;
+        return rt.cfg.nb_max;
     int64_t sizes[4];
     int ns = ladder(t, sizes);
     size_t es = rt_dtypes[t].size;
@@ -96,23 +96,24 @@ void tiling_order_at(const tiling_t *C, int64_t x, int64_t *i, int64_t *j)
     }
 }
 
-int tiling_make(tiling_t *g, int64_t nb, const void *ptr, int64_t m, int64_t n, int64_t ld,
-                size_t es)
+int tiling_make(tiling_t *g, int64_t mb, int64_t nb, const void *ptr, int64_t m, int64_t n,
+                int64_t ld, size_t es)
 {
     g->nb = nb;
-    g->mt = (m + nb - 1) / nb;
+    g->mb = mb;
+    g->mt = (m + mb - 1) / mb;
     g->nt = (n + nb - 1) / nb;
     g->blk = malloc((size_t)(g->mt * g->nt) * sizeof *g->blk + 1);
     if (!g->blk)
         return TESS_ENOMEM;
     for (int64_t j = 0; j < g->nt; j++) {
         for (int64_t i = 0; i < g->mt; i++) {
-            int64_t r = i * nb, c = j * nb;
+            int64_t r = i * mb, c = j * nb;
             char *p = (char *)ptr + ((size_t)r + (size_t)c * (size_t)ld) * es;
             int64_t ti, tj;
             tiling_home(i, j, g->mt, g->nt, rt.grid_p, rt.grid_q, &ti, &tj);
             rt_block_t *b =
-                block_get(p, m - r < nb ? m - r : nb, n - c < nb ? n - c : nb, ld, es, ti, tj);
+                block_get(p, m - r < mb ? m - r : mb, n - c < nb ? n - c : nb, ld, es, ti, tj);
             if (!b) {
                 tiling_free(g);
                 return TESS_ENOMEM;

@@ -11,15 +11,19 @@
  * One that the call does not touch has ptr NULL (or m or n 0) and an empty
  * tiling.  tri: the call uses one triangle of it (a square grid's tiles on
  * and to one side of the diagonal).  chain: the call's steps follow its
- * diagonal one tile after another (the triangle of TRSM and TRMM). */
+ * diagonal one tile after another (the triangle of TRSM and TRMM).  panels:
+ * cut into column panels of the call's tile width, each the operand's whole
+ * height (one tile row), for algorithms whose tasks work on whole columns
+ * (a pivoted or Householder panel searches or reflects all of its rows). */
 typedef struct {
     const void *ptr;
     int64_t m, n, ld;
-    bool tri, chain;
+    bool tri, chain, panels;
 } blas_operand_t;
 
 typedef struct {
     int64_t nb;       /* the call's tile size, the same for all its operands */
+    int64_t mb;       /* tile rows: nb, or the whole height of a panel tiling */
     int64_t mt, nt;   /* tiles down and across */
     rt_block_t **blk; /* column-major mt x nt */
 } tiling_t;
@@ -27,8 +31,9 @@ typedef struct {
 /* The tile size of a call on these operands, the last one the call's output
  * (the rule is in tiling.c). */
 int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops);
-int tiling_make(tiling_t *g, int64_t nb, const void *ptr, int64_t m, int64_t n, int64_t ld,
-                size_t es);
+/* Tiles of mb x nb (the last row and column of tiles what is left). */
+int tiling_make(tiling_t *g, int64_t mb, int64_t nb, const void *ptr, int64_t m, int64_t n,
+                int64_t ld, size_t es);
 void tiling_free(tiling_t *g);
 
 static inline rt_block_t *tile(const tiling_t *g, int64_t i, int64_t j)

@@ -30,7 +30,7 @@ int lapack_submit_potrf(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, int6
 {
     bool lower = uplo == TessLower;
     tess_trans_t ct = lapack_ctrans(t), op;
-    int64_t nt = A->nt, nb = rt.cfg.nb;
+    int64_t nt = A->nt, nb = A->nb;
     int err = 0;
     for (int64_t k = 0; k < nt && !err; k++) {
         rt_block_t *akk = tile(A, k, k);

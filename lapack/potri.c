@@ -36,7 +36,7 @@ static int submit_checks(kern_type_t t, const tiling_t *A, int64_t *info, rt_blo
     lapack_opts_t o = { info, LAPACK_ANY_FAILURE, *gate, true };
     int err = 0;
     for (int64_t k = 0; k < nt && !err; k++)
-        err = lapack_task_check(t, &o, k * rt.cfg.nb, tile(A, k, k));
+        err = lapack_task_check(t, &o, k * A->nb, tile(A, k, k));
     return err;
 }
 
@@ -69,7 +69,7 @@ int lapack_submit_trtri(kern_type_t t, tess_uplo_t uplo, tess_diag_t diag, const
                         : lapack_task_trxm(t, &rest, true, TessRight, uplo, TessNoTrans, diag, 1,
                                            akk, tile(A, n, k));
         if (!err)
-            err = lapack_task_trtri(t, &first, uplo, diag, k * rt.cfg.nb, akk);
+            err = lapack_task_trtri(t, &first, uplo, diag, k * A->nb, akk);
     }
     return err;
 }
@@ -119,7 +119,7 @@ static int run(kern_type_t t, potri_call_t c, int64_t n, void *A, int64_t lda)
         __atomic_store_n(c.info, 0, __ATOMIC_RELEASE);
     if (n == 0)
         return 0;
-    blas_operand_t ops[] = { { A, n, n, lda, true, true } };
+    blas_operand_t ops[] = { { A, n, n, lda, .tri = true, .chain = true } };
     return blas_run(t, 1, ops, submit, &c);
 }
 

@@ -130,7 +130,7 @@ static int cuda_open(rt_device_t *d)
         x->stream = g->stream[RT_S_COMPUTE + i];
         if (CUBLAS_OK(cublasCreate(&x->blas)) || CUBLAS_OK(cublasSetStream(x->blas, x->stream)))
             return TESS_EDEVICE;
-        if (CUDA_OK(cudaMalloc(&x->scratch, cuda_scratch_bytes(rt.cfg.nb)))) {
+        if (CUDA_OK(cudaMalloc(&x->scratch, cuda_scratch_bytes(rt.cfg.nb_max)))) {
             cudaGetLastError();
             return TESS_ENOMEM;
         }

@@ -140,8 +140,8 @@ static const char *pick(const char *field, const char *env)
 void config_device_defaults(rt_config_t *c)
 {
     c->nb_default = c->cuda ? DEFAULT_NB_CUDA : DEFAULT_NB_HOST;
-    if (!c->nb)
-        c->nb = c->nb_default;
+    if (!c->nb_max)
+        c->nb_max = c->nb_default;
 }
 
 int config_resolve(const tess_config_t *u, rt_config_t *c)
@@ -156,12 +156,13 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
         return err;
 
     /* a variable that is set holds a value: 0 there is no "unset" */
-    c->nb = u->nb;
-    if (!c->nb && (s = getenv("TESS_NB")) && ((err = config_parse_int(s, &c->nb)) || !c->nb))
+    c->nb_max = u->nb;
+    if (!c->nb_max && (s = getenv("TESS_NB")) &&
+        ((err = config_parse_int(s, &c->nb_max)) || !c->nb_max))
         return err ? err : TESS_ECONFIG;
-    if (c->nb < 0 || c->nb > RT_MAX_NB)
+    if (c->nb_max < 0 || c->nb_max > RT_MAX_NB)
         return TESS_ECONFIG;
-    c->nb_fixed = c->nb > 0;
+    c->nb_fixed = c->nb_max > 0;
 
     c->window = u->window;
     int64_t w = 0;

@@ -335,7 +335,7 @@ typedef struct {
     bool host_fallback; /* auto: host devices when no GPU is found */
     int cuda_ids[TESS_MAX_DEVICES];
     int gpu_share;      /* cuda:local: processes on each of its GPUs (0: one) */
-    int64_t nb;         /* the largest tile; each call picks its own (blas3/tiling.c) */
+    int64_t nb_max;     /* the largest tile; each call picks its own (blas3/tiling.c) */
     bool nb_fixed;      /* TESS_NB or tess_config_t.nb: every call takes nb */
     int64_t nb_default; /* the devices' default tile: a window counts tiles of this size */
     int window;         /* work in flight per device, in tiles of nb_default */

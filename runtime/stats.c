@@ -8,7 +8,7 @@ void rt_stats(tess_stats_t *s)
 {
     memset(s, 0, sizeof *s);
     s->ndevices = rt.ndev;
-    s->nb = rt.cfg.nb;
+    s->nb = rt.cfg.nb_max;
     s->bytes_h2d = atomic_load(&rt.bytes_h2d);
     s->bytes_d2h = atomic_load(&rt.bytes_d2h);
     s->bytes_d2d = atomic_load(&rt.bytes_d2d);
