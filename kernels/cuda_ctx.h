@@ -1,10 +1,13 @@
 /* The CUDA backend's kernel context: the compute stream a task runs on, the
- * cuBLAS handle bound to it, and scratch for a GEMMT leaf's whole product. */
+ * cuBLAS and cuSOLVER handles bound to it, scratch for a GEMMT leaf's whole
+ * product, and where an error known only once the device has run the work
+ * goes. */
 #ifndef CUDA_CTX_H
 #define CUDA_CTX_H
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <cusolverDn.h>
 #include "kern.h"
 
 /* Rows of a GEMMT leaf on a GPU: small enough that computing its whole
@@ -21,7 +24,14 @@ static inline size_t cuda_scratch_bytes(int64_t nb)
 struct kern_ctx {
     cudaStream_t stream;
     cublasHandle_t blas;
+    /* this stream's own, made on first use (cuSOLVER keeps state per handle, so
+     * two streams never share one); NULL until then */
+    cusolverDnHandle_t solver;
     void *scratch; /* cuda_scratch_bytes(nb), used in stream order */
+    /* a vendor's status read on the device (cuSOLVER's negative INFO) lands here as a
+     * TESS_E* code by the time the work queued so far has completed; the caller sets it
+     * before each task and reads it once that task's work is done; NULL: not reported */
+    int *async_err;
 };
 
 extern const kern_table_t kern_cuda_table[KERN_NTYPES];

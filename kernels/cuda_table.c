@@ -226,6 +226,28 @@ CUDA_GEMV2(z, KERN_Z)
  * TRMM and their triangle merged into the tile. */
 #define INFO_BYTES 256
 
+/* The context's cuSOLVER handle, made on first use and bound to its stream. */
+static int solver(kern_ctx_t *x, cusolverDnHandle_t *h)
+{
+    if (!x->solver) {
+        cusolverDnHandle_t made;
+        if (CUSOLVER_OK(cusolverDnCreate(&made)))
+            return TESS_EDEVICE;
+        if (CUSOLVER_OK(cusolverDnSetStream(made, x->stream))) {
+            cusolverDnDestroy(made);
+            return TESS_EDEVICE;
+        }
+        x->solver = made;
+    }
+    *h = x->solver;
+    return 0;
+}
+
+static int info_to_host(kern_ctx_t *x, int64_t *info, int64_t offset)
+{
+    return kern_cuda_info_to_host(x->stream, x->scratch, info, offset, x->async_err);
+}
+
 static int work_get(kern_ctx_t *x, int64_t n, size_t bytes, void **w)
 {
     if (INFO_BYTES + bytes <= cuda_scratch_bytes(n)) {
@@ -260,7 +282,7 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
     size_t dbytes = 0, hbytes = 0;
     void *w = NULL, *hw = NULL;
     cublasDiagType_t d = diag == TessUnit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
-    int err = kern_cuda_solver_handle(x->stream, &h);
+    int err = solver(x, &h);
     if (!err)
         err = CUSOLVER_OK(
             cusolverDnXtrtri_bufferSize(h, fill(uplo), d, n, dt, A, lda, &dbytes, &hbytes));
@@ -277,7 +299,7 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
     if (!err && diag == TessUnit)
         err = diag_copy(x->stream, A, lda, (char *)w + keep, 0, es, n);
     if (!err)
-        err = kern_cuda_info_to_host(x->stream, x->scratch, info, offset);
+        err = info_to_host(x, info, offset);
     if (hw && cudaStreamSynchronize(x->stream) != cudaSuccess && !err)
         err = TESS_EDEVICE;
     free(hw);
@@ -291,7 +313,7 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
         cusolverDnHandle_t h;                                                                        \
         int lwork = 0;                                                                               \
         void *w = NULL;                                                                              \
-        int err = kern_cuda_solver_handle(x->stream, &h);                                            \
+        int err = solver(x, &h);                                                                     \
         if (!err)                                                                                    \
             err = CUSOLVER_OK(POTRF_BS(h, fill(uplo), (int)n, A, (int)lda, &lwork));                 \
         if (!err)                                                                                    \
@@ -299,7 +321,9 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
         if (!err)                                                                                    \
             err = CUSOLVER_OK(POTRF(h, fill(uplo), (int)n, A, (int)lda, w, lwork, x->scratch));      \
         if (!err)                                                                                    \
-            err = kern_cuda_info_to_host(x->stream, x->scratch, info, offset);                       \
+            err = kern_cuda_potrf_info(TY, x->stream, n, A, lda, x->scratch);                        \
+        if (!err)                                                                                    \
+            err = info_to_host(x, info, offset);                                                     \
         return work_put(x, w, err);                                                                  \
     }                                                                                                \
     static int cuda_##P##trtri(kern_ctx_t *x, tess_uplo_t uplo, tess_diag_t diag, int64_t n,         \
@@ -311,7 +335,7 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
                                    int64_t *info, int64_t offset)                                    \
     {                                                                                                \
         int err = kern_cuda_diag_zero(TY, x->stream, n, A, lda, x->scratch);                         \
-        return err ? err : kern_cuda_info_to_host(x->stream, x->scratch, info, offset);              \
+        return err ? err : info_to_host(x, info, offset);                                            \
     }                                                                                                \
     /* the lower triangle of L^H B (upper of B U^H) needs only B's: B is a copy of the tile, its   \
      * other triangle zeroed, since the TRMM multiplies the factor's zeros by it (0 x NaN) */ \

@@ -14,6 +14,11 @@
 
 typedef enum { KERN_S, KERN_D, KERN_C, KERN_Z, KERN_NTYPES } kern_type_t;
 
+/* The most kernel calls a caller keeps queued on one device and thread before it waits
+ * for the oldest to complete: a kernel's per-call state in flight (an info on its way to
+ * the host) is reused no sooner than this many calls later. */
+#define KERN_MAX_PENDING 32
+
 /* The transposition a kernel of type t is given: real types have no
  * conjugate, so every entry point passes ConjTrans on as Trans for them and
  * no kernel needs a mapping of its own for real data. */

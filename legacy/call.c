@@ -2,10 +2,11 @@
  *
  * A call runs through the runtime when it is large enough (see the
  * thresholds below) and the runtime is up: submitted as *_async, its output
- * asked coherent, one tess_sync, then every operand invalidated so that the
- * caller owns its memory again when the call returns.  One call is in the
- * runtime at a time (lg.lock): each uses every device, and tess_sync and
- * tess_memory_invalidate wait for all tasks, not one call's.  Anything else
+ * asked coherent, a wait for its own tasks (whose errors are the call's, not
+ * the application's that may share the runtime), then every operand
+ * invalidated so that the caller owns its memory again when the call
+ * returns.  One call is in the runtime at a time (lg.lock): each uses every
+ * device, and tess_memory_invalidate waits for all tasks, not one call's.  Anything else
  * runs on the host BLAS (LAPACK), as does every call while the runtime
  * cannot run.
  * What differs between routines is in their table (routines.c).
@@ -69,8 +70,6 @@ void lg_report(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
 }
-
-static const char type_letter[KERN_NTYPES] = { 'S', 'D', 'C', 'Z' };
 
 /* ---- start-up, fork and exit --------------------------------------------- */
 
@@ -302,8 +301,6 @@ static bool wants_runtime(const lg_call_t *c)
 
 /* ---- through the runtime -------------------------------------------------- */
 
-static bool host_call(const lg_call_t *c);
-
 /* Under lg.lock, with the runtime up.  True when the call is done (or cannot
  * be redone); false when the host BLAS is to run it.  Redoing it is exact
  * when the output's old value is not needed, or when nothing reached the
@@ -327,13 +324,16 @@ static bool runtime_run(const lg_call_t *c)
         lg.ours = false;
         return false;
     }
+    /* the call's errors are its own, the application's stay the application's */
+    tess_internal_scope_begin();
     int err = tess_internal_submit(c, true); /* each call gives its operands back */
     if (!err && reads)
-        err = tess_sync();
+        err = tess_internal_scope_sync();
     for (int i = 0; i < n && !err; i++)
         if (r[i].out && r[i].m > 0 && r[i].n > 0)
             err = tess_memory_coherent_async(r[i].part, r[i].m, r[i].n, r[i].p, r[i].ld, es);
-    int sync_err = tess_sync(); /* a partial submission's tasks run out too */
+    int sync_err = tess_internal_scope_sync(); /* a partial submission's tasks run out too */
+    tess_internal_scope_end();
     err = err ? err : sync_err;
     bool left = false;
     for (int i = 0; i < n; i++)
@@ -350,12 +350,12 @@ static bool runtime_run(const lg_call_t *c)
         lg.state = RT_UNTRIED;
     if (!reads || after.writebacks == before.writebacks) {
         lg_report("%c%s through the runtime failed (%s): it ran on the host BLAS",
-                  type_letter[c->t], lg_routine(c)->name, tess_strerror(err));
+                  lg_type_letter(c->t), lg_routine(c)->name, tess_strerror(err));
         return false;
     }
     lg_report("%c%s failed on a device (%s) after part of its output was written back; the "
               "output is not valid",
-              type_letter[c->t], lg_routine(c)->name, tess_strerror(err));
+              lg_type_letter(c->t), lg_routine(c)->name, tess_strerror(err));
     return true;
 }
 
@@ -376,7 +376,7 @@ static bool runtime_call(const lg_call_t *c, bool may_defer)
         if (may_defer && !lg.every_call && f < HOST_WHILE_STARTING_S * lg.host_rate) {
             pthread_mutex_unlock(&lg.lock);
             int64_t t0 = rt_now_ns();
-            bool done = host_call(c);
+            bool done = lg_host_run(c);
             double s = (double)(rt_now_ns() - t0) * 1e-9;
             pthread_mutex_lock(&lg.lock);
             if (done) {
@@ -460,7 +460,7 @@ static bool host_gemmt_by_gemm(const lg_call_t *c)
         g.A = ROWS_OF_A(i0);
         g.B = COLS_OF_B(j0);
         g.C = cc + (size_t)(i0 + j0 * c->ldc) * es;
-        if (g.m > 0 && !host_call(&g))
+        if (g.m > 0 && !lg_host_run(&g))
             return false;
         for (int64_t j = j0; j < j0 + w; j++) {
             i0 = upper ? j0 : j;
@@ -469,7 +469,7 @@ static bool host_gemmt_by_gemm(const lg_call_t *c)
             g.A = ROWS_OF_A(i0);
             g.B = COLS_OF_B(j);
             g.C = cc + (size_t)(i0 + j * c->ldc) * es;
-            if (!host_call(&g))
+            if (!lg_host_run(&g))
                 return false;
         }
     }
@@ -533,9 +533,8 @@ static inline __attribute__((always_inline)) void host_invoke32(lg_fn_t f, const
         *c->info = info;
 }
 
-/* False when no host routine takes the call's sizes: the 32-bit host's
- * when they fit, else the 64-bit host's. */
-static bool host_call(const lg_call_t *c)
+/* The 32-bit host routine when the call's sizes fit, else the 64-bit host's. */
+bool lg_host_run(const lg_call_t *c)
 {
     if (!atomic_load_explicit(&host_found, memory_order_acquire))
         pthread_once(&host_once, find_host);
@@ -634,12 +633,12 @@ int lg_run(const lg_call_t *c)
     bool tried = wants_runtime(c) && !tess_internal_on_worker();
     if (tried && runtime_call(c, true))
         return 0;
-    if (host_call(c))
+    if (lg_host_run(c))
         return 0;
     if (!tried && !tess_internal_on_worker() && runtime_call(c, false))
         return 0;
     lg_report("%c%s of these sizes needs a 64-bit host BLAS (TESS_BLAS64_LIB) or the runtime, "
               "and neither is available",
-              type_letter[c->t], lg_routine(c)->name);
+              lg_type_letter(c->t), lg_routine(c)->name);
     return wide_position(c);
 }

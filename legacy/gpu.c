@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cuda.h>
 #include "cuda_check.h"
@@ -124,17 +125,16 @@ static int device_of(const lg_region_t *r)
 /* The kernels' scratch (cuda_ctx.h: GEMMT's leaves, and SYRK's and SYR2K's
  * diagonal blocks), per device, grown as calls need; held by one call at a
  * time, since a larger one frees it. */
-#define MAX_GPUS 64
 static struct {
     pthread_mutex_t lock;
     void *p;
     size_t bytes;
-} scratch[MAX_GPUS];
+} scratch[TESS_MAX_DEVICES];
 static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
 
 static void scratch_init(void)
 {
-    for (int i = 0; i < MAX_GPUS; i++)
+    for (int i = 0; i < TESS_MAX_DEVICES; i++)
         pthread_mutex_init(&scratch[i].lock, NULL);
 }
 
@@ -279,35 +279,53 @@ static int run_on_device(const lg_call_t *c, kern_ctx_t *x)
     return TESS_EINTERNAL;
 }
 
-static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
+/* The call with each region's pointer replaced by p[i] and its leading dimension by ld[i]. */
+static lg_call_t moved(const lg_call_t *c, const lg_region_t *r, int n, const void *const *p,
+                       const int64_t *ld)
+{
+    lg_call_t d = *c;
+    for (int i = 0; i < n; i++)
+        if (r[i].op == 'A')
+            d.A = p[i], d.lda = ld[i];
+        else if (r[i].op == 'B')
+            d.B = p[i], d.ldb = ld[i];
+        else
+            d.C = (void *)p[i], d.ldc = ld[i];
+    return d;
+}
+
+/* How far a call on the GPU got before it failed: whether the caller's outputs may have
+ * been written. */
+typedef enum { RAN, FAILED_UNTOUCHED, FAILED_TOUCHED } outcome_t;
+
+static outcome_t run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n, int *err_out)
 {
     size_t es = rt_dtypes[c->t].size;
+    int err = 0, late = 0;
     for (int i = 0; i < n; i++)
         if (r[i].m > INT_MAX || r[i].n > INT_MAX || r[i].ld > INT_MAX || c->k > INT_MAX)
-            return TESS_ENOMEM; /* beyond cuBLAS's 32-bit sizes */
+            err = TESS_ENOMEM; /* beyond cuBLAS's 32-bit sizes */
     operand_t o[3] = { { 0 } };
-    int err = 0;
     for (int i = 0; i < n && !err; i++)
         err = place(dev, &r[i], es, &o[i]);
-    struct kern_ctx x = { .stream = 0 };
+    struct kern_ctx x = { .stream = 0, .async_err = &late };
     if (!err && !(x.scratch = scratch_take(dev, cuda_scratch_bytes(c->m > c->n ? c->m : c->n))))
         err = TESS_ENOMEM;
     if (!err &&
-        (tess_internal_cuda_handle(&x.blas) || CUBLAS_OK(cublasSetStream(x.blas, x.stream))))
+        (tess_internal_cuda_handle(&x.blas) || CUBLAS_OK(cublasSetStream(x.blas, x.stream)) ||
+         (lg_is_lapack(lg_routine(c)->shape) && tess_internal_cuda_solver(x.stream, &x.solver))))
         err = TESS_EDEVICE;
+    outcome_t out = err ? FAILED_UNTOUCHED : FAILED_TOUCHED;
     if (!err) {
-        lg_call_t d = *c;
+        const void *p[3];
+        int64_t ld[3];
         for (int i = 0; i < n; i++)
-            if (r[i].op == 'A')
-                d.A = o[i].p, d.lda = o[i].ld;
-            else if (r[i].op == 'B')
-                d.B = o[i].p, d.ldb = o[i].ld;
-            else
-                d.C = (void *)o[i].p, d.ldc = o[i].ld;
+            p[i] = o[i].p, ld[i] = o[i].ld;
+        lg_call_t d = moved(c, r, n, p, ld);
         err = run_on_device(&d, &x);
+        int done = CUDA_OK(cudaStreamSynchronize(x.stream));
+        err = err ? err : done ? done : __atomic_load_n(&late, __ATOMIC_ACQUIRE);
     }
-    if (!err)
-        err = CUDA_OK(cudaStreamSynchronize(x.stream));
     if (x.scratch)
         pthread_mutex_unlock(&scratch[dev].lock);
     for (int i = 0; i < n && !err; i++)
@@ -319,9 +337,46 @@ static int run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n)
         cudaFree(o[i].tmp);
     if (err)
         cudaGetLastError();
-    return err;
+    *err_out = err;
+    return err ? out : RAN;
 }
 
+/* The call on the host BLAS (LAPACK), its operands in GPU memory copied to host memory
+ * and its outputs back: where the data can be reached when the GPU could not take it. */
+static bool run_on_host(const lg_call_t *c, const lg_region_t *r, int n)
+{
+    size_t es = rt_dtypes[c->t].size;
+    void *h[3] = { NULL };
+    const void *p[3];
+    int64_t ld[3];
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        p[i] = r[i].p, ld[i] = r[i].ld;
+        if (!ok || !r[i].p || r[i].m <= 0 || r[i].n <= 0 || device_of(&r[i]) < 0)
+            continue;
+        size_t pitch = (size_t)r[i].m * es;
+        ok = (h[i] = malloc(pitch * (size_t)r[i].n)) &&
+             !CUDA_OK(cudaMemcpy2D(h[i], pitch, r[i].p, (size_t)r[i].ld * es, pitch, (size_t)r[i].n,
+                                   cudaMemcpyDefault));
+        p[i] = h[i], ld[i] = r[i].m;
+    }
+    lg_call_t d = moved(c, r, n, p, ld);
+    ok = ok && lg_host_run(&d);
+    for (int i = 0; i < n && ok; i++)
+        if (r[i].out && h[i])
+            ok = !CUDA_OK(cudaMemcpy2D((void *)r[i].p, (size_t)r[i].ld * es, h[i],
+                                       (size_t)r[i].m * es, (size_t)r[i].m * es, (size_t)r[i].n,
+                                       cudaMemcpyDefault));
+    for (int i = 0; i < n; i++)
+        free(h[i]);
+    if (!ok)
+        cudaGetLastError();
+    return ok;
+}
+
+/* A BLAS or LAPACK call has no error channel: one that failed is run again on the host
+ * when nothing reached its outputs, and otherwise (or when that fails too) the program
+ * stops with a message, as XERBLA stops it for an invalid argument. */
 bool lg_gpu_run(const lg_call_t *c)
 {
     if (!lg_cuda_in_use() || tess_internal_on_worker())
@@ -336,13 +391,18 @@ bool lg_gpu_run(const lg_call_t *c)
         dev = device_of(&r[i]);
     if (dev < 0)
         return false;
-    int prev = -1;
+    int prev = -1, err = TESS_EDEVICE;
     cudaGetDevice(&prev);
-    int err = dev < MAX_GPUS && !CUDA_OK(cudaSetDevice(dev)) ? run_on(dev, c, r, n) : TESS_EDEVICE;
+    outcome_t out = dev < TESS_MAX_DEVICES && !CUDA_OK(cudaSetDevice(dev))
+                        ? run_on(dev, c, r, n, &err)
+                        : FAILED_UNTOUCHED;
     if (prev >= 0)
         cudaSetDevice(prev);
-    if (err)
-        lg_report("a BLAS-3 or LAPACK call on GPU %d failed (%s); its output is not valid", dev,
-                  tess_strerror(err));
-    return true;
+    if (out == RAN || (out == FAILED_UNTOUCHED && run_on_host(c, r, n)))
+        return true;
+    fprintf(stderr,
+            "tessera_blas: %c%s on GPU %d failed (%s) and its outputs cannot be restored: "
+            "stopping\n",
+            lg_type_letter(c->t), lg_routine(c)->name, dev, tess_strerror(err));
+    exit(EXIT_FAILURE);
 }

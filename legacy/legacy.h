@@ -121,6 +121,16 @@ int lg_run(const lg_call_t *c);
  * for any other call. */
 bool lg_run_small32(const lg_call_t *c);
 
+/* The call on the host BLAS (LAPACK), a LAPACK call's INFO written; false when no host
+ * routine takes its sizes. */
+bool lg_host_run(const lg_call_t *c);
+
+/* The precision's letter in a routine's name (S, D, C, Z). */
+static inline char lg_type_letter(kern_type_t t)
+{
+    return "SDCZ"[t];
+}
+
 /* Whether the process has initialised the CUDA driver (gpu.c; false without
  * the CUDA backend): operands can be in GPU memory only then. */
 bool lg_cuda_in_use(void);

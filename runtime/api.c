@@ -223,8 +223,7 @@ TESS_API int tess_sync(void)
         return err;
     task_wait_all();
     pin_wait_idle();
-    atomic_store(&rt.held, 0);
-    err = atomic_exchange(&rt.error, 0);
+    err = rt_scope_sync(&rt.app);
     rt_leave();
     return err;
 }
@@ -241,7 +240,7 @@ TESS_API int tess_finalize(void)
             pthread_cond_wait(&life_cond, &life_lock);
         task_wait_all();
         pin_wait_idle();
-        err = atomic_exchange(&rt.error, 0);
+        err = atomic_exchange(&rt.app.error, 0);
         sched_fini();
         if (rt.dev[0]->be->stop)
             rt.dev[0]->be->stop();

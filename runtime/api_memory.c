@@ -66,7 +66,7 @@ TESS_API int tess_memory_coherent_async(tess_part_t part, int64_t m, int64_t n, 
 static void invalidate_block(rt_block_t *b, bool inside, void *arg)
 {
     int *err = arg;
-    int e = cache_flush_invalidate(NULL, b, !inside, false);
+    int e = cache_flush_invalidate(NULL, b, !inside, NULL);
     if (e) {
         *err = e;
         return;

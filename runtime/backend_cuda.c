@@ -180,6 +180,8 @@ static void cuda_close(rt_device_t *d)
     for (int i = 0; i < RT_COMPUTE_STREAMS; i++) {
         if (g->ctx[i].blas)
             cublasDestroy(g->ctx[i].blas);
+        if (g->ctx[i].solver)
+            cusolverDnDestroy(g->ctx[i].solver);
         cudaFree(g->ctx[i].scratch);
     }
     for (int i = 0; i < RT_NSTREAMS; i++)
@@ -193,9 +195,22 @@ static void cuda_close(rt_device_t *d)
     d->be_data = NULL;
 }
 
-static kern_ctx_t *cuda_ctx(rt_device_t *d, int compute_stream)
+/* Errors are the device's to report elsewhere: this only waits. */
+static void cuda_drain(rt_device_t *d)
 {
-    return &gpu(d)->ctx[compute_stream];
+    cuda_dev_t *g = gpu(d);
+    if (!g || make_current(d))
+        return;
+    for (int i = 0; i < RT_NSTREAMS; i++)
+        if (g->stream[i] && cudaStreamSynchronize(g->stream[i]) != cudaSuccess)
+            cudaGetLastError();
+}
+
+static kern_ctx_t *cuda_ctx(rt_device_t *d, int compute_stream, int *async_err)
+{
+    struct kern_ctx *x = &gpu(d)->ctx[compute_stream];
+    x->async_err = async_err;
+    return x;
 }
 
 /* Events keep timing: the trace and the busy time come from them. */
@@ -342,6 +357,7 @@ const rt_backend_t rt_backend_cuda = {
     .kern = kern_cuda_table,
     .open = cuda_open,
     .close = cuda_close,
+    .drain = cuda_drain,
     .ctx = cuda_ctx,
     .event_init = cuda_event_init,
     .event_fini = cuda_event_fini,

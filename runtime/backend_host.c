@@ -70,10 +70,12 @@ static void host_close(rt_device_t *d)
     d->pool_base = NULL;
 }
 
-static kern_ctx_t *host_ctx(rt_device_t *d, int stream)
+/* Host kernels report every error as they return. */
+static kern_ctx_t *host_ctx(rt_device_t *d, int stream, int *async_err)
 {
     (void)d;
     (void)stream;
+    (void)async_err;
     return NULL;
 }
 

@@ -70,7 +70,7 @@ static void free_copy(int dev, rt_block_t *b)
     c->ptr = NULL;
 }
 
-static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, bool own);
+static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, rt_scope_t *own);
 
 /* Evicts the least recently used unpinned copy, clean ones first; a dirty one
  * is written back first.  False when every copy is in use. */
@@ -96,7 +96,7 @@ static bool evict_one(rt_device_t *d, int *err)
     if (!victim_clean) {
         /* copied under the lock: an eviction is no task, so nothing else
          * orders it against a task writing the block on another device */
-        *err = write_back_sync(d, victim, false, true);
+        *err = write_back_sync(d, victim, false, &rt.evict);
         if (*err)
             return false;
     }
@@ -320,15 +320,15 @@ void cache_release(rt_device_t *d, cache_use_t *u)
 /* Queues the copy of the newest version to the host, under rt.cache_lock
  * (dropped meanwhile with unlock: only for tasks, whose dependencies keep
  * writers of the block away).  *done is NULL when the host was valid.  own:
- * the runtime's own copy (a task's or an eviction's), which rt.held stops. */
-static int queue_d2h(rt_block_t *b, bool unlock, bool own, int *src, rt_event_t **start,
+ * on whose behalf, which may hold it back (rt_scope_hold). */
+static int queue_d2h(rt_block_t *b, bool unlock, rt_scope_t *own, int *src, rt_event_t **start,
                      rt_event_t **done)
 {
     *src = -1;
     *start = *done = NULL;
     if (b->host_valid)
         return 0;
-    int held = own ? atomic_load(&rt.held) : 0;
+    int held = rt_scope_hold(own);
     if (held)
         return held;
     int o = cache_owner(b);
@@ -354,7 +354,7 @@ static int queue_d2h(rt_block_t *b, bool unlock, bool own, int *src, rt_event_t 
         /* held from now, not from when the task behind it retires: another
          * device's eviction must not write to the host meanwhile */
         if (own)
-            rt_task_failed(err);
+            rt_task_failed(own == &rt.evict ? &rt.app : own, err);
         oc->pins--;
         event_put(*done);
         event_put(*start);
@@ -367,8 +367,8 @@ static int queue_d2h(rt_block_t *b, bool unlock, bool own, int *src, rt_event_t 
 
 /* queue_d2h, and a write-back that could not start leaves the block marked:
  * whoever reads its host copy next flushes it again first. */
-static int write_back_start(rt_block_t *b, bool unlock, bool own, int *src, rt_event_t **start,
-                            rt_event_t **done)
+static int write_back_start(rt_block_t *b, bool unlock, rt_scope_t *own, int *src,
+                            rt_event_t **start, rt_event_t **done)
 {
     int err = queue_d2h(b, unlock, own, src, start, done);
     if (err)
@@ -395,7 +395,7 @@ static void write_back_done(rt_block_t *b, int src, bool ok)
         set_state(oc, COPY_S);
 }
 
-static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, bool own)
+static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, rt_scope_t *own)
 {
     int64_t t0 = rt_now_ns();
     int src;
@@ -409,7 +409,7 @@ static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, bool
     if (unlock)
         pthread_mutex_lock(&rt.cache_lock);
     if (err && own)
-        rt_task_failed(err);
+        rt_task_failed(own == &rt.evict ? &rt.app : own, err);
     write_back_done(b, src, !err);
     event_put(start);
     event_put(done);
@@ -418,10 +418,11 @@ static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, bool
     return err;
 }
 
-int cache_writeback_start(rt_block_t *b, int *src, rt_event_t **start, rt_event_t **done)
+int cache_writeback_start(rt_block_t *b, rt_scope_t *own, int *src, rt_event_t **start,
+                          rt_event_t **done)
 {
     pthread_mutex_lock(&rt.cache_lock);
-    int err = write_back_start(b, true, true, src, start, done);
+    int err = write_back_start(b, true, own, src, start, done);
     pthread_mutex_unlock(&rt.cache_lock);
     return err;
 }
@@ -433,7 +434,7 @@ void cache_writeback_done(rt_block_t *b, int src, bool ok)
     pthread_mutex_unlock(&rt.cache_lock);
 }
 
-int cache_flush_invalidate(rt_device_t *runner, rt_block_t *b, bool keep_dirty, bool own)
+int cache_flush_invalidate(rt_device_t *runner, rt_block_t *b, bool keep_dirty, rt_scope_t *own)
 {
     pthread_mutex_lock(&rt.cache_lock);
     int err = keep_dirty ? write_back_sync(runner, b, runner != NULL, own) : 0;
@@ -449,5 +450,5 @@ int cache_flush_invalidate(rt_device_t *runner, rt_block_t *b, bool keep_dirty, 
 
 void cache_drop(rt_block_t *b)
 {
-    cache_flush_invalidate(NULL, b, false, false);
+    cache_flush_invalidate(NULL, b, false, NULL);
 }

@@ -101,6 +101,24 @@ int tess_internal_submit(const lg_call_t *c, bool transient)
     return err;
 }
 
+static _Thread_local rt_scope_t legacy_scope;
+
+void tess_internal_scope_begin(void)
+{
+    rt_scope_enter(&legacy_scope);
+}
+
+int tess_internal_scope_sync(void)
+{
+    return rt_scope_sync(&legacy_scope);
+}
+
+void tess_internal_scope_end(void)
+{
+    rt_scope_sync(&legacy_scope);
+    rt_scope_enter(NULL);
+}
+
 bool tess_internal_on_worker(void)
 {
     return rt_on_worker();
@@ -139,5 +157,10 @@ const kern_table_t *tess_internal_cuda_kernels(kern_type_t t)
 int tess_internal_cuda_handle(cublasHandle_t *h)
 {
     return kern_cuda_thread_handle(h);
+}
+
+int tess_internal_cuda_solver(cudaStream_t s, cusolverDnHandle_t *h)
+{
+    return kern_cuda_thread_solver(s, h);
 }
 #endif

@@ -72,6 +72,16 @@ TESS_INTERNAL int tess_internal_check(const lg_call_t *c);
  * they are not page-locked.  The setting is this submission's only. */
 TESS_INTERNAL int tess_internal_submit(const lg_call_t *c, bool transient);
 
+/* A legacy call's own errors.  Between tess_internal_scope_begin and
+ * tess_internal_scope_end, the tasks the calling thread submits (its call's,
+ * and the write-backs it asks for) keep their errors in a scope of its own:
+ * tess_internal_scope_sync waits for them and returns their first error,
+ * while an application's failed task keeps its error for the application's
+ * tess_sync, and does not hold the call's copies to the host back. */
+TESS_INTERNAL void tess_internal_scope_begin(void);
+TESS_INTERNAL int tess_internal_scope_sync(void);
+TESS_INTERNAL void tess_internal_scope_end(void);
+
 /* Whether the calling thread is one of the runtime's workers (a host kernel
  * calling BLAS, which must not wait for the runtime). */
 TESS_INTERNAL bool tess_internal_on_worker(void);
@@ -95,10 +105,13 @@ TESS_INTERNAL bool tess_internal_env_flag(const char *name);
 
 #ifdef TESS_CUDA_BACKEND
 #include <cublas_v2.h>
-/* The CUDA kernels of element type t, and the calling thread's cuBLAS
- * handle on the current device (0 or TESS_EDEVICE). */
+#include <cusolverDn.h>
+/* The CUDA kernels of element type t, and the calling thread's cuBLAS and
+ * cuSOLVER handles on the current device, the latter bound to stream s (0 or
+ * TESS_EDEVICE). */
 TESS_INTERNAL const kern_table_t *tess_internal_cuda_kernels(kern_type_t t);
 TESS_INTERNAL int tess_internal_cuda_handle(cublasHandle_t *h);
+TESS_INTERNAL int tess_internal_cuda_solver(cudaStream_t s, cusolverDnHandle_t *h);
 #endif
 
 #endif

@@ -63,7 +63,7 @@ static void *pin_main(void *arg)
         /* first-use pinning is a speed-up: failing it (read-only memory, a
          * range straddling one pinned elsewhere) changes nothing else */
         if (err && r->user)
-            rt_record_error(err);
+            rt_record_error(&rt.app, err);
         r->done = true;
         r->mine = mine && !err;
         if (--pin.pending == 0)

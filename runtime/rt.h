@@ -153,6 +153,9 @@ typedef struct rt_task {
     /* a flush-invalidate it waited for failed: the host may hold stale data
      * for it, so a kernel task fails with this error instead of running */
     atomic_int poison;
+    struct rt_scope *scope; /* whose errors its are (rt_scope_current when made) */
+    /* its kernel's error known only once the device ran it (backend ctx) */
+    atomic_int async_err;
     bool too_many_accesses; /* a bug: task_submit refuses the task */
     struct rt_task *qnext, *qprev;
 } rt_task_t;
@@ -174,11 +177,36 @@ int task_submit(rt_task_t *t);
 void task_complete(rt_task_t *t, int err);
 void task_unref(rt_task_t *t);
 void task_wait_all(void);
-/* Keeps err for the next tess_sync unless an earlier error is already kept. */
-void rt_record_error(int err);
-/* A task failed with err: kept for tess_sync, and until then the runtime's
- * own copies to the host are held back (rt.held). */
-void rt_task_failed(int err);
+
+/* ---- error scopes ---------------------------------------------------------- */
+/* Whose errors a task's are.  The application's calls share rt.app, whose
+ * errors the next tess_sync returns.  A caller that waits for its own tasks
+ * alone (a legacy BLAS call made between the application's) submits them in
+ * a scope of its own (rt_scope_enter on its thread), so that neither takes
+ * the other's errors.  held: a task of the scope failed since the scope's
+ * last sync; its write-backs and flushes fail instead of copying, so that the
+ * host keeps what it held when the task failed (the tiles stay on devices),
+ * and while any scope is held no dirty tile is evicted. */
+typedef struct rt_scope {
+    atomic_int error;    /* its tasks' first error since its last sync */
+    atomic_int held;     /* the error that holds its copies to the host; 0: none */
+    atomic_long pending; /* its tasks submitted and not completed */
+} rt_scope_t;
+/* The scope of the tasks the calling thread submits: rt.app unless it entered one. */
+rt_scope_t *rt_scope_current(void);
+void rt_scope_enter(rt_scope_t *s); /* NULL: rt.app again */
+/* Waits for the scope's tasks (and those they wait for); their first error since the last
+ * sync of the scope, which is cleared with its hold. */
+int rt_scope_sync(rt_scope_t *s);
+/* Keeps err for the scope's next sync unless an earlier error is already kept. */
+void rt_record_error(rt_scope_t *s, int err);
+/* A task of scope s failed with err: kept for its sync, and until then the
+ * scope's copies to the host are held back. */
+void rt_task_failed(rt_scope_t *s, int err);
+/* The error a copy to the host made on own's behalf is held back with (0: none): own is a
+ * task's scope, &rt.evict for an eviction (held by any scope), NULL for the user's own
+ * request (never held). */
+int rt_scope_hold(const rt_scope_t *own);
 
 /* ---- devices, backends, scheduling --------------------------------------- */
 struct rt_device;
@@ -192,7 +220,7 @@ struct rt_device;
 enum { RT_S_H2D, RT_S_D2H, RT_S_PEER, RT_S_COMPUTE };
 #define RT_COMPUTE_STREAMS 2
 #define RT_NSTREAMS (RT_S_COMPUTE + RT_COMPUTE_STREAMS)
-#define RT_MAX_WINDOW 32
+#define RT_MAX_WINDOW KERN_MAX_PENDING
 
 typedef struct rt_event {
     struct rt_device *dev; /* recorded on its streams, back to its free list */
@@ -205,7 +233,9 @@ typedef struct {
     const kern_table_t *kern;         /* indexed by kern_type_t */
     int (*open)(struct rt_device *d); /* sets d->pool_base and d->pool_size */
     void (*close)(struct rt_device *d);
-    kern_ctx_t *(*ctx)(struct rt_device *d, int compute_stream);
+    /* the context a kernel task runs in; an error the device reports only once it has
+     * run the task's work is stored to *async_err (atomic) by the time that work is done */
+    kern_ctx_t *(*ctx)(struct rt_device *d, int compute_stream, int *async_err);
     int (*event_init)(struct rt_device *d, rt_event_t *ev);
     void (*event_fini)(rt_event_t *ev);
     int (*event_done)(rt_event_t *ev, bool *done);
@@ -314,12 +344,13 @@ void cache_release(rt_device_t *d, cache_use_t *u);
 /* A write-back task: queues the newest copy's transfer to the host, *done
  * (NULL: the host was valid already) recorded after it, *start before it when
  * tracing; cache_writeback_done once *done has completed, with *src. */
-int cache_writeback_start(rt_block_t *b, int *src, struct rt_event **start, struct rt_event **done);
+int cache_writeback_start(rt_block_t *b, rt_scope_t *own, int *src, struct rt_event **start,
+                          struct rt_event **done);
 void cache_writeback_done(rt_block_t *b, int src, bool ok);
 /* Frees every device copy of b, a dirty one written back first unless
- * !keep_dirty; own: the runtime's own flush, which rt.held stops.  Records
- * the error in b->flush_err. */
-int cache_flush_invalidate(rt_device_t *d, rt_block_t *b, bool keep_dirty, bool own);
+ * !keep_dirty; own: on whose behalf (rt_scope_hold).  Records the error in
+ * b->flush_err. */
+int cache_flush_invalidate(rt_device_t *d, rt_block_t *b, bool keep_dirty, rt_scope_t *own);
 /* Evicts every copy on d that nothing pins, dirty ones written back first.
  * *others: copies remain, pinned by other tasks in flight (they let go when
  * those retire).  TESS_EINTERNAL for pins that no task in flight can hold. */
@@ -399,11 +430,9 @@ typedef struct {
     bool stopping;
     atomic_long pending; /* submitted, not yet completed */
     atomic_int inflight; /* tasks taken by workers, not yet retired */
-    atomic_int error;    /* first error inside a task since the last sync */
-    /* a task failed since the last sync: write-backs, flushes and evictions
-     * of dirty tiles fail with this instead of copying, so that the host
-     * keeps what it held when the task failed (the tiles stay on devices) */
-    atomic_int held;
+    rt_scope_t app;      /* the application's errors (tess_sync) */
+    rt_scope_t evict;    /* evictions' stand-in for rt_scope_hold; has no tasks */
+    atomic_int nheld;    /* scopes held */
     atomic_uint_fast64_t bytes_h2d, bytes_d2h, bytes_d2d;
     atomic_uint_fast64_t hits, misses, evictions, writebacks;
     uint64_t lru_clock;              /* under cache_lock */

@@ -24,6 +24,7 @@ rt_task_t *task_new(rt_task_kind_t kind, const char *name)
     atomic_init(&t->ndeps, 1);
     atomic_init(&t->done, false);
     atomic_init(&t->refs, 1);
+    t->scope = rt_scope_current();
     pthread_mutex_init(&t->lock, NULL);
     return t;
 }
@@ -175,7 +176,7 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
         } else {
             /* no memory for the task: everything before is done, flush here */
             task_wait_all();
-            rt_task_failed(cache_flush_invalidate(NULL, y, true, true));
+            rt_task_failed(t->scope, cache_flush_invalidate(NULL, y, true, t->scope));
             y->ovl_touched = y->ovl_dirty = y->coh_dirty = false;
         }
         int err = atomic_load(&y->flush_err);
@@ -223,29 +224,63 @@ int task_submit(rt_task_t *t)
         }
     }
     atomic_fetch_add(&rt.pending, 1);
+    atomic_fetch_add(&t->scope->pending, 1);
     if (atomic_fetch_sub(&t->ndeps, 1) == 1)
         sched_push(t);
     return 0;
 }
 
-void rt_record_error(int err)
+static _Thread_local rt_scope_t *current_scope;
+
+rt_scope_t *rt_scope_current(void)
 {
-    int none = 0;
-    if (err)
-        atomic_compare_exchange_strong(&rt.error, &none, err);
+    return current_scope ? current_scope : &rt.app;
 }
 
-void rt_task_failed(int err)
+void rt_scope_enter(rt_scope_t *s)
+{
+    current_scope = s;
+}
+
+void rt_record_error(rt_scope_t *s, int err)
 {
     int none = 0;
     if (err)
-        atomic_compare_exchange_strong(&rt.held, &none, err);
-    rt_record_error(err);
+        atomic_compare_exchange_strong(&s->error, &none, err);
+}
+
+void rt_task_failed(rt_scope_t *s, int err)
+{
+    int none = 0;
+    if (err && atomic_compare_exchange_strong(&s->held, &none, err))
+        atomic_fetch_add(&rt.nheld, 1);
+    rt_record_error(s, err);
+}
+
+int rt_scope_hold(const rt_scope_t *own)
+{
+    if (!own)
+        return 0;
+    if (own == &rt.evict)
+        return atomic_load(&rt.nheld) ? TESS_ENOMEM : 0;
+    return atomic_load(&own->held);
+}
+
+int rt_scope_sync(rt_scope_t *s)
+{
+    pthread_mutex_lock(&rt.done_lock);
+    while (atomic_load(&s->pending) > 0)
+        pthread_cond_wait(&rt.done_cond, &rt.done_lock);
+    pthread_mutex_unlock(&rt.done_lock);
+    if (atomic_exchange(&s->held, 0))
+        atomic_fetch_sub(&rt.nheld, 1);
+    return atomic_exchange(&s->error, 0);
 }
 
 void task_complete(rt_task_t *t, int err)
 {
-    rt_task_failed(err);
+    rt_scope_t *scope = t->scope;
+    rt_task_failed(scope, err);
     pthread_mutex_lock(&t->lock);
     atomic_store_explicit(&t->done, true, memory_order_release);
     rt_task_t **succ = t->succ;
@@ -261,7 +296,9 @@ void task_complete(rt_task_t *t, int err)
     }
     free(succ);
     task_unref(t);
-    if (atomic_fetch_sub(&rt.pending, 1) == 1) {
+    /* both counts fall before the wake-up, so that a waiter on either sees its own */
+    bool scope_done = atomic_fetch_sub(&scope->pending, 1) == 1;
+    if (atomic_fetch_sub(&rt.pending, 1) == 1 || (scope_done && scope != &rt.app)) {
         pthread_mutex_lock(&rt.done_lock);
         pthread_cond_broadcast(&rt.done_cond);
         pthread_mutex_unlock(&rt.done_lock);

@@ -53,7 +53,7 @@ static void abandon(rt_device_t *d, flight_t *f)
 {
     for (int i = 0; i < f->nuse; i++) {
         if (f->use[i].fetched)
-            rt_record_error(d->be->event_sync(f->use[i].fetched));
+            rt_record_error(f->t->scope, d->be->event_sync(f->use[i].fetched));
         cache_release(d, &f->use[i]);
     }
     f->nuse = 0;
@@ -67,7 +67,7 @@ static int issue_kernel(rt_device_t *d, flight_t *f)
     rt_task_t *t = f->t;
     int s = RT_S_COMPUTE + f->stream, err = 0;
     rt_exec_t x = { .kern = &d->be->kern[t->type],
-                    .ctx = d->be->ctx(d, f->stream),
+                    .ctx = d->be->ctx(d, f->stream, (int *)&t->async_err),
                     .args = t->args };
     while (!err && f->nuse < t->naccess) {
         cache_use_t *u = &f->use[f->nuse];
@@ -85,17 +85,26 @@ static int issue_kernel(rt_device_t *d, flight_t *f)
         err = TESS_ENOMEM;
     if (!err)
         err = d->be->record(d, s, f->start);
-    if (!err) {
-        /* kept for tess_sync; the flight goes on */
-        f->err = rt_fault(RT_FAULT_KERNEL) ? TESS_EDEVICE : t->fn(&x);
-        if (f->err && rt.cfg.verbose)
-            fprintf(stderr, "tessera: device %d: a %s task on tiles of %lld x %lld: %s\n", d->id,
-                    t->name, (long long)t->acc[0].blk->m, (long long)t->acc[0].blk->n,
-                    tess_strerror(f->err));
-        rt_task_failed(f->err); /* at once: copies to the host stop now */
-        err = d->be->record(d, s, f->done);
+    if (err)
+        return err;
+    /* From here the kernel may have been queued: whatever fails, the task is never issued
+     * again, and its error is kept for tess_sync while the flight goes on. */
+    f->err = rt_fault(RT_FAULT_KERNEL) ? TESS_EDEVICE : t->fn(&x);
+    int rec = d->be->record(d, s, f->done);
+    if (rec) {
+        /* with no event after it, the kernel's end is known only once the device is idle */
+        if (d->be->drain)
+            d->be->drain(d);
+        event_put(f->done);
+        f->done = NULL;
+        f->err = f->err ? f->err : rec;
     }
-    return err;
+    if (f->err && rt.cfg.verbose)
+        fprintf(stderr, "tessera: device %d: a %s task on tiles of %lld x %lld: %s\n", d->id,
+                t->name, (long long)t->acc[0].blk->m, (long long)t->acc[0].blk->n,
+                tess_strerror(f->err));
+    rt_task_failed(t->scope, f->err); /* at once: its copies to the host stop now */
+    return 0;
 }
 
 static bool retire_all(rt_device_t *d, window_t *w);
@@ -192,14 +201,16 @@ static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
         w->next_stream = (w->next_stream + 1) % RT_COMPUTE_STREAMS;
         break;
     case TASK_WRITEBACK:
-        err = cache_writeback_start(t->acc[0].blk, &f.wb_src, &f.start, &f.done);
+        err = cache_writeback_start(t->acc[0].blk, t->scope, &f.wb_src, &f.start, &f.done);
         break;
-    case TASK_FLUSH_INVALIDATE: err = cache_flush_invalidate(d, t->acc[0].blk, true, true); break;
+    case TASK_FLUSH_INVALIDATE:
+        err = cache_flush_invalidate(d, t->acc[0].blk, true, t->scope);
+        break;
     default: err = TESS_EINTERNAL;
     }
     if (err) {
         f.err = err;
-        rt_task_failed(err);
+        rt_task_failed(t->scope, err);
     }
     w->units += f.units;
     w->f[w->n++] = f;
@@ -228,8 +239,11 @@ static void retire(rt_device_t *d, window_t *w, flight_t *f)
         cache_writeback_done(t->acc[0].blk, f->wb_src, !f->err);
         if (f->start && f->done && !f->err)
             trace_span(d, RT_S_D2H, "d2h", when(f->start), when(f->done));
-    } else if (f->done && !f->err) {
-        account_kernel(d, w, f);
+    } else if (t->kind == TASK_KERNEL) {
+        int late = atomic_load(&t->async_err);
+        f->err = f->err ? f->err : late;
+        if (f->done && !f->err)
+            account_kernel(d, w, f);
     }
     for (int i = 0; i < f->nuse; i++) {
         cache_use_t *u = &f->use[i];
@@ -311,7 +325,7 @@ void *worker_main(void *arg)
     on_worker = true;
     sched_bind_worker(d);
     if (d->be->thread_init)
-        rt_record_error(d->be->thread_init(d));
+        rt_record_error(&rt.app, d->be->thread_init(d));
 #ifdef PR_SET_TIMERSLACK
     prctl(PR_SET_TIMERSLACK, (unsigned long)TIMER_SLACK_NS, 0, 0, 0);
 #endif

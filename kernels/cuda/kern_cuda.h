@@ -90,15 +90,27 @@ int kern_cuda_gemmt(kern_type_t t, cublasHandle_t h, cudaStream_t s, void *scrat
                     int64_t ldb, const void *beta, void *C, int64_t ldc);
 
 /* The calling thread's cuSOLVER handle for the current device, created on first use and
- * destroyed when the thread exits, bound to stream s.  0 or TESS_EDEVICE. */
-int kern_cuda_solver_handle(cudaStream_t s, cusolverDnHandle_t *h);
+ * destroyed when the thread exits, bound to stream s (the legacy library's calls on
+ * operands in GPU memory; the runtime's streams have handles of their own).  0 or
+ * TESS_EDEVICE. */
+int kern_cuda_thread_solver(cudaStream_t s, cusolverDnHandle_t *h);
 
 /* A diagonal tile's info (kern.h's potrf): once the work queued on s so far has completed,
- * offset + *dev_info is stored to *info when *dev_info > 0, *dev_info itself when it is
- * negative (cuSOLVER refused an argument, as LAPACK's -i), nothing when it is 0; atomic
- * stores.  The worker does not wait: the int goes through page-locked memory and a host
- * function in stream order.  dev_info stays valid in stream order. */
-int kern_cuda_info_to_host(cudaStream_t s, const int *dev_info, int64_t *info, int64_t offset);
+ * offset + *dev_info is stored to *info when *dev_info > 0, nothing when it is 0; a
+ * negative *dev_info (cuSOLVER refused an argument we passed: a bug of ours, never the
+ * caller's INFO) stores TESS_EINTERNAL to *async_err instead, when async_err is not NULL.
+ * Atomic stores.  The worker does not wait: the int goes through page-locked memory and a
+ * host function in stream order.  dev_info stays valid in stream order. */
+int kern_cuda_info_to_host(cudaStream_t s, const int *dev_info, int64_t *info, int64_t offset,
+                           int *async_err);
+
+/* After cuSOLVER's POTRF of the n x n A (uplo's triangle), its *dev_info made LAPACK's:
+ * the first column whose diagonal element is not a positive real number (NaN included)
+ * when that comes before the one reported.  cuSOLVER's Lower POTRF (CUDA 13) reports a
+ * failure in the last column of its internal panel one column late, or not at all at
+ * k = n, leaving NaN at A(k,k); every factored column has a positive diagonal. */
+int kern_cuda_potrf_info(kern_type_t t, cudaStream_t s, int64_t n, const void *A, int64_t lda,
+                         int *dev_info);
 
 /* *dev_out = 1 + the index of the first exactly zero element on the n x n A's diagonal, or 0
  * when there is none. */

@@ -1,7 +1,7 @@
 /* What the Cholesky family's diagonal tiles need on a GPU besides cuSOLVER's
  * routines: the calling thread's cuSOLVER handle, a tile's info carried from
- * the device to the host without the worker waiting for it, and TRTRI's
- * check for a zero on the diagonal. */
+ * the device to the host without the worker waiting for it, POTRF's info
+ * checked against the factor, and TRTRI's check for a zero on the diagonal. */
 #include <climits>
 #include "check.cuh"
 #include "scalar.cuh"
@@ -26,14 +26,17 @@ thread_local thread_solvers tl_solvers;
  * host function in stream order stores it where the task wants it.  A slot
  * is used again INFO_RING calls later on the same thread and device, by
  * which time the task that used it has retired (a worker keeps at most
- * RT_MAX_WINDOW tasks in flight), so its host function has run. */
+ * KERN_MAX_PENDING tasks in flight), so its host function has run. */
 struct info_slot {
     int value;
     int64_t *dest;
     int64_t offset;
+    int *async_err;
 };
 
 constexpr unsigned INFO_RING = 128;
+static_assert(INFO_RING > KERN_MAX_PENDING,
+              "an info slot is used again only once its task has retired");
 
 struct thread_rings {
     info_slot *ring[TESS_MAX_DEVICES] = {};
@@ -48,14 +51,51 @@ struct thread_rings {
 
 thread_local thread_rings tl_rings;
 
-/* A negative value is cuSOLVER's complaint about an argument, passed on as LAPACK would. */
+/* A negative value is cuSOLVER's complaint about an argument we passed: the task's
+ * error, never the caller's INFO (as on the host backend). */
 void CUDART_CB deliver(void *p)
 {
     const info_slot *s = static_cast<const info_slot *>(p);
     if (s->value > 0)
         __atomic_store_n(s->dest, s->offset + s->value, __ATOMIC_RELEASE);
-    else if (s->value < 0)
-        __atomic_store_n(s->dest, (int64_t)s->value, __ATOMIC_RELEASE);
+    else if (s->value < 0 && s->async_err)
+        __atomic_store_n(s->async_err, (int)TESS_EINTERNAL, __ATOMIC_RELEASE);
+}
+
+__device__ inline float real_part(float a)
+{
+    return a;
+}
+__device__ inline double real_part(double a)
+{
+    return a;
+}
+__device__ inline float real_part(cuComplex a)
+{
+    return a.x;
+}
+__device__ inline double real_part(cuDoubleComplex a)
+{
+    return a.x;
+}
+
+/* LAPACK's POTRF fails at the first column whose pivot is not positive (NaN included). */
+template <class T>
+__global__ void first_nonpositive_pivot(int64_t n, const T *A, int64_t lda, int *info)
+{
+    __shared__ int first;
+    if (threadIdx.x == 0)
+        first = *info > 0 ? *info : INT_MAX;
+    __syncthreads();
+    for (int64_t i = threadIdx.x; i < n && i < first; i += blockDim.x) {
+        if (!(real_part(A[i + i * lda]) > 0)) {
+            atomicMin(&first, (int)i + 1);
+            break;
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && *info >= 0)
+        *info = first == INT_MAX ? 0 : first;
 }
 
 template <class T>
@@ -78,7 +118,7 @@ __global__ void first_zero_on_diagonal(int64_t n, const T *A, int64_t lda, int *
 
 } // namespace
 
-extern "C" int kern_cuda_solver_handle(cudaStream_t s, cusolverDnHandle_t *h)
+extern "C" int kern_cuda_thread_solver(cudaStream_t s, cusolverDnHandle_t *h)
 {
     kern_device dev;
     const int err = kern_current_device(&dev);
@@ -91,7 +131,7 @@ extern "C" int kern_cuda_solver_handle(cudaStream_t s, cusolverDnHandle_t *h)
 }
 
 extern "C" int kern_cuda_info_to_host(cudaStream_t s, const int *dev_info, int64_t *info,
-                                      int64_t offset)
+                                      int64_t offset, int *async_err)
 {
     kern_device dev;
     const int err = kern_current_device(&dev);
@@ -103,9 +143,21 @@ extern "C" int kern_cuda_info_to_host(cudaStream_t s, const int *dev_info, int64
     info_slot *slot = &ring[tl_rings.next[dev.id]++ % INFO_RING];
     slot->dest = info;
     slot->offset = offset;
+    slot->async_err = async_err;
     CUDA_TRY(cudaMemcpyAsync(&slot->value, dev_info, sizeof(int), cudaMemcpyDeviceToHost, s));
     CUDA_TRY(cudaLaunchHostFunc(s, deliver, slot));
     return 0;
+}
+
+extern "C" int kern_cuda_potrf_info(kern_type_t t, cudaStream_t s, int64_t n, const void *A,
+                                    int64_t lda, int *dev_info)
+{
+    return kern_by_type(t, [&](auto z) -> int {
+        using T = decltype(z);
+        first_nonpositive_pivot<T><<<1, 256, 0, s>>>(n, static_cast<const T *>(A), lda, dev_info);
+        KERN_LAUNCH_CHECK();
+        return 0;
+    });
 }
 
 extern "C" int kern_cuda_diag_zero(kern_type_t t, cudaStream_t s, int64_t n, const void *A,
