@@ -2,8 +2,8 @@
  * calls it: every entry point (?potrf_, ?potrs_, ?posv_, ?trtri_, ?lauum_,
  * ?potri_ and their _64_ twins) in every precision, below the threshold (the
  * host LAPACK serves it) and above it (the runtime does), against the host
- * LAPACK itself (OpenBLAS's, opened on its own so that its names are not
- * this library's); INFO of a failing matrix; POSV without right-hand sides;
+ * LAPACK itself (OpenBLAS's own routines, opened on their own so that their
+ * names are not this library's); INFO of a failing matrix; POSV without right-hand sides;
  * XERBLA's name and position for each invalid argument.  meson runs this with TESS_THRESHOLD=1e6 on two host
  * devices, so that N_SMALL stays on the host and N_LARGE goes through the
  * runtime (POTRS's flops per byte included).  With the argument
@@ -96,6 +96,72 @@ typedef struct {
         info = info_;                                                                              \
     } while (0)
 
+/* OpenBLAS's POTRS, POSV and POTRI are netlib's, which call TRSM, POTRF, POTRS, TRTRI and
+ * LAUUM by their exported names, and in this program those are this library's: the host
+ * references are made of OpenBLAS's own POTRF, TRTRI, LAUUM and CBLAS TRSM, which take a
+ * real type's alpha by value and a complex type's by address. */
+typedef void trsm_fn(int, int, int, int, int, int, int, const void *, const void *, int, void *,
+                     int);
+typedef void trsm_s_fn(int, int, int, int, int, int, int, float, const void *, int, void *, int);
+typedef void trsm_d_fn(int, int, int, int, int, int, int, double, const void *, int, void *, int);
+static void *host_trsm[4];
+
+/* B = op(A)^-1 B, A n x n lower or upper, by CBLAS (column-major 102, left 141, lower 122,
+ * upper 121, no transpose 111, conjugate transpose 113, non-unit 131). */
+static void trsm(int ty, const args_t *a, int trans, const void *A, void *B)
+{
+    int ul = a->uplo == 'L' ? 122 : 121, n = (int)a->n, nrhs = (int)a->nrhs;
+    int lda = (int)a->lda, ldb = (int)a->ldb;
+    const double one[2] = { 1, 0 };
+    const float onef[2] = { 1, 0 };
+    if (ty == 0) {
+        trsm_s_fn *f;
+        *(void **)&f = host_trsm[0];
+        f(102, 141, ul, trans, 131, n, nrhs, 1.0f, A, lda, B, ldb);
+    } else if (ty == 1) {
+        trsm_d_fn *f;
+        *(void **)&f = host_trsm[1];
+        f(102, 141, ul, trans, 131, n, nrhs, 1.0, A, lda, B, ldb);
+    } else {
+        trsm_fn *f;
+        *(void **)&f = host_trsm[ty];
+        f(102, 141, ul, trans, 131, n, nrhs, ty == 2 ? (const void *)onef : one, A, lda, B, ldb);
+    }
+}
+
+/* The host LAPACK's routine on valid arguments; its INFO. */
+static int64_t host_call(int ty, const args_t *a, void *A, void *B)
+{
+    args_t f = *a;
+    int64_t info = 0;
+    switch (a->r) {
+    case POSV:
+        f.r = POTRF;
+        CALL_WITH(int32_t, &host[ty], &f, A, B);
+        if (info || a->nrhs == 0)
+            return info;
+        __attribute__((fallthrough)); /* POTRS */
+    case POTRS:
+        if (a->nrhs == 0)
+            return 0;
+        /* A = L L^H: B = L^-H L^-1 B; A = U^H U: B = U^-1 U^-H B */
+        trsm(ty, a, a->uplo == 'L' ? 111 : 113, A, B);
+        trsm(ty, a, a->uplo == 'L' ? 113 : 111, A, B);
+        return 0;
+    case POTRI:
+        f.r = TRTRI;
+        f.diag = 'N';
+        CALL_WITH(int32_t, &host[ty], &f, A, B);
+        if (info)
+            return info;
+        f.r = LAUUM;
+        break;
+    default: break;
+    }
+    CALL_WITH(int32_t, &host[ty], &f, A, B);
+    return info;
+}
+
 /* The routine of type ty through this library (32- or 64-bit entry) or the
  * host LAPACK; its INFO. */
 static int64_t call(int ty, int width, const args_t *a, void *A, void *B)
@@ -106,7 +172,7 @@ static int64_t call(int ty, int width, const args_t *a, void *A, void *B)
     else if (width == 32)
         CALL_WITH(int32_t, &tess32[ty], a, A, B);
     else
-        CALL_WITH(int32_t, &host[ty], a, A, B);
+        info = host_call(ty, a, A, B);
     return info;
 }
 
@@ -124,11 +190,11 @@ static int host_lapack_open(void **state)
         return -1;
         FIND(potrf)
         FIND(lauum)
-        FIND(potri)
-        FIND(potrs)
-        FIND(posv)
         FIND(trtri)
 #undef FIND
+        snprintf(name, sizeof name, "cblas_%ctrsm", letter[t]);
+        if (!(host_trsm[t] = dlsym(h, name)))
+            return -1;
     }
     return 0;
 }
