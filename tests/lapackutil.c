@@ -157,3 +157,42 @@ double tl_inverse_residual(const tu_type_t *t, int64_t n, const void *M, const v
     free(P);
     return r;
 }
+
+static int64_t largest_tile(void)
+{
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    return s.nb;
+}
+
+int64_t tl_default_tile_order(void)
+{
+    return largest_tile() / 2 + 16;
+}
+
+void tl_default_tile_positions(int64_t n, int64_t ks[TL_DEFAULT_TILE_POSITIONS])
+{
+    int64_t nb = largest_tile();
+    int64_t k[TL_DEFAULT_TILE_POSITIONS] = { 1,          nb / 8,         nb / 8 + 1, nb / 4,
+                                             nb / 4 + 1, 3 * nb / 8 + 5, n };
+    for (int i = 0; i < TL_DEFAULT_TILE_POSITIONS; i++) {
+        assert_true(k[i] >= 1 && k[i] <= n);
+        ks[i] = k[i];
+    }
+}
+
+void tl_assert_several_tiles(const tu_type_t *t, int64_t n)
+{
+    void *A = tl_hpd(t, n, n, 5);
+    int64_t info = -1;
+    uint64_t before = tu_tasks_run();
+    assert_int_equal(tl_potrf_async(t, TessLower, n, A, n, &info), 0);
+    assert_int_equal(tess_sync(), 0);
+    uint64_t tasks = tu_tasks_run() - before;
+    assert_int_equal(info, 0);
+    if (tasks < 2)
+        fail_msg("%spotrf of order %lld took one tile: the cases of this order test no tile "
+                 "offset",
+                 t->name, (long long)n);
+    tu_release(t, A, n, n);
+}

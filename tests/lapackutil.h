@@ -46,4 +46,18 @@ double tl_tri_error(const tu_type_t *t, tess_uplo_t uplo, int64_t n, const void 
 /* ||M Minv - I||_F / (n eps ||M||_F ||Minv||_F): M and Minv dense n x n (ld n). */
 double tl_inverse_residual(const tu_type_t *t, int64_t n, const void *M, const void *Minv);
 
+/* Calls that pick their own tiles (the tile size unset, as users' calls run): a call's tiles
+ * are the largest, tess_stats_t.nb, or nb/2, nb/4 (or nb/8, complex types), the smallest for
+ * an order of a few of them (blas3/tiling.c).  The cases take the order nb/2 + 16 (400 on host
+ * devices: tiles of 192 for real types, of 96 for complex ones) and fail at the first column,
+ * on either side of nb/8 and of nb/4 (the last column of a tile and the first of the next,
+ * for tiles of either size), inside a later tile and at the last column (k = n).  Whatever
+ * tiles a call takes, INFO must be LAPACK's. */
+#define TL_DEFAULT_TILE_POSITIONS 7
+int64_t tl_default_tile_order(void);
+void tl_default_tile_positions(int64_t n, int64_t ks[TL_DEFAULT_TILE_POSITIONS]);
+/* Fails unless a POTRF of order n in type t takes more than one tile (one task): otherwise
+ * no case of order n tests a tile's offset. */
+void tl_assert_several_tiles(const tu_type_t *t, int64_t n);
+
 #endif
