@@ -55,7 +55,8 @@ int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
         const blas_operand_t *o = &ops[i];
         for (int s = 0; s < ns && used(o); s++) {
             int64_t nb = sizes[s];
-            if (block_find(o->ptr, o->m < nb ? o->m : nb, o->n < nb ? o->n : nb, o->ld, es))
+            int64_t mb = o->panels || o->m < nb ? o->m : nb;
+            if (block_find(o->ptr, mb, o->n < nb ? o->n : nb, o->ld, es))
                 return nb;
         }
     }

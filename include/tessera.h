@@ -199,7 +199,21 @@ TESS_BLAS2_SYMV_DECL(z, hemv, double _Complex)
     TESS_API int tess_##P##lauum_async(tess_uplo_t uplo, int64_t n, T *A, int64_t lda);            \
     /* A = A^-1 from potrf's factor (trtri then lauum), in place */                                \
     TESS_API int tess_##P##potri_async(tess_uplo_t uplo, int64_t n, T *A, int64_t lda,             \
-                                       int64_t *info);
+                                       int64_t *info);                                             \
+    /* A = P L U, m x n (any shape), in place; ipiv 1-based as LAPACK's */                         \
+    /* (row i swapped with ipiv[i - 1]); ipiv and *info written by the next tess_sync */           \
+    TESS_API int tess_##P##getrf_async(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,     \
+                                       int64_t *info);                                             \
+    /* op(A) X = B with getrf's factors; B is n x nrhs */                                          \
+    TESS_API int tess_##P##getrs_async(tess_trans_t trans, int64_t n, int64_t nrhs, const T *A,    \
+                                       int64_t lda, const int64_t *ipiv, T *B, int64_t ldb);       \
+    /* getrf, then getrs when it succeeded (B untouched otherwise) */                              \
+    TESS_API int tess_##P##gesv_async(int64_t n, int64_t nrhs, T *A, int64_t lda, int64_t *ipiv,   \
+                                      T *B, int64_t ldb, int64_t *info);                           \
+    /* LAPACK's laswp: rows k1..k2 of A's n columns (A is lda x n) interchanged */                 \
+    /* as ipiv says; incx as LAPACK's (negative: in reverse; |incx| > 1 strides) */                \
+    TESS_API int tess_##P##laswp_async(int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,       \
+                                       const int64_t *ipiv, int64_t incx);
 
 TESS_LAPACK_DECL(s, float, float)
 TESS_LAPACK_DECL(d, double, double)

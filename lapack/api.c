@@ -1,4 +1,4 @@
-/* The public entry points of the Cholesky family: each routine declared once
+/* The public entry points of the Cholesky family and LU: each routine declared once
  * for the four precisions (tessera.h), defined here once over its
  * precision-generic lapack_<name>. */
 #include "lapack.h"
@@ -32,6 +32,26 @@
                                        int64_t *info)                                              \
     {                                                                                              \
         return lapack_potri(TYPE, uplo, n, A, lda, info);                                          \
+    }                                                                                              \
+    TESS_API int tess_##P##getrf_async(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,     \
+                                       int64_t *info)                                              \
+    {                                                                                              \
+        return lapack_getrf(TYPE, m, n, A, lda, ipiv, info);                                       \
+    }                                                                                              \
+    TESS_API int tess_##P##getrs_async(tess_trans_t trans, int64_t n, int64_t nrhs, const T *A,    \
+                                       int64_t lda, const int64_t *ipiv, T *B, int64_t ldb)        \
+    {                                                                                              \
+        return lapack_getrs(TYPE, trans, n, nrhs, A, lda, ipiv, B, ldb);                           \
+    }                                                                                              \
+    TESS_API int tess_##P##gesv_async(int64_t n, int64_t nrhs, T *A, int64_t lda, int64_t *ipiv,   \
+                                      T *B, int64_t ldb, int64_t *info)                            \
+    {                                                                                              \
+        return lapack_gesv(TYPE, n, nrhs, A, lda, ipiv, B, ldb, info);                             \
+    }                                                                                              \
+    TESS_API int tess_##P##laswp_async(int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,       \
+                                       const int64_t *ipiv, int64_t incx)                          \
+    {                                                                                              \
+        return lapack_laswp(TYPE, n, A, lda, k1, k2, ipiv, incx);                                  \
     }
 
 LAPACK_API(s, float, KERN_S)

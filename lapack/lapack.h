@@ -1,5 +1,5 @@
-/* The Cholesky family as tile algorithms on the runtime (README.md in this
- * folder).  Each routine is a lapack_<name>() taking the element type t, as
+/* The Cholesky family and LU as tile algorithms on the runtime (README.md in
+ * this folder).  Each routine is a lapack_<name>() taking the element type t, as
  * blas3's routines do, and runs through blas_run; its tasks are the tile
  * tasks below.
  *
@@ -48,6 +48,42 @@ int lapack_task_gemm(kern_type_t t, const lapack_opts_t *o, tess_trans_t ta, tes
 int lapack_task_herk(kern_type_t t, const lapack_opts_t *o, tess_uplo_t uplo, tess_trans_t trans,
                      int sign, rt_block_t *a, rt_block_t *c);
 
+/* *info is the call's from here on. */
+static inline void lapack_info_start(int64_t *info)
+{
+    __atomic_store_n(info, 0, __ATOMIC_RELEASE);
+}
+
+/* sign (+1 or -1) as a scalar of type t */
+static inline blas_scalar_t lapack_one(kern_type_t t, int sign)
+{
+    blas_scalar_t s = { { 0 } };
+    float f = (float)sign;
+    double d = sign;
+    rt_scalar_from_real(t, rt_dtypes[t].real == KERN_S ? (const void *)&f : (const void *)&d, s.v);
+    return s;
+}
+
+/* LU's tasks on column panels (lu_tasks.c): rows r0 (0-based) on of a panel are step r0's,
+ * its kk rows the step's pivots, the panel's own rows the matrix's.  piv: a piece of the
+ * pivots, global 1-based row indices of the rows r0 + 1 to r0 + kk. */
+/* a's rows r0.. = P L U (getrf), the pivots written to piv, a failure to info (kern.h) */
+int lapack_task_lu_panel(kern_type_t t, const lapack_opts_t *o, int64_t r0, int64_t *info,
+                         rt_block_t *a, rt_block_t *piv);
+/* b's rows swapped as piv says, then U(k) = L(k,k)^-1 b(k) and b(below) -= L(below,k) U(k)
+ * with the factor's panel f */
+int lapack_task_lu_update(kern_type_t t, const lapack_opts_t *o, int64_t r0, int64_t kk,
+                          rt_block_t *f, rt_block_t *piv, rt_block_t *b);
+/* b's rows k1 to k2 (1-based) interchanged with those piv names, in order (forward) or in
+ * reverse */
+int lapack_task_laswp(kern_type_t t, const lapack_opts_t *o, int64_t k1, int64_t k2, bool forward,
+                      rt_block_t *piv, rt_block_t *b);
+/* One step of a triangular solve of b with the factor's panel f (its uplo triangle: L unit,
+ * U not), on b's rows r0 to r0 + kk: trans N solves them and updates the rows below (L) or
+ * above (U); a transposed solve first subtracts what the rows below (L) or above (U) give */
+int lapack_task_lu_solve(kern_type_t t, const lapack_opts_t *o, tess_uplo_t uplo,
+                         tess_trans_t trans, int64_t r0, int64_t kk, rt_block_t *f, rt_block_t *b);
+
 /* The Hermitian transposition of type t: ConjTrans, or Trans for real types. */
 static inline tess_trans_t lapack_ctrans(kern_type_t t)
 {
@@ -81,5 +117,14 @@ int lapack_trtri(kern_type_t t, tess_uplo_t uplo, tess_diag_t diag, int64_t n, v
                  int64_t *info);
 int lapack_lauum(kern_type_t t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);
 int lapack_potri(kern_type_t t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda, int64_t *info);
+/* LU with partial pivoting (getrf.c): A tiled as column panels, ipiv int64_t, 1-based */
+int lapack_getrf(kern_type_t t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
+                 int64_t *info);
+int lapack_getrs(kern_type_t t, tess_trans_t trans, int64_t n, int64_t nrhs, const void *A,
+                 int64_t lda, const int64_t *ipiv, void *B, int64_t ldb);
+int lapack_gesv(kern_type_t t, int64_t n, int64_t nrhs, void *A, int64_t lda, int64_t *ipiv,
+                void *B, int64_t ldb, int64_t *info);
+int lapack_laswp(kern_type_t t, int64_t n, void *A, int64_t lda, int64_t k1, int64_t k2,
+                 const int64_t *ipiv, int64_t incx);
 
 #endif

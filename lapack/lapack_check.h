@@ -6,6 +6,7 @@
 #ifndef LAPACK_CHECK_H
 #define LAPACK_CHECK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "tessera.h"
 
@@ -24,6 +25,23 @@ int check_posv(tess_uplo_t uplo, int64_t n, int64_t nrhs, const void *A, int64_t
 /* trtri (uplo, diag, n, A, lda, info) */
 int check_trtri(tess_uplo_t uplo, tess_diag_t diag, int64_t n, const void *A, int64_t lda,
                 const int64_t *info);
+
+/* getrf (m, n, A, lda, ipiv, info); getrs (trans, n, nrhs, A, lda, ipiv, B, ldb); gesv (n,
+ * nrhs, A, lda, ipiv, B, ldb, info) */
+int check_getrf(int64_t m, int64_t n, const void *A, int64_t lda, const int64_t *ipiv,
+                const int64_t *info);
+int check_getrs(tess_trans_t trans, int64_t n, int64_t nrhs, const void *A, int64_t lda,
+                const int64_t *ipiv, const void *B, int64_t ldb);
+int check_gesv(int64_t n, int64_t nrhs, const void *A, int64_t lda, const int64_t *ipiv,
+               const void *B, int64_t ldb, const int64_t *info);
+/* laswp (n, A, lda, k1, k2, ipiv, incx), which LAPACK does not check: n < 0, lda < 1, k1 < 1
+ * and a row past lda (k2 > lda) are errors; k2 < k1 or incx 0 do nothing (lapack_laswp_empty) */
+int check_laswp(int64_t n, const void *A, int64_t lda, int64_t k1, int64_t k2, const int64_t *ipiv,
+                int64_t incx);
+static inline bool lapack_laswp_empty(int64_t n, int64_t k1, int64_t k2, int64_t incx)
+{
+    return n == 0 || k2 < k1 || incx == 0;
+}
 
 #ifdef __cplusplus
 }

@@ -22,16 +22,6 @@ typedef struct {
     int8_t op, type, sign, sa, sb, sc;
 } tile_args_t;
 
-/* sign as a scalar of type t */
-static blas_scalar_t signed_one(kern_type_t t, int sign)
-{
-    blas_scalar_t s = { { 0 } };
-    float f = (float)sign;
-    double d = sign;
-    rt_scalar_from_real(t, rt_dtypes[t].real == KERN_S ? (const void *)&f : (const void *)&d, s.v);
-    return s;
-}
-
 static int tile_fn(const rt_exec_t *x)
 {
     const tile_args_t *a = x->args;
@@ -41,9 +31,9 @@ static int tile_fn(const rt_exec_t *x)
             return 0;
     }
     kern_type_t t = (kern_type_t)a->type;
-    blas_scalar_t alpha = signed_one(t, a->sign), one = signed_one(t, 1);
-    blas_scalar_t ralpha = signed_one(rt_dtypes[t].real, a->sign);
-    blas_scalar_t rone = signed_one(rt_dtypes[t].real, 1);
+    blas_scalar_t alpha = lapack_one(t, a->sign), one = lapack_one(t, 1);
+    blas_scalar_t ralpha = lapack_one(rt_dtypes[t].real, a->sign);
+    blas_scalar_t rone = lapack_one(rt_dtypes[t].real, 1);
     tess_uplo_t uplo = (tess_uplo_t)a->uplo;
     switch ((tile_op_t)a->op) {
     case OP_CHECK:

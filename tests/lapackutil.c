@@ -52,6 +52,30 @@ int tl_potri_async(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int
     TL_DISPATCH(t, potri_async(uplo, n, A, lda, info))
 }
 
+int tl_getrf_async(const tu_type_t *t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
+                   int64_t *info)
+{
+    TL_DISPATCH(t, getrf_async(m, n, A, lda, ipiv, info))
+}
+
+int tl_getrs_async(const tu_type_t *t, tess_trans_t trans, int64_t n, int64_t nrhs, const void *A,
+                   int64_t lda, const int64_t *ipiv, void *B, int64_t ldb)
+{
+    TL_DISPATCH(t, getrs_async(trans, n, nrhs, A, lda, ipiv, B, ldb))
+}
+
+int tl_gesv_async(const tu_type_t *t, int64_t n, int64_t nrhs, void *A, int64_t lda, int64_t *ipiv,
+                  void *B, int64_t ldb, int64_t *info)
+{
+    TL_DISPATCH(t, gesv_async(n, nrhs, A, lda, ipiv, B, ldb, info))
+}
+
+int tl_laswp_async(const tu_type_t *t, int64_t n, void *A, int64_t lda, int64_t k1, int64_t k2,
+                   const int64_t *ipiv, int64_t incx)
+{
+    TL_DISPATCH(t, laswp_async(n, A, lda, k1, k2, ipiv, incx))
+}
+
 /* LAPACK's Fortran interface, LP64, from the host LAPACK linked in. */
 typedef void uplo_fn(const char *, const int *, void *, const int *, int *, size_t);
 typedef void trtri_fn(const char *, const char *, const int *, void *, const int *, int *, size_t,
@@ -94,6 +118,79 @@ int tl_trtri_ref(const tu_type_t *t, tess_uplo_t uplo, tess_diag_t diag, int64_t
     fns[kind(t)](uplo == TessLower ? "L" : "U", diag == TessUnit ? "U" : "N", &in, A, &ilda, &info,
                  1, 1);
     return info;
+}
+
+typedef void getrf_fn(const int *, const int *, void *, const int *, int *, int *);
+typedef void laswp_fn(const int *, void *, const int *, const int *, const int *, const int *,
+                      const int *);
+extern getrf_fn sgetrf_, dgetrf_, cgetrf_, zgetrf_;
+extern laswp_fn slaswp_, dlaswp_, claswp_, zlaswp_;
+
+int tl_getrf_ref(const tu_type_t *t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv)
+{
+    static getrf_fn *const fns[4] = { sgetrf_, dgetrf_, cgetrf_, zgetrf_ };
+    int64_t mn = m < n ? m : n;
+    int im = (int)m, in = (int)n, ilda = (int)lda, info = 0, *piv = calloc((size_t)mn + 1, 4);
+    fns[kind(t)](&im, &in, A, &ilda, piv, &info);
+    for (int64_t i = 0; i < mn; i++)
+        ipiv[i] = piv[i];
+    free(piv);
+    return info;
+}
+
+void tl_laswp_ref(const tu_type_t *t, int64_t n, void *A, int64_t lda, int64_t k1, int64_t k2,
+                  const int64_t *ipiv, int64_t incx)
+{
+    static laswp_fn *const fns[4] = { slaswp_, dlaswp_, claswp_, zlaswp_ };
+    int64_t s = incx > 0 ? incx : -incx;
+    int *piv = calloc((size_t)(k1 + (k2 - k1) * s), 4);
+    /* the entries laswp reads: ipiv(k1 + (i - k1)|incx|) for row i, whatever incx's sign */
+    for (int64_t i = 0; i <= k2 - k1; i++)
+        piv[k1 - 1 + i * s] = (int)ipiv[k1 - 1 + i * s];
+    int in = (int)n, ilda = (int)lda, ik1 = (int)k1, ik2 = (int)k2, iinc = (int)incx;
+    fns[kind(t)](&in, A, &ilda, &ik1, &ik2, piv, &iinc);
+    free(piv);
+}
+
+double tl_lu_residual(const tu_type_t *t, int64_t m, int64_t n, const void *A0, const void *LU,
+                      int64_t lda, const int64_t *ipiv)
+{
+    int64_t mn = m < n ? m : n;
+    void *L = tu_alloc(t, m, mn), *U = tu_alloc(t, mn, n), *R = tu_alloc(t, m, n);
+    for (int64_t j = 0; j < mn; j++)
+        for (int64_t i = 0; i < m; i++)
+            tu_set(t, L, i, j, m, i > j ? tu_get(t, LU, i, j, lda) : i == j ? 1.0 : 0.0);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < mn; i++)
+            tu_set(t, U, i, j, mn, i <= j ? tu_get(t, LU, i, j, lda) : 0.0);
+    /* R = P^T A0, the swaps applied in order, less L U */
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++)
+            tu_set(t, R, i, j, m, tu_get(t, A0, i, j, lda));
+    for (int64_t i = 0; i < mn; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double _Complex v = tu_get(t, R, i, j, m);
+            tu_set(t, R, i, j, m, tu_get(t, R, ipiv[i] - 1, j, m));
+            tu_set(t, R, ipiv[i] - 1, j, m, v);
+        }
+    tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, n, mn, -1.0, L, m, U, mn, 1.0, R, m);
+    double norm = tu_norm(t, A0, m, n, lda), big = (double)(m > n ? m : n);
+    double r = tu_norm(t, R, m, n, m) / (big * t->eps * (norm > 0 ? norm : 1));
+    free(L);
+    free(U);
+    free(R);
+    return r;
+}
+
+double tl_solve_residual(const tu_type_t *t, tess_trans_t trans, int64_t n, int64_t nrhs,
+                         const void *A, int64_t lda, const void *B, const void *X, int64_t ldb)
+{
+    void *R = tu_copy(t, B, ldb, nrhs);
+    tu_gemm_ref(t, trans, TessNoTrans, n, nrhs, n, 1.0, A, lda, X, ldb, -1.0, R, ldb);
+    double r = tu_norm(t, R, n, nrhs, ldb) /
+               ((double)n * t->eps * tu_norm(t, A, n, n, lda) * tu_norm(t, X, n, nrhs, ldb));
+    free(R);
+    return r;
 }
 
 void *tl_hpd(const tu_type_t *t, int64_t n, int64_t ld, unsigned seed)

@@ -22,12 +22,34 @@ int tl_lauum_async(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int
 int tl_potri_async(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda,
                    int64_t *info);
 
+int tl_getrf_async(const tu_type_t *t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
+                   int64_t *info);
+int tl_getrs_async(const tu_type_t *t, tess_trans_t trans, int64_t n, int64_t nrhs, const void *A,
+                   int64_t lda, const int64_t *ipiv, void *B, int64_t ldb);
+int tl_gesv_async(const tu_type_t *t, int64_t n, int64_t nrhs, void *A, int64_t lda, int64_t *ipiv,
+                  void *B, int64_t ldb, int64_t *info);
+int tl_laswp_async(const tu_type_t *t, int64_t n, void *A, int64_t lda, int64_t k1, int64_t k2,
+                   const int64_t *ipiv, int64_t incx);
+
 /* The host LAPACK's routines; they return info. */
 int tl_potrf_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);
 int tl_trtri_ref(const tu_type_t *t, tess_uplo_t uplo, tess_diag_t diag, int64_t n, void *A,
                  int64_t lda);
 int tl_lauum_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);
 int tl_potri_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);
+
+/* LAPACK's getrf and laswp, their 32-bit pivots as 64-bit ones (laswp reads the entries its
+ * k1, k2 and incx name). */
+int tl_getrf_ref(const tu_type_t *t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv);
+void tl_laswp_ref(const tu_type_t *t, int64_t n, void *A, int64_t lda, int64_t k1, int64_t k2,
+                  const int64_t *ipiv, int64_t incx);
+/* ||P L U - A0||_F / (max(m, n) eps ||A0||_F), the factors of the m x n A0 in LU with getrf's
+ * pivots ipiv (LAPACK's testers' dget01). */
+double tl_lu_residual(const tu_type_t *t, int64_t m, int64_t n, const void *A0, const void *LU,
+                      int64_t lda, const int64_t *ipiv);
+/* ||op(A) X - B||_F / (n eps ||A||_F ||X||_F), A n x n, B and X n x nrhs (dget02). */
+double tl_solve_residual(const tu_type_t *t, tess_trans_t trans, int64_t n, int64_t nrhs,
+                         const void *A, int64_t lda, const void *B, const void *X, int64_t ldb);
 
 /* An n x n Hermitian (symmetric) positive definite matrix in ld, both
  * triangles stored: random off the diagonal, n + 1 on it, so that it is

@@ -2,9 +2,11 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include "host_blas.h"
 #include "host_lapack.h"
+#include "kern.h"
 
 static host_lapack_t table;
 static bool complete;
@@ -21,6 +23,8 @@ static bool fill_from(void *h)
         all &= (*(void **)&table.trtri[t] = dlsym(h, name)) != NULL;
         memcpy(name + 1, "lauum_", 6);
         all &= (*(void **)&table.lauum[t] = dlsym(h, name)) != NULL;
+        memcpy(name + 1, "getrf_", 6);
+        all &= (*(void **)&table.getrf[t] = dlsym(h, name)) != NULL;
     }
     return all;
 }
@@ -70,7 +74,7 @@ static int tile_info(int info, int64_t *out, int64_t offset)
     if (info < 0)
         return TESS_EINTERNAL;
     if (info > 0)
-        __atomic_store_n(out, offset + info, __ATOMIC_RELEASE);
+        kern_info_store(out, offset + info);
     return 0;
 }
 
@@ -128,4 +132,39 @@ int host_lapack_diag_zero(int t, int64_t n, const void *A, int64_t lda, int64_t 
             return tile_info((int)i + 1, info, offset);
     }
     return 0;
+}
+
+int host_lapack_getrf(int t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
+                      int64_t *info, int64_t offset)
+{
+    const host_lapack_t *l = host_lapack();
+    if (!l)
+        return TESS_ECONFIG;
+    int64_t mn = m < n ? m : n;
+    int im = (int)m, in = (int)n, ilda = (int)lda, i = 0;
+    int *piv = malloc((size_t)(mn > 0 ? mn : 1) * sizeof *piv);
+    if (!piv)
+        return TESS_ENOMEM;
+    l->getrf[t](&im, &in, A, &ilda, piv, &i);
+    for (int64_t k = 0; k < mn; k++)
+        ipiv[k] = offset + piv[k];
+    free(piv);
+    return tile_info(i, info, offset);
+}
+
+void host_lapack_laswp(size_t es, int64_t m, int64_t n, void *A, int64_t lda, int64_t k1,
+                       int64_t k2, const int64_t *ipiv, bool forward)
+{
+    unsigned char tmp[16];
+    for (int64_t j = 0; j < n; j++) {
+        char *col = (char *)A + (size_t)j * (size_t)lda * es;
+        for (int64_t s = 0; s <= k2 - k1; s++) {
+            int64_t i = forward ? k1 + s : k2 - s, p = ipiv[i - k1];
+            if (p == i || p < 1 || p > m)
+                continue;
+            memcpy(tmp, col + (size_t)(i - 1) * es, es);
+            memcpy(col + (size_t)(i - 1) * es, col + (size_t)(p - 1) * es, es);
+            memcpy(col + (size_t)(p - 1) * es, tmp, es);
+        }
+    }
 }

@@ -1,4 +1,4 @@
-/* The host LAPACK's routines for the Cholesky family's diagonal tiles,
+/* The host LAPACK's routines for the Cholesky family's diagonal tiles and LU's panels,
  * reached through pointers looked up at run time as the host BLAS's are
  * (host_blas.h): in the host BLAS library when it holds LAPACK (OpenBLAS
  * does), else in liblapack.so.3, never in a Tessera library, whose legacy
@@ -6,6 +6,7 @@
 #ifndef HOST_LAPACK_H
 #define HOST_LAPACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "tessera.h"
@@ -17,12 +18,15 @@ typedef void host_potrf_fn(const char *uplo, const int *n, void *a, const int *l
 typedef void host_trtri_fn(const char *uplo, const char *diag, const int *n, void *a,
                            const int *lda, int *info, size_t uplo_len, size_t diag_len);
 typedef host_potrf_fn host_lauum_fn;
+typedef void host_getrf_fn(const int *m, const int *n, void *a, const int *lda, int *ipiv,
+                           int *info);
 
 /* Indexed by kern_type_t. */
 typedef struct {
     host_potrf_fn *potrf[4];
     host_trtri_fn *trtri[4];
     host_lauum_fn *lauum[4];
+    host_getrf_fn *getrf[4];
 } host_lapack_t;
 
 /* The library they are taken from (the host BLAS when it has dpotrf_, else
@@ -41,5 +45,10 @@ int host_lapack_trtri(int t, tess_uplo_t uplo, tess_diag_t diag, int64_t n, void
 int host_lapack_diag_zero(int t, int64_t n, const void *A, int64_t lda, int64_t *info,
                           int64_t offset);
 int host_lapack_lauum(int t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);
+/* kern.h's getrf and laswp; laswp is a loop of its own (LAPACK's takes 32-bit pivots). */
+int host_lapack_getrf(int t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
+                      int64_t *info, int64_t offset);
+void host_lapack_laswp(size_t es, int64_t m, int64_t n, void *A, int64_t lda, int64_t k1,
+                       int64_t k2, const int64_t *ipiv, bool forward);
 
 #endif
