@@ -421,19 +421,23 @@ static void gesv_with_device_memory_of_a_few_panels_completes_out_of_core(void *
     assert_int_equal(tess_finalize(), 0);
 }
 
-/* The call's own tile size (TESS_NB unset): at n = 1000 on two and four host devices it
- * gives several panels, so tasks of several steps, and the answers hold. */
+/* The call's own tile size (TESS_NB unset): an order of half the largest tile and a bit
+ * gives panels of a quarter of it, at least three, on any devices, so tasks of several
+ * steps, and the answers hold. */
 static void lu_on_the_default_tile_size_cuts_several_panels(void **state)
 {
     (void)state;
     const int ndevs[] = { 2, 4 };
     for (int d = 0; d < 2; d++) {
         assert_int_equal(tu_init_host(ndevs[d], 0, 0), 0);
+        tess_stats_t st;
+        assert_int_equal(tess_get_stats(&st), 0);
+        int64_t n = st.nb / 2 + 16;
         uint64_t before = tu_tasks_run();
-        factor_case(&tu_types[1], 1000, 1000, 3);
-        /* P panels: P panel tasks, P (P - 1) / 2 updates and as many swaps */
+        factor_case(&tu_types[1], n, n, 3);
+        /* P >= 3 panels: P panel tasks, P (P - 1) / 2 updates and as many swaps */
         assert_true(tu_tasks_run() - before >= 9);
-        solve_case(&tu_types[2], TessTrans, 700, 3, false);
+        solve_case(&tu_types[2], TessTrans, n * 2 / 3, 3, false);
         assert_int_equal(tess_finalize(), 0);
     }
 }
