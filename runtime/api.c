@@ -221,8 +221,10 @@ TESS_API int tess_sync(void)
     int err = rt_enter();
     if (err)
         return err;
+    void *scratch = rt_scratch_take();
     task_wait_all();
     pin_wait_idle();
+    rt_scratch_free(scratch);
     atomic_store(&rt.held, 0);
     err = atomic_exchange(&rt.error, 0);
     rt_leave();
@@ -241,6 +243,7 @@ TESS_API int tess_finalize(void)
             pthread_cond_wait(&life_cond, &life_lock);
         task_wait_all();
         pin_wait_idle();
+        rt_scratch_free(rt_scratch_take());
         err = atomic_exchange(&rt.error, 0);
         sched_fini();
         if (rt.dev[0]->be->stop)

@@ -107,6 +107,20 @@ bool block_view_fits(const void *p, int64_t m, int64_t n, int64_t ld, size_t es)
 int block_foreach_in(tess_part_t part, const char *p, int64_t m, int64_t n, int64_t ld,
                      size_t elsize, void (*fn)(rt_block_t *, bool inside, void *), void *arg);
 void block_remove(rt_block_t *b);
+/* Under rt.submit_lock: the host copy of b is written after its last writer (nothing is
+ * submitted when no task wrote b since its last request), as tess_memory_coherent_async asks
+ * for a region's.  0 or TESS_ENOMEM. */
+int block_request_writeback(rt_block_t *b);
+
+/* ---- scratch (scratch.c): host memory of a call's own, such as GELS's tau ---- */
+/* bytes, aligned for any element type, held until rt_scratch_submitted(p), which its call
+ * makes once its tasks are submitted (or failed to be); NULL when out of memory */
+void *rt_scratch_alloc(size_t bytes);
+void rt_scratch_submitted(void *p);
+/* The scratch no call holds, taken off the list; after every task submitted so far has
+ * completed, rt_scratch_free drops its blocks and frees it (tess_sync, tess_finalize). */
+void *rt_scratch_take(void);
+void rt_scratch_free(void *taken);
 int block_dir_init(void);
 void block_dir_clear(void); /* every block removed, the table kept */
 void block_dir_free(void);
