@@ -1,7 +1,8 @@
-/* What the Cholesky family's diagonal tiles need on a GPU besides cuSOLVER's
- * routines: the calling thread's cuSOLVER handle, a tile's info carried from
- * the device to the host without the worker waiting for it, and TRTRI's
- * check for a zero on the diagonal. */
+/* What the Cholesky family's diagonal tiles and QR's tasks need on a GPU
+ * besides cuSOLVER's routines: the calling thread's cuSOLVER handle, a tile's
+ * info carried from the device to the host without the worker waiting for
+ * it, TRTRI's check for a zero on the diagonal, and ORMQR's copy of the
+ * reflectors with their implicit unit diagonal made explicit. */
 #include <climits>
 #include "check.cuh"
 #include "scalar.cuh"
@@ -76,7 +77,33 @@ __global__ void first_zero_on_diagonal(int64_t n, const T *A, int64_t lda, int *
         *out = first == INT_MAX ? 0 : first;
 }
 
+/* U = V's r x k reflectors with ones on the diagonal and zeros above it: one thread an
+ * element, V's diagonal and upper part never read. */
+template <class T>
+__global__ void unit_lower(int64_t r, int64_t k, const T *V, int64_t ldv, T *U, int64_t ldu)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x, j = blockIdx.y;
+    if (i >= r)
+        return;
+    U[i + j * ldu] = i > j ? V[i + j * ldv] : i == j ? kone<T>() : kzero<T>();
+}
+
 } // namespace
+
+extern "C" int kern_cuda_unit_lower(kern_type_t t, cudaStream_t s, int64_t r, int64_t k,
+                                    const void *V, int64_t ldv, void *U, int64_t ldu)
+{
+    if (r <= 0 || k <= 0)
+        return 0;
+    return kern_by_type(t, [&](auto z) -> int {
+        using T = decltype(z);
+        const dim3 grid((unsigned)((r + 255) / 256), (unsigned)k);
+        unit_lower<T>
+            <<<grid, 256, 0, s>>>(r, k, static_cast<const T *>(V), ldv, static_cast<T *>(U), ldu);
+        KERN_LAUNCH_CHECK();
+        return 0;
+    });
+}
 
 extern "C" int kern_cuda_solver_handle(cudaStream_t s, cusolverDnHandle_t *h)
 {
