@@ -45,7 +45,8 @@ typedef enum { TessAll = 0, TessUpperPart = 121, TessLowerPart = 122 } tess_part
     X(ECONFIG, 5, "invalid configuration (tess_config_t field or TESS_* variable)")                \
     X(ENODEV, 6, "the requested devices do not exist or are not built in")                         \
     X(ENOTREG, 7, "the memory was not registered with tess_memory_register_async")                 \
-    X(EINTERNAL, 8, "internal error (a bug in Tessera)")
+    X(EINTERNAL, 8, "internal error (a bug in Tessera)")                                           \
+    X(ENOTSUP, 9, "not supported yet (gels with fewer rows than columns)")
 
 enum {
 #define TESS_ERRNO_ENUM(name, value, message) TESS_##name = value,

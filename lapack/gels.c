@@ -1,4 +1,5 @@
-/* GELS for m >= n as LAPACK's ?gels does it, from GEQRF, ORMQR and solves
+/* GELS for m >= n as LAPACK's ?gels does it (m < n, which LAPACK solves with
+ * an LQ factorization, is TESS_ENOTSUP for now), from GEQRF, ORMQR and solves
  * with R, in one graph:
  *   trans NoTrans (least squares): A = Q R, B = Q^H B, then X = R^-1 B(1:n);
  *     rows n + 1..m of B keep Q^H B's, whose norm is the residual's;
@@ -91,7 +92,7 @@ int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t
         return blas_run(t, 1, &b, zero_b, NULL);
     }
     if (m < n)
-        return TESS_EINTERNAL;
+        return TESS_ENOTSUP; /* LAPACK's LQ path: not built yet */
     size_t es = rt_dtypes[t].size;
     void *tau = rt_scratch_alloc((size_t)n * es);
     if (!tau)

@@ -332,7 +332,8 @@ static void quick_returns_submit_nothing_and_gels_with_no_unknowns_sets_x_to_zer
     assert_int_equal(tess_memory_invalidate(3, 2, B, 3, sizeof *B), 0);
 }
 
-static void qr_routines_reject_invalid_arguments_with_their_lapack_numbers(void **state)
+static void
+qr_routines_reject_invalid_arguments_with_their_lapack_numbers_and_wide_gels(void **state)
 {
     (void)state;
     double A[9] = { 4, 1, 1, 1, 4, 1, 1, 1, 4 }, tau[3] = { 0 }, B[9] = { 1 }, A0[9], B0[9];
@@ -373,6 +374,8 @@ static void qr_routines_reject_invalid_arguments_with_their_lapack_numbers(void 
     /* ldb covers max(m, n) rows */
     assert_int_equal(tess_dgels_async(N, 2, 3, 1, A, 2, B, 2, &info), -8);
     assert_int_equal(tess_dgels_async(N, 3, 3, 1, A, 3, B, 3, NULL), -9);
+    /* LAPACK's LQ path is not built: said so, nothing submitted */
+    assert_int_equal(tess_dgels_async(N, 2, 3, 1, A, 2, B, 3, &info), TESS_ENOTSUP);
     assert_int_equal(tess_sync(), 0);
     assert_true(tu_tasks_run() == before);
     assert_true(!memcmp(A, A0, sizeof A) && !memcmp(B, B0, sizeof B));
@@ -419,7 +422,8 @@ int main(void)
             gels_reports_the_first_zero_on_rs_diagonal_at_the_first_column_and_deep_inside),
         cmocka_unit_test(geqrf_ormqr_and_trsm_chained_on_views_solve_least_squares_with_no_sync),
         cmocka_unit_test(quick_returns_submit_nothing_and_gels_with_no_unknowns_sets_x_to_zero),
-        cmocka_unit_test(qr_routines_reject_invalid_arguments_with_their_lapack_numbers),
+        cmocka_unit_test(
+            qr_routines_reject_invalid_arguments_with_their_lapack_numbers_and_wide_gels),
     };
     const struct CMUnitTest on_their_own[] = {
         cmocka_unit_test(gels_with_device_memory_of_a_few_panels_completes_out_of_core),
