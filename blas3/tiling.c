@@ -26,7 +26,7 @@ static int ladder(kern_type_t t, int64_t *sizes)
 
 static int64_t tiles_of(const blas_operand_t *o, int64_t nb)
 {
-    int64_t mt = o->panels ? 1 : (o->m + nb - 1) / nb, nt = (o->n + nb - 1) / nb;
+    int64_t mt = o->panels ? 1 : (o->m + nb - 1) / nb, nt = o->rows ? 1 : (o->n + nb - 1) / nb;
     return o->tri ? mt * (mt + 1) / 2 : mt * nt;
 }
 
@@ -55,8 +55,8 @@ int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
         const blas_operand_t *o = &ops[i];
         for (int s = 0; s < ns && used(o); s++) {
             int64_t nb = sizes[s];
-            int64_t mb = o->panels || o->m < nb ? o->m : nb;
-            if (block_find(o->ptr, mb, o->n < nb ? o->n : nb, o->ld, es))
+            int64_t bm = o->panels || o->m < nb ? o->m : nb, bn = o->rows || o->n < nb ? o->n : nb;
+            if (block_find(o->ptr, bm, bn, o->ld, es))
                 return nb;
         }
     }
@@ -100,7 +100,6 @@ void tiling_order_at(const tiling_t *C, int64_t x, int64_t *i, int64_t *j)
 int tiling_make(tiling_t *g, int64_t mb, int64_t nb, const void *ptr, int64_t m, int64_t n,
                 int64_t ld, size_t es)
 {
-    g->nb = nb;
     g->mb = mb;
     g->mt = (m + mb - 1) / mb;
     g->nt = (n + nb - 1) / nb;

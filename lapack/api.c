@@ -1,4 +1,4 @@
-/* The public entry points of the Cholesky family and LU: each routine declared once
+/* The public entry points of the Cholesky family, LU and QR: each routine declared once
  * for the four precisions (tessera.h), defined here once over its
  * precision-generic lapack_<name>. */
 #include "lapack.h"
@@ -58,3 +58,25 @@ LAPACK_API(s, float, KERN_S)
 LAPACK_API(d, double, KERN_D)
 LAPACK_API(c, float _Complex, KERN_C)
 LAPACK_API(z, double _Complex, KERN_Z)
+
+#define QR_API(P, ORM, T, TYPE)                                                                    \
+    TESS_API int tess_##P##geqrf_async(int64_t m, int64_t n, T *A, int64_t lda, T *tau)            \
+    {                                                                                              \
+        return lapack_geqrf(TYPE, m, n, A, lda, tau);                                              \
+    }                                                                                              \
+    TESS_API int tess_##P##gels_async(tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs,      \
+                                      T *A, int64_t lda, T *B, int64_t ldb, int64_t *info)         \
+    {                                                                                              \
+        return lapack_gels(TYPE, trans, m, n, nrhs, A, lda, B, ldb, info);                         \
+    }                                                                                              \
+    TESS_API int tess_##P##ORM##_async(tess_side_t side, tess_trans_t trans, int64_t m, int64_t n, \
+                                       int64_t k, const T *A, int64_t lda, const T *tau, T *C,     \
+                                       int64_t ldc)                                                \
+    {                                                                                              \
+        return lapack_ormqr(TYPE, side, trans, m, n, k, A, lda, tau, C, ldc);                      \
+    }
+
+QR_API(s, ormqr, float, KERN_S)
+QR_API(d, ormqr, double, KERN_D)
+QR_API(c, unmqr, float _Complex, KERN_C)
+QR_API(z, unmqr, double _Complex, KERN_Z)

@@ -144,3 +144,74 @@ int check_laswp(int64_t n, const void *A, int64_t lda, int64_t k1, int64_t k2, c
         return -5;
     return work && !ipiv ? -6 : 0;
 }
+
+int check_geqrf(int64_t m, int64_t n, const void *A, int64_t lda, const void *tau)
+{
+    if (m < 0)
+        return -1;
+    if (n < 0)
+        return -2;
+    if (m > 0 && n > 0 && !A)
+        return -3;
+    if (lda < max1(m))
+        return -4;
+    if (m > 0 && n > 0 && !tau)
+        return -5;
+    return 0;
+}
+
+/* ?ormqr takes N or T, ?unmqr N or C */
+static bool valid_qr_trans(bool complex_type, tess_trans_t trans)
+{
+    return trans == TessNoTrans || trans == (complex_type ? TessConjTrans : TessTrans);
+}
+
+int check_ormqr(bool complex_type, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
+                int64_t k, const void *A, int64_t lda, const void *tau, const void *C, int64_t ldc)
+{
+    int64_t nq = side == TessLeft ? m : n;
+    bool work = m > 0 && n > 0 && k > 0;
+    if (!valid_side(side))
+        return -1;
+    if (!valid_qr_trans(complex_type, trans))
+        return -2;
+    if (m < 0)
+        return -3;
+    if (n < 0)
+        return -4;
+    if (k < 0 || k > nq)
+        return -5;
+    if (work && !A)
+        return -6;
+    if (lda < max1(nq))
+        return -7;
+    if (work && !tau)
+        return -8;
+    if (m > 0 && n > 0 && !C)
+        return -9;
+    if (ldc < max1(m))
+        return -10;
+    return 0;
+}
+
+int check_gels(bool complex_type, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs,
+               const void *A, int64_t lda, const void *B, int64_t ldb, const int64_t *info)
+{
+    if (!valid_qr_trans(complex_type, trans))
+        return -1;
+    if (m < 0)
+        return -2;
+    if (n < 0)
+        return -3;
+    if (nrhs < 0)
+        return -4;
+    if (m > 0 && n > 0 && !A)
+        return -5;
+    if (lda < max1(m))
+        return -6;
+    if (nrhs > 0 && (m > 0 || n > 0) && !B)
+        return -7;
+    if (ldb < max1(m > n ? m : n))
+        return -8;
+    return info ? 0 : -9;
+}

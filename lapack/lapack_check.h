@@ -1,4 +1,4 @@
-/* The argument checks of the Cholesky family, for the runtime's entry points
+/* The argument checks of the Cholesky family and QR, for the runtime's entry points
  * and the legacy layer alike: 0 when every argument is valid, else -i for the
  * first invalid argument i in reference LAPACK's order and numbering.  Beyond
  * LAPACK, an operand the call would read or write must not be NULL, and
@@ -7,8 +7,19 @@
 #define LAPACK_CHECK_H
 
 #include <stdbool.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "tessera.h"
+
+/* geqrf (m, n, A, lda, tau) */
+int check_geqrf(int64_t m, int64_t n, const void *A, int64_t lda, const void *tau);
+/* ormqr for real types, unmqr for complex ones (side, trans, m, n, k, A, lda, tau, C, ldc):
+ * trans N or T (real), N or C (complex), 0 <= k <= the order of Q */
+int check_ormqr(bool complex_type, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
+                int64_t k, const void *A, int64_t lda, const void *tau, const void *C, int64_t ldc);
+/* gels (trans, m, n, nrhs, A, lda, B, ldb, info), ldb >= max(1, m, n) */
+int check_gels(bool complex_type, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs,
+               const void *A, int64_t lda, const void *B, int64_t ldb, const int64_t *info);
 
 #ifdef __cplusplus
 extern "C" {

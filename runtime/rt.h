@@ -111,6 +111,15 @@ void block_remove(rt_block_t *b);
  * tess_memory_coherent_async makes it (a write-back task after its last writer, when it
  * was written since the last such request).  0 or TESS_ENOMEM. */
 int block_coherent_async(rt_block_t *b);
+/* ---- scratch (scratch.c): host memory of a call's own, such as GELS's tau ---- */
+/* bytes, aligned for any element type, held until rt_scratch_submitted(p), which its call
+ * makes once its tasks are submitted (or failed to be); NULL when out of memory */
+void *rt_scratch_alloc(size_t bytes);
+void rt_scratch_submitted(void *p);
+/* The scratch no call holds, taken off the list; after every task submitted so far has
+ * completed, rt_scratch_free drops its blocks and frees it (tess_sync, tess_finalize). */
+void *rt_scratch_take(void);
+void rt_scratch_free(void *taken);
 int block_dir_init(void);
 void block_dir_clear(void); /* every block removed, the table kept */
 void block_dir_free(void);

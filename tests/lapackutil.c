@@ -76,6 +76,28 @@ int tl_laswp_async(const tu_type_t *t, int64_t n, void *A, int64_t lda, int64_t 
     TL_DISPATCH(t, laswp_async(n, A, lda, k1, k2, ipiv, incx))
 }
 
+int tl_geqrf_async(const tu_type_t *t, int64_t m, int64_t n, void *A, int64_t lda, void *tau)
+{
+    TL_DISPATCH(t, geqrf_async(m, n, A, lda, tau))
+}
+
+int tl_ormqr_async(const tu_type_t *t, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
+                   int64_t k, const void *A, int64_t lda, const void *tau, void *C, int64_t ldc)
+{
+    switch (kind(t)) {
+    case 0: return tess_sormqr_async(side, trans, m, n, k, A, lda, tau, C, ldc);
+    case 1: return tess_dormqr_async(side, trans, m, n, k, A, lda, tau, C, ldc);
+    case 2: return tess_cunmqr_async(side, trans, m, n, k, A, lda, tau, C, ldc);
+    default: return tess_zunmqr_async(side, trans, m, n, k, A, lda, tau, C, ldc);
+    }
+}
+
+int tl_gels_async(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs,
+                  void *A, int64_t lda, void *B, int64_t ldb, int64_t *info)
+{
+    TL_DISPATCH(t, gels_async(trans, m, n, nrhs, A, lda, B, ldb, info))
+}
+
 /* LAPACK's Fortran interface, LP64, from the host LAPACK linked in. */
 typedef void uplo_fn(const char *, const int *, void *, const int *, int *, size_t);
 typedef void trtri_fn(const char *, const char *, const int *, void *, const int *, int *, size_t,
@@ -292,4 +314,54 @@ void tl_assert_several_tiles(const tu_type_t *t, int64_t n)
                  "offset",
                  t->name, (long long)n);
     tu_release(t, A, n, n);
+}
+
+typedef void geqrf_fn(const int *, const int *, void *, const int *, void *, void *, const int *,
+                      int *);
+typedef void orgqr_fn(const int *, const int *, const int *, void *, const int *, const void *,
+                      void *, const int *, int *);
+typedef void gels_fn(const char *, const int *, const int *, const int *, void *, const int *,
+                     void *, const int *, void *, const int *, int *, size_t);
+extern geqrf_fn sgeqrf_, dgeqrf_, cgeqrf_, zgeqrf_;
+extern orgqr_fn sorgqr_, dorgqr_, cungqr_, zungqr_;
+extern gels_fn sgels_, dgels_, cgels_, zgels_;
+
+/* LAPACK's workspace: generous, so that no query is needed */
+static void *work(const tu_type_t *t, int64_t m, int64_t n, int64_t nrhs, int *lwork)
+{
+    *lwork = (int)((m + n + nrhs + 1) * 64);
+    return tu_alloc(t, *lwork, 1);
+}
+
+int tl_geqrf_ref(const tu_type_t *t, int64_t m, int64_t n, void *A, int64_t lda, void *tau)
+{
+    static geqrf_fn *const fns[4] = { sgeqrf_, dgeqrf_, cgeqrf_, zgeqrf_ };
+    int im = (int)m, in = (int)n, ilda = (int)lda, lwork, info = 0;
+    void *w = work(t, m, n, 0, &lwork);
+    fns[kind(t)](&im, &in, A, &ilda, tau, w, &lwork, &info);
+    free(w);
+    return info;
+}
+
+int tl_orgqr_ref(const tu_type_t *t, int64_t m, int64_t n, int64_t k, void *A, int64_t lda,
+                 const void *tau)
+{
+    static orgqr_fn *const fns[4] = { sorgqr_, dorgqr_, cungqr_, zungqr_ };
+    int im = (int)m, in = (int)n, ik = (int)k, ilda = (int)lda, lwork, info = 0;
+    void *w = work(t, m, n, 0, &lwork);
+    fns[kind(t)](&im, &in, &ik, A, &ilda, tau, w, &lwork, &info);
+    free(w);
+    return info;
+}
+
+int tl_gels_ref(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs, void *A,
+                int64_t lda, void *B, int64_t ldb)
+{
+    static gels_fn *const fns[4] = { sgels_, dgels_, cgels_, zgels_ };
+    const char *tr = trans == TessNoTrans ? "N" : t->is_complex ? "C" : "T";
+    int im = (int)m, in = (int)n, ir = (int)nrhs, ilda = (int)lda, ildb = (int)ldb, lwork, info = 0;
+    void *w = work(t, m, n, nrhs, &lwork);
+    fns[kind(t)](tr, &im, &in, &ir, A, &ilda, B, &ildb, w, &lwork, &info, 1);
+    free(w);
+    return info;
 }

@@ -31,6 +31,13 @@ int tl_gesv_async(const tu_type_t *t, int64_t n, int64_t nrhs, void *A, int64_t 
 int tl_laswp_async(const tu_type_t *t, int64_t n, void *A, int64_t lda, int64_t k1, int64_t k2,
                    const int64_t *ipiv, int64_t incx);
 
+int tl_geqrf_async(const tu_type_t *t, int64_t m, int64_t n, void *A, int64_t lda, void *tau);
+/* ormqr for s, d; unmqr for c, z */
+int tl_ormqr_async(const tu_type_t *t, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
+                   int64_t k, const void *A, int64_t lda, const void *tau, void *C, int64_t ldc);
+int tl_gels_async(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs,
+                  void *A, int64_t lda, void *B, int64_t ldb, int64_t *info);
+
 /* The host LAPACK's routines; they return info. */
 int tl_potrf_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);
 int tl_trtri_ref(const tu_type_t *t, tess_uplo_t uplo, tess_diag_t diag, int64_t n, void *A,
@@ -50,6 +57,14 @@ double tl_lu_residual(const tu_type_t *t, int64_t m, int64_t n, const void *A0, 
 /* ||op(A) X - B||_F / (n eps ||A||_F ||X||_F), A n x n, B and X n x nrhs (dget02). */
 double tl_solve_residual(const tu_type_t *t, tess_trans_t trans, int64_t n, int64_t nrhs,
                          const void *A, int64_t lda, const void *B, const void *X, int64_t ldb);
+
+int tl_geqrf_ref(const tu_type_t *t, int64_t m, int64_t n, void *A, int64_t lda, void *tau);
+/* Q's first n columns (m >= n >= k) in A from the k reflectors in A's first k columns: ?orgqr,
+ * ?ungqr */
+int tl_orgqr_ref(const tu_type_t *t, int64_t m, int64_t n, int64_t k, void *A, int64_t lda,
+                 const void *tau);
+int tl_gels_ref(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs, void *A,
+                int64_t lda, void *B, int64_t ldb);
 
 /* An n x n Hermitian (symmetric) positive definite matrix in ld, both
  * triangles stored: random off the diagonal, n + 1 on it, so that it is

@@ -132,6 +132,11 @@ int kern_cuda_getrf_finish(kern_type_t t, cudaStream_t s, int64_t mn, const void
 int kern_cuda_laswp(kern_type_t t, cudaStream_t s, int64_t m, int64_t n, void *A, int64_t lda,
                     int64_t k1, int64_t k2, const int64_t *ipiv, bool forward);
 
+/* U (ld ldu) = the r x k reflectors below V's diagonal, with ones on the diagonal and zeros
+ * above it; V's diagonal and upper part are never read (ORMQR's, which may hold NaN). */
+int kern_cuda_unit_lower(kern_type_t t, cudaStream_t s, int64_t r, int64_t k, const void *V,
+                         int64_t ldv, void *U, int64_t ldu);
+
 /* The calling thread's cuBLAS handle for the current device, created on first
  * use and destroyed when the thread exits.  0 or TESS_EDEVICE. */
 int kern_cuda_thread_handle(cublasHandle_t *h);

@@ -3,8 +3,9 @@
  * parameters, a tile's info carried from the device to the host without the
  * worker waiting for it, POTRF's info checked against the factor, the check
  * for a zero on the diagonal (TRTRI's, and GETRF's INFO, taken from U rather
- * than from cuSOLVER), GETRF's pivots made global, and the row interchanges
- * of LASWP. */
+ * than from cuSOLVER), GETRF's pivots made global, the row interchanges
+ * of LASWP, and ORMQR's copy of the reflectors with their implicit unit
+ * diagonal made explicit. */
 #include <climits>
 #include "check.cuh"
 #include "scalar.cuh"
@@ -152,7 +153,33 @@ __global__ void swap_rows(int64_t m, int64_t n, T *A, int64_t lda, int64_t k1, i
 
 constexpr int LASWP_THREADS = 128;
 
+/* U = V's r x k reflectors with ones on the diagonal and zeros above it: one thread an
+ * element, V's diagonal and upper part never read. */
+template <class T>
+__global__ void unit_lower(int64_t r, int64_t k, const T *V, int64_t ldv, T *U, int64_t ldu)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x, j = blockIdx.y;
+    if (i >= r)
+        return;
+    U[i + j * ldu] = i > j ? V[i + j * ldv] : i == j ? kone<T>() : kzero<T>();
+}
+
 } // namespace
+
+extern "C" int kern_cuda_unit_lower(kern_type_t t, cudaStream_t s, int64_t r, int64_t k,
+                                    const void *V, int64_t ldv, void *U, int64_t ldu)
+{
+    if (r <= 0 || k <= 0)
+        return 0;
+    return kern_by_type(t, [&](auto z) -> int {
+        using T = decltype(z);
+        const dim3 grid((unsigned)((r + 255) / 256), (unsigned)k);
+        unit_lower<T>
+            <<<grid, 256, 0, s>>>(r, k, static_cast<const T *>(V), ldv, static_cast<T *>(U), ldu);
+        KERN_LAUNCH_CHECK();
+        return 0;
+    });
+}
 
 extern "C" int kern_cuda_solver_params(cusolverDnParams_t *p)
 {

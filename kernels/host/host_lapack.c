@@ -23,6 +23,10 @@ static bool fill_from(void *h)
         all &= (*(void **)&table.trtri[t] = dlsym(h, name)) != NULL;
         memcpy(name + 1, "lauum_", 6);
         all &= (*(void **)&table.lauum[t] = dlsym(h, name)) != NULL;
+        memcpy(name + 1, "geqrf_", 6);
+        all &= (*(void **)&table.geqrf[t] = dlsym(h, name)) != NULL;
+        memcpy(name + 1, t < 2 ? "ormqr_" : "unmqr_", 6);
+        all &= (*(void **)&table.ormqr[t] = dlsym(h, name)) != NULL;
         memcpy(name + 1, "getrf_", 6);
         all &= (*(void **)&table.getrf[t] = dlsym(h, name)) != NULL;
     }
@@ -167,4 +171,78 @@ void host_lapack_laswp(size_t es, int64_t m, int64_t n, void *A, int64_t lda, in
             memcpy(col + (size_t)(p - 1) * es, tmp, es);
         }
     }
+}
+
+static size_t elsize(int t)
+{
+    static const size_t es[4] = { 4, 8, 8, 16 };
+    return es[t];
+}
+
+/* LAPACK's workspace: the size its query answered (the first element's real part). */
+static void *work_alloc(int t, const void *query, int *lwork)
+{
+    double q = t == 0 || t == 2 ? (double)*(const float *)query : *(const double *)query;
+    *lwork = q > 1 ? (int)q : 1;
+    return malloc((size_t)*lwork * elsize(t));
+}
+
+int host_lapack_geqrf(int t, int64_t m, int64_t n, void *A, int64_t lda, void *tau)
+{
+    const host_lapack_t *l = host_lapack();
+    if (!l)
+        return TESS_ECONFIG;
+    int im = (int)m, in = (int)n, ilda = (int)lda, lwork = -1, i = 0;
+    double query[2];
+    l->geqrf[t](&im, &in, A, &ilda, tau, query, &lwork, &i);
+    void *work = i ? NULL : work_alloc(t, query, &lwork);
+    if (!work)
+        return i ? TESS_EINTERNAL : TESS_ENOMEM;
+    l->geqrf[t](&im, &in, A, &ilda, tau, work, &lwork, &i);
+    free(work);
+    return i ? TESS_EINTERNAL : 0;
+}
+
+/* V's r x k reflectors with ones on the diagonal and zeros above it, ld r. */
+static void *unit_lower_copy(int t, int64_t r, int64_t k, const void *V, int64_t ldv)
+{
+    size_t es = elsize(t);
+    char *U = calloc((size_t)(r * k), es);
+    if (!U)
+        return NULL;
+    for (int64_t j = 0; j < k; j++) {
+        char *col = U + (size_t)(j * r) * es;
+        memcpy(col + (size_t)(j + 1) * es, (const char *)V + (size_t)(j + 1 + j * ldv) * es,
+               (size_t)(r - j - 1) * es);
+        if (t == 0 || t == 2)
+            *(float *)(col + (size_t)j * es) = 1;
+        else
+            *(double *)(col + (size_t)j * es) = 1;
+    }
+    return U;
+}
+
+int host_lapack_ormqr(int t, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n, int64_t k,
+                      const void *V, int64_t ldv, const void *tau, void *C, int64_t ldc)
+{
+    const host_lapack_t *l = host_lapack();
+    if (!l)
+        return TESS_ECONFIG;
+    int64_t r = side == TessLeft ? m : n;
+    void *U = unit_lower_copy(t, r, k, V, ldv);
+    if (!U)
+        return TESS_ENOMEM;
+    const char *s = side == TessLeft ? "L" : "R", *tr = trans == TessNoTrans ? "N"
+                                                        : t < 2              ? "T"
+                                                                             : "C";
+    int im = (int)m, in = (int)n, ik = (int)k, ir = (int)r, ildc = (int)ldc, lwork = -1, i = 0;
+    double query[2];
+    l->ormqr[t](s, tr, &im, &in, &ik, U, &ir, tau, C, &ildc, query, &lwork, &i, 1, 1);
+    void *work = i ? NULL : work_alloc(t, query, &lwork);
+    if (work)
+        l->ormqr[t](s, tr, &im, &in, &ik, U, &ir, tau, C, &ildc, work, &lwork, &i, 1, 1);
+    int err = !work ? (i ? TESS_EINTERNAL : TESS_ENOMEM) : i ? TESS_EINTERNAL : 0;
+    free(work);
+    free(U);
+    return err;
 }
