@@ -17,7 +17,7 @@ enum { OP_A };
 static int make_vectors(kern_type_t t, int64_t nb, const gemv_call_t *c, vtiling_t *x, vtiling_t *y)
 {
     bool notrans = c->trans == TessNoTrans;
-    size_t es = rt_dtypes[t].size;
+    size_t es = kern_dtypes[t].size;
     int err = 0;
     if (x)
         err = vtiling_make(x, nb, c->x, notrans ? c->n : c->m, c->incx, es);
@@ -50,7 +50,7 @@ static int submit_gemv(kern_type_t t, const tiling_t *g, const void *call)
     if (err)
         return err;
     blas_scalar_t one;
-    rt_dtype_one(t, one.v);
+    kern_dtype_one(t, one.v);
     const tiling_t *A = &g[OP_A];
     if (c->trans == TessNoTrans) {
         for (int64_t i = 0; i < A->mt && !err; i++)
@@ -92,12 +92,12 @@ int blas_gemv(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, const voi
     int err = check_gemv(t, trans, m, n, alpha, A, lda, x, incx, y, incy);
     if (err || (err = rt_check_ready()))
         return err;
-    bool uses_ax = !rt_scalar_is_zero(t, alpha);
-    if (m == 0 || n == 0 || (!uses_ax && rt_scalar_is_one(t, beta)))
+    bool uses_ax = !kern_scalar_is_zero(t, alpha);
+    if (m == 0 || n == 0 || (!uses_ax && kern_scalar_is_one(t, beta)))
         return 0;
     trans = kern_trans(t, trans);
     bool notrans = trans == TessNoTrans;
-    size_t es = rt_dtypes[t].size;
+    size_t es = kern_dtypes[t].size;
     if ((uses_ax && !vtiling_fits(x, notrans ? n : m, incx, es)) ||
         !vtiling_fits(y, notrans ? m : n, incy, es))
         return TESS_ENOMEM;

@@ -88,7 +88,7 @@ static int mv_tile(const rt_exec_t *x)
 
 static rt_mode_t out_mode(kern_type_t t, const void *beta)
 {
-    return rt_scalar_is_zero(t, beta) ? RT_W : RT_RW;
+    return kern_scalar_is_zero(t, beta) ? RT_W : RT_RW;
 }
 
 int blas_task_mv(kern_type_t t, tess_part_t part, bool herm, const void *alpha, rt_block_t *a,

@@ -19,7 +19,7 @@ typedef struct {
 static inline blas_scalar_t blas_scalar(kern_type_t t, const void *p)
 {
     blas_scalar_t s = { { 0 } };
-    memcpy(s.v, p, rt_dtypes[t].size);
+    memcpy(s.v, p, kern_dtypes[t].size);
     return s;
 }
 

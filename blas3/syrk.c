@@ -70,17 +70,17 @@ static int submit_update(kern_type_t t, const tiling_t *g, const void *call)
     tess_trans_t other = c->herm ? TessConjTrans : TessTrans;
     tess_trans_t ta = c->trans == TessNoTrans ? TessNoTrans : c->trans;
     tess_trans_t tb = c->trans == TessNoTrans ? other : TessNoTrans;
-    kern_type_t st = c->herm ? rt_dtypes[t].real : t;
+    kern_type_t st = c->herm ? kern_dtypes[t].real : t;
     blas_scalar_t alpha = c->alpha, alpha2 = c->alpha, beta = c->beta, one, one_s;
     if (c->herm) {
         if (c->two)
-            rt_scalar_conj(t, c->alpha.v, alpha2.v);
+            kern_scalar_conj(t, c->alpha.v, alpha2.v);
         else
-            rt_scalar_from_real(t, c->alpha.v, alpha.v);
-        rt_scalar_from_real(t, c->beta.v, beta.v);
+            kern_scalar_from_real(t, c->alpha.v, alpha.v);
+        kern_scalar_from_real(t, c->beta.v, beta.v);
     }
-    rt_dtype_one(t, one.v);
-    rt_dtype_one(st, one_s.v);
+    kern_dtype_one(t, one.v);
+    kern_dtype_one(st, one_s.v);
     const tiling_t *gb = &g[c->two ? OP_B : OP_A];
     int64_t kt = tiles_in(&g[OP_C], c->k), nt = g[OP_C].nt;
     int err = 0;
@@ -119,9 +119,9 @@ static int run_update(kern_type_t t, syrk_call_t c, int64_t n, const void *alpha
                       int64_t lda, const void *B, int64_t ldb, const void *beta, void *C,
                       int64_t ldc)
 {
-    kern_type_t st = c.herm ? rt_dtypes[t].real : t, at = c.two ? t : st;
-    bool uses_ab = c.k > 0 && !rt_scalar_is_zero(at, alpha);
-    if (n == 0 || (!uses_ab && rt_scalar_is_one(st, beta)))
+    kern_type_t st = c.herm ? kern_dtypes[t].real : t, at = c.two ? t : st;
+    bool uses_ab = c.k > 0 && !kern_scalar_is_zero(at, alpha);
+    if (n == 0 || (!uses_ab && kern_scalar_is_one(st, beta)))
         return 0;
     c.trans = kern_trans(t, c.trans);
     c.alpha = blas_scalar(at, alpha);

@@ -182,9 +182,9 @@ static int submit_trxm(kern_type_t t, const tiling_t *g, const void *call)
                      .kt = g[OP_A].nt };
     static const float minus_one_s = -1.0f;
     static const double minus_one_d = -1.0;
-    rt_dtype_one(t, r.one.v);
-    rt_scalar_from_real(
-        t, rt_dtypes[t].real == KERN_S ? (const void *)&minus_one_s : (const void *)&minus_one_d,
+    kern_dtype_one(t, r.one.v);
+    kern_scalar_from_real(
+        t, kern_dtypes[t].real == KERN_S ? (const void *)&minus_one_s : (const void *)&minus_one_d,
         r.minus_one.v);
     return trxm_range(&r, 0, g[OP_A].nt, c->alpha.v);
 }
@@ -206,7 +206,7 @@ static int blas_trxm(kern_type_t t, bool solve, tess_side_t side, tess_uplo_t up
     if (m == 0 || n == 0)
         return 0;
     /* alpha == 0: B = 0, neither A nor B read */
-    bool uses_a = !rt_scalar_is_zero(t, alpha);
+    bool uses_a = !kern_scalar_is_zero(t, alpha);
     trans = kern_trans(t, trans);
     trxm_call_t c = { solve, side, uplo, trans, diag, blas_scalar(t, alpha) };
     int64_t ka = side == TessLeft ? m : n;

@@ -28,7 +28,8 @@ static blas_scalar_t signed_one(kern_type_t t, int sign)
     blas_scalar_t s = { { 0 } };
     float f = (float)sign;
     double d = sign;
-    rt_scalar_from_real(t, rt_dtypes[t].real == KERN_S ? (const void *)&f : (const void *)&d, s.v);
+    kern_scalar_from_real(t, kern_dtypes[t].real == KERN_S ? (const void *)&f : (const void *)&d,
+                          s.v);
     return s;
 }
 
@@ -42,8 +43,8 @@ static int tile_fn(const rt_exec_t *x)
     }
     kern_type_t t = (kern_type_t)a->type;
     blas_scalar_t alpha = signed_one(t, a->sign), one = signed_one(t, 1);
-    blas_scalar_t ralpha = signed_one(rt_dtypes[t].real, a->sign);
-    blas_scalar_t rone = signed_one(rt_dtypes[t].real, 1);
+    blas_scalar_t ralpha = signed_one(kern_dtypes[t].real, a->sign);
+    blas_scalar_t rone = signed_one(kern_dtypes[t].real, 1);
     tess_uplo_t uplo = (tess_uplo_t)a->uplo;
     switch ((tile_op_t)a->op) {
     case OP_CHECK:
@@ -64,8 +65,8 @@ static int tile_fn(const rt_exec_t *x)
                              alpha.v, x->ptr[a->sa], x->ld[a->sa], x->ptr[a->sb], x->ld[a->sb],
                              one.v, x->ptr[a->sc], x->ld[a->sc]);
     case OP_HERK:
-        return x->kern->syrk(x->ctx, rt_dtypes[t].is_complex, uplo, (tess_trans_t)a->ta, a->n, a->k,
-                             ralpha.v, x->ptr[a->sa], x->ld[a->sa], rone.v, x->ptr[a->sc],
+        return x->kern->syrk(x->ctx, kern_dtypes[t].is_complex, uplo, (tess_trans_t)a->ta, a->n,
+                             a->k, ralpha.v, x->ptr[a->sa], x->ld[a->sa], rone.v, x->ptr[a->sc],
                              x->ld[a->sc]);
     }
     return TESS_EINTERNAL;
@@ -163,5 +164,5 @@ int lapack_task_herk(kern_type_t t, const lapack_opts_t *o, tess_uplo_t uplo, te
                       .sign = (int8_t)sign,
                       .n = (int32_t)c->n,
                       .k = (int32_t)(trans == TessNoTrans ? a->n : a->m) };
-    return submit(t, o, &g, rt_dtypes[t].is_complex ? "herk" : "syrk", a, NULL, c);
+    return submit(t, o, &g, kern_dtypes[t].is_complex ? "herk" : "syrk", a, NULL, c);
 }

@@ -250,8 +250,8 @@ static bool reads_output(const lg_call_t *c)
     if (lg_is_lapack(rt->shape))
         return true;
     if (rt->shape == LG_SHAPE_TRSM || rt->shape == LG_SHAPE_TRMM) /* B in place, no beta */
-        return !rt_scalar_is_zero(c->t, c->alpha);
-    return !rt_scalar_is_zero(rt->real_beta ? rt_dtypes[c->t].real : c->t, c->beta);
+        return !kern_scalar_is_zero(c->t, c->alpha);
+    return !kern_scalar_is_zero(rt->real_beta ? kern_dtypes[c->t].real : c->t, c->beta);
 }
 
 /* The call's flops as if alpha were not 0 (the caller tests alpha after the
@@ -276,7 +276,7 @@ static inline __attribute__((always_inline)) double flops(const lg_call_t *c)
     case LG_SHAPE_TRSM:
     case LG_SHAPE_TRMM: f = m * n * (c->side == TessLeft ? m : n); break;
     }
-    return rt_dtypes[c->t].is_complex ? 4 * f : f;
+    return kern_dtypes[c->t].is_complex ? 4 * f : f;
 }
 
 static bool wants_runtime(const lg_call_t *c)
@@ -287,7 +287,7 @@ static bool wants_runtime(const lg_call_t *c)
     const lg_routine_t *rt = lg_routine(c);
     if (f < lg.flops[c->r] ||
         (!lg_is_lapack(rt->shape) &&
-         rt_scalar_is_zero(rt->real_alpha ? rt_dtypes[c->t].real : c->t, c->alpha)))
+         kern_scalar_is_zero(rt->real_alpha ? kern_dtypes[c->t].real : c->t, c->alpha)))
         return false;
     lg_region_t r[3];
     int n = lg_regions(c, r);
@@ -295,7 +295,7 @@ static bool wants_runtime(const lg_call_t *c)
     double bytes = 0;
     for (int i = 0; i < n; i++)
         bytes += (double)r[i].m * (double)r[i].n * (r[i].out && reads ? 2 : 1);
-    bytes *= (double)rt_dtypes[c->t].size;
+    bytes *= (double)kern_dtypes[c->t].size;
     return f >= rt->per_byte * bytes;
 }
 
@@ -312,7 +312,7 @@ static bool wants_runtime(const lg_call_t *c)
  * tasks still running. */
 static bool runtime_run(const lg_call_t *c)
 {
-    size_t es = rt_dtypes[c->t].size;
+    size_t es = kern_dtypes[c->t].size;
     lg_region_t r[3];
     int n = lg_regions(c, r);
     bool reads = reads_output(c);
@@ -445,7 +445,7 @@ static bool fits32(int64_t v)
  * of the diagonal block. */
 static bool host_gemmt_by_gemm(const lg_call_t *c)
 {
-    size_t es = rt_dtypes[c->t].size;
+    size_t es = kern_dtypes[c->t].size;
     const char *a = c->A, *b = c->B;
     char *cc = c->C;
     bool upper = c->uplo == TessUpper;

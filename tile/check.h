@@ -48,7 +48,7 @@ static inline bool valid_rank_trans(kern_type_t t, bool herm, tess_trans_t trans
 {
     if (trans == TessNoTrans)
         return true;
-    if (!rt_dtypes[t].is_complex)
+    if (!kern_dtypes[t].is_complex)
         return trans == TessTrans || trans == TessConjTrans;
     return trans == (herm ? TessConjTrans : TessTrans);
 }

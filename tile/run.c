@@ -6,7 +6,7 @@
 int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
              int (*submit)(kern_type_t t, const tiling_t *g, const void *call), const void *call)
 {
-    size_t es = rt_dtypes[t].size;
+    size_t es = kern_dtypes[t].size;
     tiling_t g[BLAS_MAX_OPERANDS] = { { 0 } };
     /* an operand beyond the address space would overflow its tiling */
     for (int i = 0; i < nops; i++)
@@ -64,7 +64,7 @@ int blas_task_gemm_prio(kern_type_t t, int prio, tess_trans_t ta, tess_trans_t t
                       .beta = blas_scalar(t, beta) };
     g.sa = task_access(task, a, RT_R);
     g.sb = task_access(task, b, RT_R);
-    g.sc = task_access(task, c, rt_scalar_is_zero(t, beta) ? RT_W : RT_RW);
+    g.sc = task_access(task, c, kern_scalar_is_zero(t, beta) ? RT_W : RT_RW);
     TASK_SET_ARGS(task, gemm_tile, t, g);
     return task_submit(task);
 }
@@ -91,12 +91,12 @@ int blas_task_scal(kern_type_t t, bool herm, tess_part_t part, const void *beta,
     rt_task_t *task = task_new(TASK_KERNEL, "scal");
     if (!task)
         return TESS_ENOMEM;
-    kern_type_t bt = herm ? rt_dtypes[t].real : t;
+    kern_type_t bt = herm ? kern_dtypes[t].real : t;
     scal_args_t a = {
         .m = c->m, .n = c->n, .herm = herm, .part = part, .beta = blas_scalar(bt, beta)
     };
     /* a triangle keeps the other one: the tile is read even when beta is 0 */
-    a.sc = task_access(task, c, part == TessAll && rt_scalar_is_zero(bt, beta) ? RT_W : RT_RW);
+    a.sc = task_access(task, c, part == TessAll && kern_scalar_is_zero(bt, beta) ? RT_W : RT_RW);
     TASK_SET_ARGS(task, scal_tile, t, a);
     return task_submit(task);
 }
@@ -106,7 +106,7 @@ int blas_scale(kern_type_t t, bool herm, tess_part_t part, const void *beta, con
     tess_uplo_t uplo = (tess_uplo_t)part;
     blas_scalar_t cbeta;
     if (herm)
-        rt_scalar_from_real(t, beta, cbeta.v);
+        kern_scalar_from_real(t, beta, cbeta.v);
     else
         cbeta = blas_scalar(t, beta);
     int err = 0;

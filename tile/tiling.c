@@ -18,7 +18,7 @@
 
 static int ladder(kern_type_t t, int64_t *sizes)
 {
-    int n = rt_dtypes[t].is_complex ? 4 : 3;
+    int n = kern_dtypes[t].is_complex ? 4 : 3;
     for (int i = 0; i < n; i++)
         sizes[i] = rt.cfg.nb_max >> i > 0 ? rt.cfg.nb_max >> i : 1;
     return n;
@@ -50,7 +50,7 @@ int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
         return rt.cfg.nb_max;
     int64_t sizes[4];
     int ns = ladder(t, sizes);
-    size_t es = rt_dtypes[t].size;
+    size_t es = kern_dtypes[t].size;
     for (int i = nops - 1; i >= 0; i--) {
         const blas_operand_t *o = &ops[i];
         for (int s = 0; s < ns && used(o); s++) {

@@ -23,6 +23,7 @@
 #include "build_config.h"
 #include "tessera.h"
 #include "kern.h"
+#include "dtype.h"
 
 /* Blocks one task uses: a SYMV/HEMV off-diagonal tile reads A_ij, x_i and x_j and
  * updates y_i and y_j. */
@@ -33,21 +34,6 @@
 #define RT_ARGS_BYTES 96
 
 typedef enum { RT_R = 1, RT_W = 2, RT_RW = 3 } rt_mode_t;
-
-/* ---- element types ------------------------------------------------------ */
-typedef struct {
-    kern_type_t id;
-    size_t size;
-    bool is_complex;
-    kern_type_t real; /* the type of its real part */
-} rt_dtype_t;
-extern const rt_dtype_t rt_dtypes[KERN_NTYPES];
-bool rt_scalar_is_zero(kern_type_t t, const void *s);
-bool rt_scalar_is_one(kern_type_t t, const void *s);
-void rt_dtype_one(kern_type_t t, void *s); /* writes 1 of type t */
-/* out = the real scalar r (of t's real type) as a t */
-void rt_scalar_from_real(kern_type_t t, const void *r, void *out);
-void rt_scalar_conj(kern_type_t t, const void *s, void *out);
 
 /* ---- blocks and their copies (cache.c owns the copy fields) -------------- */
 /* MOSI, per memory space.  The host is memory space 0, kept as host_valid. */
