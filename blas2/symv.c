@@ -33,10 +33,10 @@ static int submit_symv(kern_type_t t, const tiling_t *g, const void *call)
     const symv_call_t *c = call;
     size_t es = kern_dtypes[t].size;
     vtiling_t x, y;
-    int err = vtiling_make(&x, g[OP_A].nb, c->x, c->n, c->incx, es);
+    int err = vtiling_make(&x, &g[OP_A], c->x, c->n, c->incx, es);
     if (err)
         return err;
-    if ((err = vtiling_make(&y, g[OP_A].nb, c->y, c->n, c->incy, es))) {
+    if ((err = vtiling_make(&y, &g[OP_A], c->y, c->n, c->incy, es))) {
         vtiling_free(&x);
         return err;
     }
@@ -70,7 +70,7 @@ static int submit_scale(kern_type_t t, const tiling_t *g, const void *call)
 {
     const symv_call_t *c = call;
     vtiling_t y;
-    int err = vtiling_make(&y, g[OP_A].nb, c->y, c->n, c->incy, kern_dtypes[t].size);
+    int err = vtiling_make(&y, &g[OP_A], c->y, c->n, c->incy, kern_dtypes[t].size);
     for (int64_t p = 0; p < y.nt && !err; p++)
         err = blas_task_scal(t, false, TessAll, c->beta.v, y.blk[p]);
     vtiling_free(&y);

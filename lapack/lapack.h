@@ -14,7 +14,7 @@
 #ifndef LAPACK_H
 #define LAPACK_H
 
-#include "blas3.h"
+#include "tile.h"
 #include "lapack_check.h"
 
 typedef struct {

@@ -27,7 +27,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "legacy.h"
-#include "rt.h"
 
 typedef enum { RT_UNTRIED, RT_STARTING, RT_ON, RT_OFF } rt_state_t;
 
@@ -190,8 +189,8 @@ static void start_done(rt_state_t state, bool ours)
         fprintf(stderr,
                 "tessera_blas: the runtime was %s %.3f s after the call that started it; %lld "
                 "calls ran on the host BLAS meanwhile\n",
-                state == RT_ON ? "up" : "off", (double)(rt_now_ns() - lg.start_ns) * 1e-9,
-                (long long)lg.on_host);
+                state == RT_ON ? "up" : "off",
+                (double)(tess_internal_now_ns() - lg.start_ns) * 1e-9, (long long)lg.on_host);
 }
 
 static void *start_main(void *arg)
@@ -225,7 +224,7 @@ static void begin_start(void)
     }
     join_starter(); /* a start before an application's tess_finalize */
     lg.state = RT_STARTING;
-    lg.start_ns = rt_now_ns();
+    lg.start_ns = tess_internal_now_ns();
     lg.on_host = 0;
     lg.host_rate = HOST_THREAD_FLOPS * host_threads();
     if (!lg.exit_before)
@@ -375,9 +374,9 @@ static bool runtime_call(const lg_call_t *c, bool may_defer)
         double f = flops(c);
         if (may_defer && !lg.every_call && f < HOST_WHILE_STARTING_S * lg.host_rate) {
             pthread_mutex_unlock(&lg.lock);
-            int64_t t0 = rt_now_ns();
+            int64_t t0 = tess_internal_now_ns();
             bool done = lg_host_run(c);
-            double s = (double)(rt_now_ns() - t0) * 1e-9;
+            double s = (double)(tess_internal_now_ns() - t0) * 1e-9;
             pthread_mutex_lock(&lg.lock);
             if (done) {
                 lg.on_host++;

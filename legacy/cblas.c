@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "build.h"
-#include "check.h"
+#include "options.h"
 
 enum { LG_ROW_MAJOR = 101, LG_COL_MAJOR = 102 };
 

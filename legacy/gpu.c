@@ -20,7 +20,6 @@
 #include "cuda_check.h"
 #include "cuda_ctx.h"
 #include "legacy.h"
-#include "rt.h"
 
 /* GPU memory exists only once the process has initialised the CUDA driver
  * (cuInit, with which every use of CUDA begins); until then no pointer is

@@ -44,6 +44,25 @@ void rt_leave(void)
     }
 }
 
+void rt_submit_begin(void)
+{
+    pthread_mutex_lock(&rt.submit_lock);
+}
+
+void rt_submit_end(void)
+{
+    pthread_mutex_unlock(&rt.submit_lock);
+}
+
+void rt_geometry(rt_geometry_t *g)
+{
+    g->ndev = rt.ndev;
+    g->grid_p = rt.grid_p;
+    g->grid_q = rt.grid_q;
+    g->nb_max = rt.cfg.nb_max;
+    g->nb_fixed = rt.cfg.nb_fixed;
+}
+
 static void device_grid(int n, int *p, int *q)
 {
     *p = 1;

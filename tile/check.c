@@ -1,6 +1,6 @@
 /* Reference BLAS's argument checks, in its order (see check.h). */
 #include "check.h"
-#include "rt.h"
+#include "dtype.h"
 
 static int64_t max1(int64_t v)
 {

@@ -1,7 +1,8 @@
-/* What every BLAS-3 routine shares: tiling its operands under the submit
- * lock, inside the runtime (rt_enter, so that tess_finalize waits for the
- * call), and the GEMM and scaling tile tasks. */
-#include "blas3.h"
+/* What every routine shares: tiling its operands while it submits, inside
+ * the runtime (rt_enter, so that tess_finalize waits for the call), and the
+ * GEMM and scaling tile tasks. */
+#include "call.h"
+#include "tile.h"
 
 int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
              int (*submit)(kern_type_t t, const tiling_t *g, const void *call), const void *call)
@@ -15,7 +16,7 @@ int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
     int err = rt_enter();
     if (err)
         return err;
-    pthread_mutex_lock(&rt.submit_lock);
+    rt_submit_begin();
     int64_t nb = tiling_pick_nb(t, nops, ops);
     for (int i = 0; i < nops; i++)
         g[i].nb = g[i].mb = nb;
@@ -25,7 +26,7 @@ int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
                               ops[i].n, ops[i].ld, es);
     if (!err)
         err = submit(t, g, call);
-    pthread_mutex_unlock(&rt.submit_lock);
+    rt_submit_end();
     for (int i = 0; i < nops; i++)
         tiling_free(&g[i]);
     rt_leave();
