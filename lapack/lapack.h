@@ -24,6 +24,13 @@ typedef struct {
     int prio;          /* 1 on the critical path: ahead of the updates in its device's queue */
 } lapack_opts_t;
 
+/* *info is the call's from here on: 0 until a diagonal task stores its failure.  Every
+ * routine with an INFO sets it here, once its arguments have passed. */
+static inline void lapack_info_start(int64_t *info)
+{
+    __atomic_store_n(info, 0, __ATOMIC_RELEASE);
+}
+
 /* The limit of a task that does nothing once the call has failed anywhere. */
 #define LAPACK_ANY_FAILURE INT64_MAX
 

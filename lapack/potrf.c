@@ -114,18 +114,12 @@ static int submit(kern_type_t t, const tiling_t *g, const void *call)
     return lapack_submit_potrs(t, c->uplo, &g[OP_A], &g[OP_B], c->solve ? c->info : NULL);
 }
 
-/* *info is the call's from here on (lapack.h). */
-static void info_start(int64_t *info)
-{
-    __atomic_store_n(info, 0, __ATOMIC_RELEASE);
-}
-
 int lapack_potrf(kern_type_t t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda, int64_t *info)
 {
     int err = check_potrf(uplo, n, A, lda, info);
     if (err || (err = rt_check_ready()))
         return err;
-    info_start(info);
+    lapack_info_start(info);
     if (n == 0)
         return 0;
     potrf_call_t c = { uplo, info, false };
@@ -152,7 +146,7 @@ int lapack_posv(kern_type_t t, tess_uplo_t uplo, int64_t n, int64_t nrhs, void *
     int err = check_posv(uplo, n, nrhs, A, lda, B, ldb, info);
     if (err || (err = rt_check_ready()))
         return err;
-    info_start(info);
+    lapack_info_start(info);
     if (n == 0)
         return 0;
     potrf_call_t c = { uplo, info, true };

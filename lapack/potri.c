@@ -116,7 +116,7 @@ static int submit(kern_type_t t, const tiling_t *g, const void *call)
 static int run(kern_type_t t, potri_call_t c, int64_t n, void *A, int64_t lda)
 {
     if (c.info)
-        __atomic_store_n(c.info, 0, __ATOMIC_RELEASE);
+        lapack_info_start(c.info);
     if (n == 0)
         return 0;
     blas_operand_t ops[] = { { A, n, n, lda, .tri = true, .chain = true } };
