@@ -158,8 +158,11 @@ void cache_pool_free(rt_device_t *d);
  * stays pinned until cache_release. */
 int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, cache_use_t *u);
 /* cache_acquire's failure when no memory can be had whatever is evicted or
- * waited for (an injected allocation fault): TESS_ENOMEM, not retried. */
-#define RT_ENOMEM_FINAL 1000
+ * waited for (an injected allocation fault): TESS_ENOMEM, not retried.  It is
+ * negative, outside the TESS_E* codes (all positive), and the worker turns it
+ * into TESS_ENOMEM before anything else sees it. */
+#define RT_ENOMEM_FINAL (-TESS_ENOMEM)
+_Static_assert(TESS_ENOMEM > 0, "RT_ENOMEM_FINAL lies outside the TESS_E* codes");
 void cache_release(rt_device_t *d, cache_use_t *u);
 /* A write-back task: queues the newest copy's transfer to the host, *done
  * (NULL: the host was valid already) recorded after it, *start before it when
