@@ -32,45 +32,12 @@ typedef struct {
 
 enum { OP_A, OP_B };
 
-typedef struct {
-    bool solve;
-    tess_side_t side;
-    tess_uplo_t uplo;
-    tess_trans_t trans;
-    tess_diag_t diag;
-    int64_t m, n;
-    int sa, sb;
-    blas_scalar_t alpha;
-} trxm_args_t;
-
-static int trxm_tile(const rt_exec_t *x)
-{
-    const trxm_args_t *a = x->args;
-    return (a->solve ? x->kern->trsm : x->kern->trmm)(x->ctx, a->side, a->uplo, a->trans, a->diag,
-                                                      a->m, a->n, a->alpha.v, x->ptr[a->sa],
-                                                      x->ld[a->sa], x->ptr[a->sb], x->ld[a->sb]);
-}
-
 /* One diagonal tile of A applied to one tile of B, in place. */
 static int task_trxm_diag(kern_type_t t, const trxm_call_t *c, int prio, const void *alpha,
                           rt_block_t *a, rt_block_t *b)
 {
-    rt_task_t *task = task_new(TASK_KERNEL, c->solve ? "trsm" : "trmm");
-    if (!task)
-        return TESS_ENOMEM;
-    task->prio = prio;
-    trxm_args_t s = { .solve = c->solve,
-                      .side = c->side,
-                      .uplo = c->uplo,
-                      .trans = c->trans,
-                      .diag = c->diag,
-                      .m = b->m,
-                      .n = b->n,
-                      .alpha = blas_scalar(t, alpha) };
-    s.sa = task_access(task, a, RT_R);
-    s.sb = task_access(task, b, RT_RW);
-    TASK_SET_ARGS(task, trxm_tile, t, s);
-    return task_submit(task);
+    tile_opts_t o = { .prio = prio };
+    return blas_task_trxm(t, &o, c->solve, c->side, c->uplo, c->trans, c->diag, alpha, a, b);
 }
 
 /* What the recursion carries: the tilings, and the call's fixed choices. */

@@ -17,12 +17,10 @@
 #include "tile.h"
 #include "lapack_check.h"
 
-typedef struct {
-    int64_t *info;     /* the call's INFO; NULL: the task is not gated */
-    int64_t limit;     /* skipped when 0 < *info <= limit */
-    rt_block_t *after; /* a tile also read, to come after its last writer; NULL: none */
-    int prio;          /* 1 on the critical path: ahead of the updates in its device's queue */
-} lapack_opts_t;
+/* A task's gate, extra read and priority: { info, limit, after, prio }, the tile
+ * framework's (tile.h); prio 1 on the critical path, ahead of the updates in its device's
+ * queue. */
+typedef tile_opts_t lapack_opts_t;
 
 /* *info is the call's from here on: 0 until a diagonal task stores its failure.  Every
  * routine with an INFO sets it here, once its arguments have passed. */
