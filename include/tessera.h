@@ -45,7 +45,8 @@ typedef enum { TessAll = 0, TessUpperPart = 121, TessLowerPart = 122 } tess_part
     X(ECONFIG, 5, "invalid configuration (tess_config_t field or TESS_* variable)")                \
     X(ENODEV, 6, "the requested devices do not exist or are not built in")                         \
     X(ENOTREG, 7, "the memory was not registered with tess_memory_register_async")                 \
-    X(EINTERNAL, 8, "internal error (a bug in Tessera)")
+    X(EINTERNAL, 8, "internal error (a bug in Tessera)")                                           \
+    X(ENOTSUP, 9, "not supported yet (gels with fewer rows than columns)")
 
 enum {
 #define TESS_ERRNO_ENUM(name, value, message) TESS_##name = value,
@@ -199,12 +200,61 @@ TESS_BLAS2_SYMV_DECL(z, hemv, double _Complex)
     TESS_API int tess_##P##lauum_async(tess_uplo_t uplo, int64_t n, T *A, int64_t lda);            \
     /* A = A^-1 from potrf's factor (trtri then lauum), in place */                                \
     TESS_API int tess_##P##potri_async(tess_uplo_t uplo, int64_t n, T *A, int64_t lda,             \
-                                       int64_t *info);
+                                       int64_t *info);                                             \
+    /* A = P L U, m x n (any shape), in place; ipiv 1-based as LAPACK's */                         \
+    /* (row i swapped with ipiv[i - 1]); ipiv and *info written by the next tess_sync */           \
+    TESS_API int tess_##P##getrf_async(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv,     \
+                                       int64_t *info);                                             \
+    /* op(A) X = B with getrf's factors; B is n x nrhs */                                          \
+    TESS_API int tess_##P##getrs_async(tess_trans_t trans, int64_t n, int64_t nrhs, const T *A,    \
+                                       int64_t lda, const int64_t *ipiv, T *B, int64_t ldb);       \
+    /* getrf, then getrs when it succeeded (B untouched otherwise) */                              \
+    TESS_API int tess_##P##gesv_async(int64_t n, int64_t nrhs, T *A, int64_t lda, int64_t *ipiv,   \
+                                      T *B, int64_t ldb, int64_t *info);                           \
+    /* LAPACK's laswp: rows k1..k2 of A's n columns (A is lda x n) interchanged */                 \
+    /* as ipiv says; incx as LAPACK's (negative: in reverse; |incx| > 1 strides) */                \
+    TESS_API int tess_##P##laswp_async(int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,       \
+                                       const int64_t *ipiv, int64_t incx);
 
 TESS_LAPACK_DECL(s, float, float)
 TESS_LAPACK_DECL(d, double, double)
 TESS_LAPACK_DECL(c, float _Complex, float)
 TESS_LAPACK_DECL(z, double _Complex, double)
+
+/* QR and least squares, column-major, host pointers, in LAPACK's representation: after geqrf
+ * A holds R on and above its diagonal and the Householder vectors below it, tau their
+ * min(m, n) scalars, so that the host LAPACK's ?orgqr/?ungqr and ?ormqr/?unmqr read them, and
+ * Tessera's ormqr/unmqr reads the host LAPACK's.  Argument errors return -i in LAPACK's
+ * numbering (a NULL operand or info at its own position), nothing submitted.  tau and *info
+ * belong to the call until the next tess_sync, which finds them written. */
+#define TESS_QR_DECL(P, T, R)                                                                      \
+    /* A = Q R, A m x n */                                                                         \
+    TESS_API int tess_##P##geqrf_async(int64_t m, int64_t n, T *A, int64_t lda, T *tau);           \
+    /* least squares (m >= n) or minimum norm (m < n) solutions of op(A) X = B, as LAPACK's      \
+     * ?gels: trans NoTrans, or Trans (s, d) or ConjTrans (c, z); B is max(m, n) x nrhs and     \
+     * holds X; for a least-squares problem its rows after X hold the part whose norm is the     \
+     * residual's.  *info = i when the i-th diagonal element of the triangular factor is        \
+     * exactly zero (A has not full rank; X is not computed); A holds the factorization. */ \
+    TESS_API int tess_##P##gels_async(tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs,      \
+                                      T *A, int64_t lda, T *B, int64_t ldb, int64_t *info);
+
+/* C = op(Q) C (side Left, Q of order m) or C op(Q) (Right, order n), C m x n, Q = H_1 ... H_k
+ * from geqrf's first k reflectors (below A's diagonal, which with what is above it is never
+ * read) and tau: NAME ormqr (s, d: trans NoTrans or Trans) or unmqr (c, z: NoTrans or
+ * ConjTrans). */
+#define TESS_ORMQR_DECL(P, NAME, T)                                                                \
+    TESS_API int tess_##P##NAME##_async(tess_side_t side, tess_trans_t trans, int64_t m,           \
+                                        int64_t n, int64_t k, const T *A, int64_t lda,             \
+                                        const T *tau, T *C, int64_t ldc);
+
+TESS_QR_DECL(s, float, float)
+TESS_QR_DECL(d, double, double)
+TESS_QR_DECL(c, float _Complex, float)
+TESS_QR_DECL(z, double _Complex, double)
+TESS_ORMQR_DECL(s, ormqr, float)
+TESS_ORMQR_DECL(d, ormqr, double)
+TESS_ORMQR_DECL(c, unmqr, float _Complex)
+TESS_ORMQR_DECL(z, unmqr, double _Complex)
 
 /* The host copy of the m x n matrix at A (or its upper/lower part) is valid
  * after the next tess_sync(); device copies stay valid for later calls. */

@@ -1,5 +1,5 @@
 /* The CUDA backend's kernel table: GEMM, scaling and the symmetric BLAS-3
- * kernels on cuBLAS, POTRF and TRTRI of a tile on cuSOLVER; the triangular and BLAS-2 kernels, and the one-triangle
+ * kernels on cuBLAS, POTRF, TRTRI and GETRF of a tile or panel on cuSOLVER; the triangular and BLAS-2 kernels, and the one-triangle
  * updates of GEMMT leaves and diagonal tiles, Tessera's own (kernels/cuda).
  * Everything is queued on the context's stream; the backend tracks
  * completion. */
@@ -306,6 +306,39 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
     return work_put(x, w, err);
 }
 
+/* A panel's LU on cuSOLVER's 64-bit getrf, which writes 64-bit pivots; then the pivots made
+ * global and the info taken from U's diagonal (kern_cuda_getrf_finish), cuSOLVER's own not
+ * trusted (its POTRF's misreports in CUDA 13).  A host workspace is handled as TRTRI's. */
+static int cuda_getrf(kern_ctx_t *x, kern_type_t t, cudaDataType dt, int64_t m, int64_t n, void *A,
+                      int64_t lda, int64_t *ipiv, int64_t *info, int64_t offset)
+{
+    cusolverDnHandle_t h;
+    cusolverDnParams_t params;
+    size_t dbytes = 0, hbytes = 0;
+    void *w = NULL, *hw = NULL;
+    int err = solver(x, &h);
+    if (!err)
+        err = kern_cuda_solver_params(&params);
+    if (!err)
+        err = CUSOLVER_OK(
+            cusolverDnXgetrf_bufferSize(h, params, m, n, dt, A, lda, dt, &dbytes, &hbytes));
+    if (!err)
+        err = work_get(x, n, dbytes > 0 ? dbytes : 1, &w);
+    if (!err && hbytes && !(hw = malloc(hbytes)))
+        err = TESS_ENOMEM;
+    if (!err)
+        err = CUSOLVER_OK(cusolverDnXgetrf(h, params, m, n, dt, A, lda, ipiv, dt, w, dbytes, hw,
+                                           hbytes, x->scratch));
+    if (!err)
+        err = kern_cuda_getrf_finish(t, x->stream, m < n ? m : n, A, lda, ipiv, offset, x->scratch);
+    if (!err)
+        err = info_to_host(x, info, offset);
+    if (hw && cudaStreamSynchronize(x->stream) != cudaSuccess && !err)
+        err = TESS_EDEVICE;
+    free(hw);
+    return work_put(x, w, err);
+}
+
 #define CUDA_LAPACK(P, TY, CT, RT, DT, CPLX, POTRF, POTRF_BS)                                        \
     static int cuda_##P##potrf(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, void *A, int64_t lda,     \
                                int64_t *info, int64_t offset)                                        \
@@ -364,6 +397,16 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
     {                                                                                                \
         return kern_lauum_recursive(&kern_cuda_table[TY], sizeof(CT), CPLX, CUDA_GEMMT_LEAF,         \
                                     cuda_##P##lauum_leaf, x, uplo, n, A, lda);                       \
+    }                                                                                                \
+    static int cuda_##P##getrf(kern_ctx_t *x, int64_t m, int64_t n, void *A, int64_t lda,            \
+                               int64_t *ipiv, int64_t *info, int64_t offset)                         \
+    {                                                                                                \
+        return cuda_getrf(x, TY, DT, m, n, A, lda, ipiv, info, offset);                              \
+    }                                                                                                \
+    static int cuda_##P##laswp(kern_ctx_t *x, int64_t m, int64_t n, void *A, int64_t lda,            \
+                               int64_t k1, int64_t k2, const int64_t *ipiv, bool forward)            \
+    {                                                                                                \
+        return kern_cuda_laswp(TY, x->stream, m, n, A, lda, k1, k2, ipiv, forward);                  \
     }
 
 CUDA_LAPACK(s, KERN_S, float, float, CUDA_R_32F, false, cusolverDnSpotrf,
@@ -375,13 +418,69 @@ CUDA_LAPACK(c, KERN_C, cuComplex, float, CUDA_C_32F, true, cusolverDnCpotrf,
 CUDA_LAPACK(z, KERN_Z, cuDoubleComplex, double, CUDA_C_64F, true, cusolverDnZpotrf,
             cusolverDnZpotrf_bufferSize)
 
+/* QR's tasks on cuSOLVER: GEQRF of a panel, and ORMQR/UNMQR on a copy of the reflectors
+ * with an explicit unit diagonal (kern.h: V's diagonal and above are never read, nor is V
+ * written, which cuSOLVER does not promise), the copy and the workspace together in the
+ * context's scratch or in stream-ordered memory.  Neither routine fails on valid arguments:
+ * the info cuSOLVER writes to the scratch's head is not read. */
+#define CUDA_QR(P, TY, CT, GEQRF, GEQRF_BS, ORMQR, ORMQR_BS)                                       \
+    static int cuda_##P##geqrf(kern_ctx_t *x, int64_t m, int64_t n, void *A, int64_t lda,          \
+                               void *tau)                                                          \
+    {                                                                                              \
+        cusolverDnHandle_t h;                                                                      \
+        int lwork = 0;                                                                             \
+        void *w = NULL;                                                                            \
+        int err = solver(x, &h);                                                                   \
+        if (!err)                                                                                  \
+            err = CUSOLVER_OK(GEQRF_BS(h, (int)m, (int)n, A, (int)lda, &lwork));                   \
+        if (!err)                                                                                  \
+            err = work_get(x, n, (size_t)(lwork > 0 ? lwork : 1) * sizeof(CT), &w);                \
+        if (!err)                                                                                  \
+            err = CUSOLVER_OK(GEQRF(h, (int)m, (int)n, A, (int)lda, tau, w, lwork, x->scratch));   \
+        return work_put(x, w, err);                                                                \
+    }                                                                                              \
+    static int cuda_##P##ormqr(kern_ctx_t *x, tess_side_t side, tess_trans_t trans, int64_t m,     \
+                               int64_t n, int64_t k, const void *V, int64_t ldv, const void *tau,  \
+                               void *C, int64_t ldc)                                               \
+    {                                                                                              \
+        cusolverDnHandle_t h;                                                                      \
+        int64_t r = side == TessLeft ? m : n;                                                      \
+        size_t ubytes = ((size_t)(r * k) * sizeof(CT) + 255) / 256 * 256;                          \
+        int lwork = 0;                                                                             \
+        void *w = NULL;                                                                            \
+        cublasSideMode_t sm = side_mode(side);                                                     \
+        cublasOperation_t op = kern_cublas_op(trans);                                              \
+        int err = solver(x, &h);                                                                   \
+        if (!err)                                                                                  \
+            err = CUSOLVER_OK(                                                                     \
+                ORMQR_BS(h, sm, op, (int)m, (int)n, (int)k, V, (int)r, tau, C, (int)ldc, &lwork)); \
+        if (!err)                                                                                  \
+            err = work_get(x, k, ubytes + (size_t)(lwork > 0 ? lwork : 1) * sizeof(CT), &w);       \
+        if (!err)                                                                                  \
+            err = kern_cuda_unit_lower(TY, x->stream, r, k, V, ldv, w, r);                         \
+        if (!err)                                                                                  \
+            err = CUSOLVER_OK(ORMQR(h, sm, op, (int)m, (int)n, (int)k, w, (int)r, tau, C,          \
+                                    (int)ldc, (CT *)((char *)w + ubytes), lwork, x->scratch));     \
+        return work_put(x, w, err);                                                                \
+    }
+
+CUDA_QR(s, KERN_S, float, cusolverDnSgeqrf, cusolverDnSgeqrf_bufferSize, cusolverDnSormqr,
+        cusolverDnSormqr_bufferSize)
+CUDA_QR(d, KERN_D, double, cusolverDnDgeqrf, cusolverDnDgeqrf_bufferSize, cusolverDnDormqr,
+        cusolverDnDormqr_bufferSize)
+CUDA_QR(c, KERN_C, cuComplex, cusolverDnCgeqrf, cusolverDnCgeqrf_bufferSize, cusolverDnCunmqr,
+        cusolverDnCunmqr_bufferSize)
+CUDA_QR(z, KERN_Z, cuDoubleComplex, cusolverDnZgeqrf, cusolverDnZgeqrf_bufferSize, cusolverDnZunmqr,
+        cusolverDnZunmqr_bufferSize)
+
 #define CUDA_TABLE(P)                                                                              \
     {                                                                                              \
         .gemm = cuda_##P##gemm, .scal = cuda_##P##scal, .trsm = cuda_##P##trsm,                    \
         .trmm = cuda_##P##trmm, .symm = cuda_##P##symm, .syrk = cuda_##P##syrk,                    \
         .syr2k = cuda_##P##syr2k, .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri,        \
         .gemv2 = cuda_##P##gemv2, .potrf = cuda_##P##potrf, .trtri = cuda_##P##trtri,              \
-        .lauum = cuda_##P##lauum, .diag_zero = cuda_##P##diag_zero                                 \
+        .lauum = cuda_##P##lauum, .diag_zero = cuda_##P##diag_zero, .getrf = cuda_##P##getrf,      \
+        .laswp = cuda_##P##laswp, .geqrf = cuda_##P##geqrf, .ormqr = cuda_##P##ormqr               \
     }
 
 const kern_table_t kern_cuda_table[KERN_NTYPES] = {

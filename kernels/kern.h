@@ -87,7 +87,7 @@ typedef struct {
     /* The diagonal tiles of the Cholesky family, in place on the n x n A's uplo triangle, the
      * other triangle never read nor written; complex types Hermitian.  An info is a global
      * column index: when the tile fails at its local column i (1-based), offset + i is stored
-     * to *info (an atomic store) by the time the work queued on ctx has completed; *info is
+     * to *info (kern_info_store) by the time the work queued on ctx has completed; *info is
      * left as it is otherwise. */
     /* A = L L^H (Lower) or U^H U (Upper); fails where a leading minor is not positive
      * definite */
@@ -98,12 +98,45 @@ typedef struct {
                      int64_t offset);
     /* A = A^-1, A triangular; fails where a diagonal element is exactly zero (never with diag
      * unit, whose diagonal is not read) */
+    /* QR's panels and updates (lapack/qr.c), in LAPACK's representation. */
+    /* A = Q R, m x n, as LAPACK's ?geqrf: R on and above the diagonal, the reflectors below
+     * it, their min(m, n) scalars in tau */
+    int (*geqrf)(kern_ctx_t *ctx, int64_t m, int64_t n, void *A, int64_t lda, void *tau);
+    /* C = op(Q) C (side Left) or C op(Q) (Right), C m x n, as LAPACK's ?ormqr/?unmqr: Q from
+     * the k reflectors stored below the diagonal of V (m x k for Left, n x k for Right) and
+     * tau; trans NoTrans or ConjTrans (Trans for real types).  V's diagonal and what is above
+     * it are never read (they may hold anything) and V is never written, not even for a
+     * moment, so that tasks may read it at the same time. */
+    int (*ormqr)(kern_ctx_t *ctx, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
+                 int64_t k, const void *V, int64_t ldv, const void *tau, void *C, int64_t ldc);
     int (*trtri)(kern_ctx_t *ctx, tess_uplo_t uplo, tess_diag_t diag, int64_t n, void *A,
                  int64_t lda, int64_t *info, int64_t offset);
     /* A = L^H L (Lower) or U U^H (Upper), L or U the triangle; a Hermitian result's diagonal
      * is real */
     int (*lauum)(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);
+    /* LU with partial pivoting.  getrf: the m x n A = P L U in place, as LAPACK's; ipiv[i] =
+     * offset + the (1-based, local) row that row i + 1 was interchanged with, i < min(m, n).
+     * Where U's diagonal first holds an exact zero, at local column i (1-based), the
+     * factorization still completes and offset + i is stored to *info as above, the smallest
+     * failure kept (kern_info_store). */
+    int (*getrf)(kern_ctx_t *ctx, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
+                 int64_t *info, int64_t offset);
+    /* laswp: rows k1 to k2 (1-based) of the m x n A interchanged one after another, row
+     * k1 + i with row ipiv[i] (1-based): from k1 up when forward, from k2 down otherwise; a
+     * pivot outside 1..m (bad input: LAPACK would write outside A) is not applied. */
+    int (*laswp)(kern_ctx_t *ctx, int64_t m, int64_t n, void *A, int64_t lda, int64_t k1,
+                 int64_t k2, const int64_t *ipiv, bool forward);
 } kern_table_t;
+
+/* A tile's failure at global column col stored to *info, atomically: the smallest failure is
+ * kept (LAPACK reports the first). */
+static inline void kern_info_store(int64_t *info, int64_t col)
+{
+    int64_t cur = __atomic_load_n(info, __ATOMIC_ACQUIRE);
+    while ((cur <= 0 || cur > col) &&
+           !__atomic_compare_exchange_n(info, &cur, col, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        ;
+}
 
 /* A GEMMT of n x n computed by halves: the off-diagonal block is one GEMM of
  * tab, the diagonal halves recurse, and blocks of at most leaf rows go to

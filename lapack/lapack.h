@@ -1,5 +1,5 @@
-/* The Cholesky family as tile algorithms on the runtime (README.md in this
- * folder).  Each routine is a lapack_<name>() taking the element type t, as
+/* The Cholesky family and LU as tile algorithms on the runtime (README.md in
+ * this folder).  Each routine is a lapack_<name>() taking the element type t, as
  * blas3's routines do, and runs through blas_run; its tasks are the tile
  * tasks below.
  *
@@ -53,6 +53,57 @@ int lapack_task_gemm(kern_type_t t, const lapack_opts_t *o, tess_trans_t ta, tes
 int lapack_task_herk(kern_type_t t, const lapack_opts_t *o, tess_uplo_t uplo, tess_trans_t trans,
                      int sign, rt_block_t *a, rt_block_t *c);
 
+/* sign (+1 or -1) as a scalar of type t */
+static inline blas_scalar_t lapack_one(kern_type_t t, int sign)
+{
+    blas_scalar_t s = { { 0 } };
+    float f = (float)sign;
+    double d = sign;
+    kern_scalar_from_real(t, kern_dtypes[t].real == KERN_S ? (const void *)&f : (const void *)&d, s.v);
+    return s;
+}
+
+/* LU's tasks on column panels (lu_tasks.c): rows r0 (0-based) on of a panel are step r0's,
+ * its kk rows the step's pivots, the panel's own rows the matrix's.  piv: a piece of the
+ * pivots, global 1-based row indices of the rows r0 + 1 to r0 + kk. */
+/* a's rows r0.. = P L U (getrf), the pivots written to piv, a failure to info (kern.h) */
+int lapack_task_lu_panel(kern_type_t t, const lapack_opts_t *o, int64_t r0, int64_t *info,
+                         rt_block_t *a, rt_block_t *piv);
+/* b's rows swapped as piv says, then U(k) = L(k,k)^-1 b(k) and b(below) -= L(below,k) U(k)
+ * with the factor's panel f */
+int lapack_task_lu_update(kern_type_t t, const lapack_opts_t *o, int64_t r0, int64_t kk,
+                          rt_block_t *f, rt_block_t *piv, rt_block_t *b);
+/* b's rows k1 to k2 (1-based) interchanged with those piv names, in order (forward) or in
+ * reverse */
+int lapack_task_laswp(kern_type_t t, const lapack_opts_t *o, int64_t k1, int64_t k2, bool forward,
+                      rt_block_t *piv, rt_block_t *b);
+/* One step of a triangular solve of b with the factor's panel f (its uplo triangle: L unit,
+ * U not), on b's rows r0 to r0 + kk: trans N solves them and updates the rows below (L) or
+ * above (U); a transposed solve first subtracts what the rows below (L) or above (U) give */
+int lapack_task_lu_solve(kern_type_t t, const lapack_opts_t *o, tess_uplo_t uplo,
+                         tess_trans_t trans, int64_t r0, int64_t kk, rt_block_t *f, rt_block_t *b);
+
+/* QR's tasks (qr_tasks.c) on whole column panels, each from its step's first row off (the
+ * panel's own first column is the step's).  The panel's GEQRF, at prio, writing tau (a 1 x k
+ * block); a task is gated only through o (NULL: not gated). */
+int lapack_task_geqrf(kern_type_t t, int prio, int64_t off, rt_block_t *panel, rt_block_t *tau);
+/* C = op(Q) C (Left: Q from the k reflectors of panel v from row off, applied to c's rows from
+ * off) or C op(Q) (Right: to c's columns from off; c a row panel) */
+int lapack_task_ormqr(kern_type_t t, const lapack_opts_t *o, tess_side_t side, tess_trans_t trans,
+                      int64_t off, int64_t k, rt_block_t *v, rt_block_t *tau, rt_block_t *c);
+/* INFO = off + i for the first exactly zero element i of the k x k diagonal block at (off, 0)
+ * of the panel; it writes o->after (unchanged) so that the checks form a chain */
+int lapack_task_qr_check(kern_type_t t, const lapack_opts_t *o, int64_t off, int64_t k,
+                         rt_block_t *panel);
+/* One step of a solve with R (the panels' upper triangle) on the column panel c, R_kk the
+ * k x k block at (off, 0) of the panel: trans NoTrans, backward, c_k = R_kk^-1 c_k and the rows
+ * above less R(0:off, panel) c_k; ConjTrans, forward, c_k less R(0:off, panel)^H c(0:off) and
+ * then c_k = R_kk^-H c_k */
+int lapack_task_qr_solve(kern_type_t t, const lapack_opts_t *o, tess_trans_t trans, int64_t off,
+                         int64_t k, rt_block_t *panel, rt_block_t *c);
+/* c's rows from off set to zero */
+int lapack_task_zero_rows(kern_type_t t, const lapack_opts_t *o, int64_t off, rt_block_t *c);
+
 /* The Hermitian transposition of type t: ConjTrans, or Trans for real types. */
 static inline tess_trans_t lapack_ctrans(kern_type_t t)
 {
@@ -76,6 +127,13 @@ int lapack_submit_potrs(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, cons
 int lapack_submit_trtri(kern_type_t t, tess_uplo_t uplo, tess_diag_t diag, const tiling_t *A,
                         int64_t *info);
 int lapack_submit_lauum(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, int64_t *gate);
+/* QR (qr.c): A and tau tiled as column panels, tau 1 x min(m, n); tau's blocks are written back
+ * to the host by the next tess_sync */
+int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau);
+/* k reflectors in A's column panels (k columns), tau 1 x k; C column panels (Left) or row
+ * panels (Right); o gates every task */
+int lapack_submit_ormqr(kern_type_t t, const lapack_opts_t *o, tess_side_t side, tess_trans_t trans,
+                        const tiling_t *A, const tiling_t *tau, const tiling_t *C);
 
 int lapack_potrf(kern_type_t t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda, int64_t *info);
 int lapack_potrs(kern_type_t t, tess_uplo_t uplo, int64_t n, int64_t nrhs, const void *A,
@@ -86,5 +144,19 @@ int lapack_trtri(kern_type_t t, tess_uplo_t uplo, tess_diag_t diag, int64_t n, v
                  int64_t *info);
 int lapack_lauum(kern_type_t t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);
 int lapack_potri(kern_type_t t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda, int64_t *info);
+int lapack_geqrf(kern_type_t t, int64_t m, int64_t n, void *A, int64_t lda, void *tau);
+int lapack_ormqr(kern_type_t t, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
+                 int64_t k, const void *A, int64_t lda, const void *tau, void *C, int64_t ldc);
+int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs, void *A,
+                int64_t lda, void *B, int64_t ldb, int64_t *info);
+/* LU with partial pivoting (getrf.c): A tiled as column panels, ipiv int64_t, 1-based */
+int lapack_getrf(kern_type_t t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
+                 int64_t *info);
+int lapack_getrs(kern_type_t t, tess_trans_t trans, int64_t n, int64_t nrhs, const void *A,
+                 int64_t lda, const int64_t *ipiv, void *B, int64_t ldb);
+int lapack_gesv(kern_type_t t, int64_t n, int64_t nrhs, void *A, int64_t lda, int64_t *ipiv,
+                void *B, int64_t ldb, int64_t *info);
+int lapack_laswp(kern_type_t t, int64_t n, void *A, int64_t lda, int64_t k1, int64_t k2,
+                 const int64_t *ipiv, int64_t incx);
 
 #endif

@@ -14,17 +14,6 @@ typedef struct {
     int8_t op, sa;
 } tile_args_t;
 
-/* sign as a scalar of type t */
-static blas_scalar_t signed_one(kern_type_t t, int sign)
-{
-    blas_scalar_t s = { { 0 } };
-    float f = (float)sign;
-    double d = sign;
-    kern_scalar_from_real(t, kern_dtypes[t].real == KERN_S ? (const void *)&f : (const void *)&d,
-                          s.v);
-    return s;
-}
-
 static int tile_fn(const rt_exec_t *x)
 {
     const tile_args_t *a = x->args;
@@ -97,14 +86,14 @@ int lapack_task_trxm(kern_type_t t, const lapack_opts_t *o, bool solve, tess_sid
                      tess_uplo_t uplo, tess_trans_t trans, tess_diag_t diag, int sign,
                      rt_block_t *a, rt_block_t *b)
 {
-    blas_scalar_t alpha = signed_one(t, sign);
+    blas_scalar_t alpha = lapack_one(t, sign);
     return blas_task_trxm(t, o, solve, side, uplo, trans, diag, alpha.v, a, b);
 }
 
 int lapack_task_gemm(kern_type_t t, const lapack_opts_t *o, tess_trans_t ta, tess_trans_t tb,
                      int sign, rt_block_t *a, rt_block_t *b, rt_block_t *c)
 {
-    blas_scalar_t alpha = signed_one(t, sign), one = signed_one(t, 1);
+    blas_scalar_t alpha = lapack_one(t, sign), one = lapack_one(t, 1);
     return blas_task_gemm_opts(t, o, ta, tb, alpha.v, a, b, one.v, c);
 }
 
@@ -113,6 +102,6 @@ int lapack_task_herk(kern_type_t t, const lapack_opts_t *o, tess_uplo_t uplo, te
                      int sign, rt_block_t *a, rt_block_t *c)
 {
     kern_type_t rt = kern_dtypes[t].real;
-    blas_scalar_t alpha = signed_one(rt, sign), one = signed_one(rt, 1);
+    blas_scalar_t alpha = lapack_one(rt, sign), one = lapack_one(rt, 1);
     return blas_task_rank(t, o, kern_dtypes[t].is_complex, uplo, trans, alpha.v, a, NULL, one.v, c);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
+#include "scratch.h"
 
 rt_t rt;
 
@@ -240,8 +241,10 @@ TESS_API int tess_sync(void)
     int err = rt_enter();
     if (err)
         return err;
+    void *scratch = rt_scratch_take();
     task_wait_all();
     pin_wait_idle();
+    rt_scratch_free(scratch);
     err = rt_scope_sync(&rt.app);
     rt_leave();
     return err;
@@ -259,6 +262,7 @@ TESS_API int tess_finalize(void)
             pthread_cond_wait(&life_cond, &life_lock);
         task_wait_all();
         pin_wait_idle();
+        rt_scratch_free(rt_scratch_take());
         err = atomic_exchange(&rt.app.error, 0);
         sched_fini();
         if (rt.dev[0]->be->stop)

@@ -27,21 +27,27 @@ static int enter_region(int first, int64_t m, int64_t n, const void *A, int64_t 
     return rt_enter();
 }
 
-static void submit_writeback(rt_block_t *b, bool inside, void *arg)
+int block_coherent_async(rt_block_t *b)
 {
-    (void)inside;
-    int *err = arg;
     if (!b->coh_dirty && !atomic_load(&b->wb_failed))
-        return;
+        return 0;
     rt_task_t *t = task_new(TASK_WRITEBACK, "writeback");
-    if (!t) {
-        *err = TESS_ENOMEM;
-        return;
-    }
+    if (!t)
+        return TESS_ENOMEM;
     t->prio = RT_PRIO_FIRST;
     task_access(t, b, RT_R);
     task_submit(t);
     b->coh_dirty = false;
+    return 0;
+}
+
+static void submit_writeback(rt_block_t *b, bool inside, void *arg)
+{
+    (void)inside;
+    int *err = arg;
+    int e = block_coherent_async(b);
+    if (e)
+        *err = e;
 }
 
 TESS_API int tess_memory_coherent_async(tess_part_t part, int64_t m, int64_t n, const void *A,

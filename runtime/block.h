@@ -66,6 +66,10 @@ bool block_view_fits(const void *p, int64_t m, int64_t n, int64_t ld, size_t es)
 int block_foreach_in(tess_part_t part, const char *p, int64_t m, int64_t n, int64_t ld,
                      size_t elsize, void (*fn)(rt_block_t *, bool inside, void *), void *arg);
 void block_remove(rt_block_t *b);
+/* Under the submit lock: the block's host copy valid after the next tess_sync, as
+ * tess_memory_coherent_async makes it (a write-back task after its last writer, when it
+ * was written since the last such request).  0 or TESS_ENOMEM. */
+int block_coherent_async(rt_block_t *b);
 int block_dir_init(void);
 void block_dir_clear(void); /* every block removed, the table kept */
 void block_dir_free(void);

@@ -52,6 +52,52 @@ int tl_potri_async(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int
     TL_DISPATCH(t, potri_async(uplo, n, A, lda, info))
 }
 
+int tl_getrf_async(const tu_type_t *t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
+                   int64_t *info)
+{
+    TL_DISPATCH(t, getrf_async(m, n, A, lda, ipiv, info))
+}
+
+int tl_getrs_async(const tu_type_t *t, tess_trans_t trans, int64_t n, int64_t nrhs, const void *A,
+                   int64_t lda, const int64_t *ipiv, void *B, int64_t ldb)
+{
+    TL_DISPATCH(t, getrs_async(trans, n, nrhs, A, lda, ipiv, B, ldb))
+}
+
+int tl_gesv_async(const tu_type_t *t, int64_t n, int64_t nrhs, void *A, int64_t lda, int64_t *ipiv,
+                  void *B, int64_t ldb, int64_t *info)
+{
+    TL_DISPATCH(t, gesv_async(n, nrhs, A, lda, ipiv, B, ldb, info))
+}
+
+int tl_laswp_async(const tu_type_t *t, int64_t n, void *A, int64_t lda, int64_t k1, int64_t k2,
+                   const int64_t *ipiv, int64_t incx)
+{
+    TL_DISPATCH(t, laswp_async(n, A, lda, k1, k2, ipiv, incx))
+}
+
+int tl_geqrf_async(const tu_type_t *t, int64_t m, int64_t n, void *A, int64_t lda, void *tau)
+{
+    TL_DISPATCH(t, geqrf_async(m, n, A, lda, tau))
+}
+
+int tl_ormqr_async(const tu_type_t *t, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
+                   int64_t k, const void *A, int64_t lda, const void *tau, void *C, int64_t ldc)
+{
+    switch (kind(t)) {
+    case 0: return tess_sormqr_async(side, trans, m, n, k, A, lda, tau, C, ldc);
+    case 1: return tess_dormqr_async(side, trans, m, n, k, A, lda, tau, C, ldc);
+    case 2: return tess_cunmqr_async(side, trans, m, n, k, A, lda, tau, C, ldc);
+    default: return tess_zunmqr_async(side, trans, m, n, k, A, lda, tau, C, ldc);
+    }
+}
+
+int tl_gels_async(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs,
+                  void *A, int64_t lda, void *B, int64_t ldb, int64_t *info)
+{
+    TL_DISPATCH(t, gels_async(trans, m, n, nrhs, A, lda, B, ldb, info))
+}
+
 /* LAPACK's Fortran interface, LP64, from the host LAPACK linked in. */
 typedef void uplo_fn(const char *, const int *, void *, const int *, int *, size_t);
 typedef void trtri_fn(const char *, const char *, const int *, void *, const int *, int *, size_t,
@@ -94,6 +140,79 @@ int tl_trtri_ref(const tu_type_t *t, tess_uplo_t uplo, tess_diag_t diag, int64_t
     fns[kind(t)](uplo == TessLower ? "L" : "U", diag == TessUnit ? "U" : "N", &in, A, &ilda, &info,
                  1, 1);
     return info;
+}
+
+typedef void getrf_fn(const int *, const int *, void *, const int *, int *, int *);
+typedef void laswp_fn(const int *, void *, const int *, const int *, const int *, const int *,
+                      const int *);
+extern getrf_fn sgetrf_, dgetrf_, cgetrf_, zgetrf_;
+extern laswp_fn slaswp_, dlaswp_, claswp_, zlaswp_;
+
+int tl_getrf_ref(const tu_type_t *t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv)
+{
+    static getrf_fn *const fns[4] = { sgetrf_, dgetrf_, cgetrf_, zgetrf_ };
+    int64_t mn = m < n ? m : n;
+    int im = (int)m, in = (int)n, ilda = (int)lda, info = 0, *piv = calloc((size_t)mn + 1, 4);
+    fns[kind(t)](&im, &in, A, &ilda, piv, &info);
+    for (int64_t i = 0; i < mn; i++)
+        ipiv[i] = piv[i];
+    free(piv);
+    return info;
+}
+
+void tl_laswp_ref(const tu_type_t *t, int64_t n, void *A, int64_t lda, int64_t k1, int64_t k2,
+                  const int64_t *ipiv, int64_t incx)
+{
+    static laswp_fn *const fns[4] = { slaswp_, dlaswp_, claswp_, zlaswp_ };
+    int64_t s = incx > 0 ? incx : -incx;
+    int *piv = calloc((size_t)(k1 + (k2 - k1) * s), 4);
+    /* the entries laswp reads: ipiv(k1 + (i - k1)|incx|) for row i, whatever incx's sign */
+    for (int64_t i = 0; i <= k2 - k1; i++)
+        piv[k1 - 1 + i * s] = (int)ipiv[k1 - 1 + i * s];
+    int in = (int)n, ilda = (int)lda, ik1 = (int)k1, ik2 = (int)k2, iinc = (int)incx;
+    fns[kind(t)](&in, A, &ilda, &ik1, &ik2, piv, &iinc);
+    free(piv);
+}
+
+double tl_lu_residual(const tu_type_t *t, int64_t m, int64_t n, const void *A0, const void *LU,
+                      int64_t lda, const int64_t *ipiv)
+{
+    int64_t mn = m < n ? m : n;
+    void *L = tu_alloc(t, m, mn), *U = tu_alloc(t, mn, n), *R = tu_alloc(t, m, n);
+    for (int64_t j = 0; j < mn; j++)
+        for (int64_t i = 0; i < m; i++)
+            tu_set(t, L, i, j, m, i > j ? tu_get(t, LU, i, j, lda) : i == j ? 1.0 : 0.0);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < mn; i++)
+            tu_set(t, U, i, j, mn, i <= j ? tu_get(t, LU, i, j, lda) : 0.0);
+    /* R = P^T A0, the swaps applied in order, less L U */
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++)
+            tu_set(t, R, i, j, m, tu_get(t, A0, i, j, lda));
+    for (int64_t i = 0; i < mn; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double _Complex v = tu_get(t, R, i, j, m);
+            tu_set(t, R, i, j, m, tu_get(t, R, ipiv[i] - 1, j, m));
+            tu_set(t, R, ipiv[i] - 1, j, m, v);
+        }
+    tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, n, mn, -1.0, L, m, U, mn, 1.0, R, m);
+    double norm = tu_norm(t, A0, m, n, lda), big = (double)(m > n ? m : n);
+    double r = tu_norm(t, R, m, n, m) / (big * t->eps * (norm > 0 ? norm : 1));
+    free(L);
+    free(U);
+    free(R);
+    return r;
+}
+
+double tl_solve_residual(const tu_type_t *t, tess_trans_t trans, int64_t n, int64_t nrhs,
+                         const void *A, int64_t lda, const void *B, const void *X, int64_t ldb)
+{
+    void *R = tu_copy(t, B, ldb, nrhs);
+    tu_gemm_ref(t, trans, TessNoTrans, n, nrhs, n, 1.0, A, lda, X, ldb, -1.0, R, ldb);
+    double r = tu_norm(t, R, n, nrhs, ldb) /
+               ((double)n * t->eps * tu_norm(t, A, n, n, lda) * tu_norm(t, X, n, nrhs, ldb));
+    free(R);
+    return r;
 }
 
 void *tl_hpd(const tu_type_t *t, int64_t n, int64_t ld, unsigned seed)
@@ -156,4 +275,93 @@ double tl_inverse_residual(const tu_type_t *t, int64_t n, const void *M, const v
                ((double)n * t->eps * tu_norm(t, M, n, n, n) * tu_norm(t, Minv, n, n, n));
     free(P);
     return r;
+}
+
+static int64_t largest_tile(void)
+{
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    return s.nb;
+}
+
+int64_t tl_default_tile_order(void)
+{
+    return largest_tile() / 2 + 16;
+}
+
+void tl_default_tile_positions(int64_t n, int64_t ks[TL_DEFAULT_TILE_POSITIONS])
+{
+    int64_t nb = largest_tile();
+    int64_t k[TL_DEFAULT_TILE_POSITIONS] = { 1,          nb / 8,         nb / 8 + 1, nb / 4,
+                                             nb / 4 + 1, 3 * nb / 8 + 5, n };
+    for (int i = 0; i < TL_DEFAULT_TILE_POSITIONS; i++) {
+        assert_true(k[i] >= 1 && k[i] <= n);
+        ks[i] = k[i];
+    }
+}
+
+void tl_assert_several_tiles(const tu_type_t *t, int64_t n)
+{
+    void *A = tl_hpd(t, n, n, 5);
+    int64_t info = -1;
+    uint64_t before = tu_tasks_run();
+    assert_int_equal(tl_potrf_async(t, TessLower, n, A, n, &info), 0);
+    assert_int_equal(tess_sync(), 0);
+    uint64_t tasks = tu_tasks_run() - before;
+    assert_int_equal(info, 0);
+    if (tasks < 2)
+        fail_msg("%spotrf of order %lld took one tile: the cases of this order test no tile "
+                 "offset",
+                 t->name, (long long)n);
+    tu_release(t, A, n, n);
+}
+
+typedef void geqrf_fn(const int *, const int *, void *, const int *, void *, void *, const int *,
+                      int *);
+typedef void orgqr_fn(const int *, const int *, const int *, void *, const int *, const void *,
+                      void *, const int *, int *);
+typedef void gels_fn(const char *, const int *, const int *, const int *, void *, const int *,
+                     void *, const int *, void *, const int *, int *, size_t);
+extern geqrf_fn sgeqrf_, dgeqrf_, cgeqrf_, zgeqrf_;
+extern orgqr_fn sorgqr_, dorgqr_, cungqr_, zungqr_;
+extern gels_fn sgels_, dgels_, cgels_, zgels_;
+
+/* LAPACK's workspace: generous, so that no query is needed */
+static void *work(const tu_type_t *t, int64_t m, int64_t n, int64_t nrhs, int *lwork)
+{
+    *lwork = (int)((m + n + nrhs + 1) * 64);
+    return tu_alloc(t, *lwork, 1);
+}
+
+int tl_geqrf_ref(const tu_type_t *t, int64_t m, int64_t n, void *A, int64_t lda, void *tau)
+{
+    static geqrf_fn *const fns[4] = { sgeqrf_, dgeqrf_, cgeqrf_, zgeqrf_ };
+    int im = (int)m, in = (int)n, ilda = (int)lda, lwork, info = 0;
+    void *w = work(t, m, n, 0, &lwork);
+    fns[kind(t)](&im, &in, A, &ilda, tau, w, &lwork, &info);
+    free(w);
+    return info;
+}
+
+int tl_orgqr_ref(const tu_type_t *t, int64_t m, int64_t n, int64_t k, void *A, int64_t lda,
+                 const void *tau)
+{
+    static orgqr_fn *const fns[4] = { sorgqr_, dorgqr_, cungqr_, zungqr_ };
+    int im = (int)m, in = (int)n, ik = (int)k, ilda = (int)lda, lwork, info = 0;
+    void *w = work(t, m, n, 0, &lwork);
+    fns[kind(t)](&im, &in, &ik, A, &ilda, tau, w, &lwork, &info);
+    free(w);
+    return info;
+}
+
+int tl_gels_ref(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs, void *A,
+                int64_t lda, void *B, int64_t ldb)
+{
+    static gels_fn *const fns[4] = { sgels_, dgels_, cgels_, zgels_ };
+    const char *tr = trans == TessNoTrans ? "N" : t->is_complex ? "C" : "T";
+    int im = (int)m, in = (int)n, ir = (int)nrhs, ilda = (int)lda, ildb = (int)ldb, lwork, info = 0;
+    void *w = work(t, m, n, nrhs, &lwork);
+    fns[kind(t)](tr, &im, &in, &ir, A, &ilda, B, &ildb, w, &lwork, &info, 1);
+    free(w);
+    return info;
 }

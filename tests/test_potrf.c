@@ -1,6 +1,8 @@
 /* POTRF, POTRS and POSV on the host backend (host:2, nb = 16): both
  * triangles, the four precisions, orders of one tile, of 4 and 5 tiles and
- * off the grid, leading dimensions larger than the order.
+ * off the grid, leading dimensions larger than the order.  Then with the
+ * tile size unset, each call picking its own tiles (lapackutil.h): the
+ * factor, the solve and INFO at each position in and across tiles.
  *
  * Bounds (TL_BOUND, LAPACK's testers' threshold of 30):
  *   factor:  ||A - L L^H||_F / (n eps ||A||_F), and ||L - Lref||_F / (n eps ||Lref||_F)
@@ -139,10 +141,11 @@ static void *indefinite_at(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int6
     return A;
 }
 
-/* INFO exactly LAPACK's; the columns (rows, Upper) of the tiles before k's hold the factor
- * of the matrix that was definite there, and the leading minor of order k - 1 its factor;
- * posv leaves B as it was, bit for bit. */
-static void failure_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t k, bool posv)
+/* INFO exactly LAPACK's; the leading minor of order k - 1 holds its factor, and, with tiles
+ * of nb forced (nb 0: the call picks its own), the columns (rows, Upper) of the tiles before
+ * k's the factor of the matrix that was definite there; posv leaves B as it was, bit for bit. */
+static void failure_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t k, bool posv,
+                         int64_t nb)
 {
     int64_t lda = n + 1, nrhs = 5;
     void *A = indefinite_at(t, uplo, n, lda, k), *A0 = tu_copy(t, A, lda, n);
@@ -158,12 +161,13 @@ static void failure_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_
     int ref_info = tl_potrf_ref(t, uplo, n, Ref, lda);
     assert_int_equal(ref_info, k);
     if (info != ref_info)
-        fail_msg("%s%s uplo %d n %lld: info %lld, LAPACK's %d", t->name, posv ? "posv" : "potrf",
-                 uplo, (long long)n, (long long)info, ref_info);
+        fail_msg("%s%s uplo %c n %lld k %lld: info %lld, LAPACK's %d", t->name,
+                 posv ? "posv" : "potrf", uplo == TessLower ? 'L' : 'U', (long long)n, (long long)k,
+                 (long long)info, ref_info);
     assert_int_equal(tl_potrf_ref(t, uplo, n, Good, lda), 0);
     /* the leading k - 1 as LAPACK's; the tiles' columns before k's as the definite factor */
     double lead = tl_tri_error(t, uplo, k - 1, A, Ref, lda);
-    int64_t done = (k - 1) / NB * NB;
+    int64_t done = nb ? (k - 1) / nb * nb : 0;
     double cols = 0;
     for (int64_t j = 0; j < done; j++)
         for (int64_t i = j; i < n; i++) {
@@ -175,7 +179,9 @@ static void failure_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_
         fail_msg("%s uplo %d n %lld k %lld: leading minor %g, finished columns %g", t->name, uplo,
                  (long long)n, (long long)k, lead, cols);
     assert_true(tu_other_triangle_same(t, uplo, n, A, A0, lda));
-    assert_true(tu_same_outside(t, B, B0, n, nrhs, n, 0, 0, 0, 0));
+    if (!tu_same_outside(t, B, B0, n, nrhs, n, 0, 0, 0, 0))
+        fail_msg("%sposv uplo %c n %lld k %lld: B changed though INFO > 0", t->name,
+                 uplo == TessLower ? 'L' : 'U', (long long)n, (long long)k);
     tu_release(t, A, lda, n);
     tu_release(t, B, n, nrhs);
     free(A0);
@@ -191,7 +197,7 @@ static void potrf_reports_the_first_indefinite_minor_at_the_first_tile_and_deep_
     for (int ti = 0; ti < TU_NTYPES; ti++)
         for (int u = 0; u < 2; u++)
             for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
-                failure_case(&tu_types[ti], uplos[u], n, ks[i], false);
+                failure_case(&tu_types[ti], uplos[u], n, ks[i], false, NB);
 }
 
 static void posv_leaves_b_untouched_when_the_matrix_is_not_positive_definite(void **state)
@@ -201,7 +207,7 @@ static void posv_leaves_b_untouched_when_the_matrix_is_not_positive_definite(voi
     for (int ti = 0; ti < TU_NTYPES; ti++)
         for (int u = 0; u < 2; u++)
             for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
-                failure_case(&tu_types[ti], uplos[u], n, ks[i], true);
+                failure_case(&tu_types[ti], uplos[u], n, ks[i], true, NB);
 }
 
 /* A and B windows of one parent at offsets off the tile grid: every element of the parent
@@ -353,6 +359,47 @@ static void potrf_and_potrs_run_one_task_per_tile_update(void **state)
     tu_release(t, B, n, nrhs);
 }
 
+/* ---- with the tile size unset: each call picks its own tiles --------------------------- */
+
+static void potrf_and_posv_with_the_tiles_a_call_picks_match_lapack(void **state)
+{
+    (void)state;
+    int64_t n = tl_default_tile_order();
+    for (int ti = 0; ti < TU_NTYPES; ti++) {
+        tl_assert_several_tiles(&tu_types[ti], n);
+        for (int u = 0; u < 2; u++) {
+            factor_case(&tu_types[ti], uplos[u], n);
+            solve_case(&tu_types[ti], uplos[u], n, 3, true);
+        }
+    }
+}
+
+/* The failing tile's offset in the call's own tiles, not in the largest tile size. */
+static void potrf_reports_lapacks_info_at_every_position_with_the_tiles_a_call_picks(void **state)
+{
+    (void)state;
+    int64_t n = tl_default_tile_order(), ks[TL_DEFAULT_TILE_POSITIONS];
+    tl_default_tile_positions(n, ks);
+    for (int ti = 0; ti < TU_NTYPES; ti++) {
+        tl_assert_several_tiles(&tu_types[ti], n);
+        for (int u = 0; u < 2; u++)
+            for (int i = 0; i < TL_DEFAULT_TILE_POSITIONS; i++)
+                failure_case(&tu_types[ti], uplos[u], n, ks[i], false, 0);
+    }
+}
+
+static void
+posv_reports_lapacks_info_and_leaves_b_untouched_with_the_tiles_a_call_picks(void **state)
+{
+    (void)state;
+    int64_t n = tl_default_tile_order(), ks[TL_DEFAULT_TILE_POSITIONS];
+    tl_default_tile_positions(n, ks);
+    for (int ti = 0; ti < TU_NTYPES; ti++)
+        for (int u = 0; u < 2; u++)
+            for (int i = 0; i < TL_DEFAULT_TILE_POSITIONS; i++)
+                failure_case(&tu_types[ti], uplos[u], n, ks[i], true, 0);
+}
+
 #define TILE_BYTES ((size_t)NB * NB * sizeof(double _Complex))
 
 /* 8 tiles per device against 21 of A's triangle and 18 of B: tiles are evicted and written
@@ -385,9 +432,17 @@ int main(void)
         cmocka_unit_test(the_cholesky_solvers_reject_invalid_arguments_with_their_lapack_numbers),
         cmocka_unit_test(potrf_and_potrs_run_one_task_per_tile_update),
     };
+    const struct CMUnitTest default_tiles[] = {
+        cmocka_unit_test(potrf_and_posv_with_the_tiles_a_call_picks_match_lapack),
+        cmocka_unit_test(potrf_reports_lapacks_info_at_every_position_with_the_tiles_a_call_picks),
+        cmocka_unit_test(
+            posv_reports_lapacks_info_and_leaves_b_untouched_with_the_tiles_a_call_picks),
+    };
     const struct CMUnitTest on_their_own[] = {
         cmocka_unit_test(posv_with_device_memory_of_a_few_tiles_completes_out_of_core),
     };
     return cmocka_run_group_tests_name("potrf", on_host2, tu_group_setup, tu_group_teardown) +
+           cmocka_run_group_tests_name("potrf, tiles of each call's own size", default_tiles,
+                                       tu_group_setup_default_nb, tu_group_teardown) +
            cmocka_run_group_tests_name("potrf, own runtime", on_their_own, NULL, NULL);
 }

@@ -2,6 +2,9 @@
  * triangles, unit and non-unit diagonals, the four precisions, orders of one
  * tile, of 4 and 5 tiles and off the grid, leading dimensions larger than
  * the order; the other triangle holds NaN and must come back bit for bit.
+ * Then with the tile size unset, each call picking its own tiles
+ * (lapackutil.h): the inverses, and INFO at each position in and across
+ * tiles.
  *
  * Bounds (TL_BOUND, LAPACK's testers' threshold of 30):
  *   TRTRI:  ||T T^-1 - I||_F / (n eps ||T||_F ||T^-1||_F), and the error
@@ -84,30 +87,45 @@ static void trtri_inverts_every_uplo_and_diag_in_every_precision_on_and_off_the_
                     trtri_case(&tu_types[ti], uplos[u], diags[d], orders[k]);
 }
 
-/* As LAPACK: INFO is the first zero on the diagonal and A is left untouched, bit for bit. */
+/* As LAPACK: TRTRI's (POTRI's) INFO is the first zero on the diagonal, A(k,k) with a later
+ * one at A(n,n), and A is left untouched, bit for bit. */
+static void zero_diagonal_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t k,
+                               bool potri)
+{
+    void *A = tri_matrix(t, uplo, n, n, (unsigned)(k + 3));
+    tu_set(t, A, k - 1, k - 1, n, 0.0);
+    if (k < n) /* a later zero is not the one reported */
+        tu_set(t, A, n - 1, n - 1, n, 0.0);
+    void *A0 = tu_copy(t, A, n, n), *R = tu_copy(t, A, n, n);
+    int64_t info = 0;
+    if (potri)
+        assert_int_equal(tl_potri_async(t, uplo, n, A, n, &info), 0);
+    else
+        assert_int_equal(tl_trtri_async(t, uplo, TessNonUnit, n, A, n, &info), 0);
+    sync_matrix(t, A, n, n);
+    int ref = potri ? tl_potri_ref(t, uplo, n, R, n) : tl_trtri_ref(t, uplo, TessNonUnit, n, R, n);
+    assert_int_equal(ref, k);
+    if (info != ref)
+        fail_msg("%s%s uplo %c n %lld k %lld: info %lld, LAPACK's %d", t->name,
+                 potri ? "potri" : "trtri", uplo == TessLower ? 'L' : 'U', (long long)n,
+                 (long long)k, (long long)info, ref);
+    if (!tu_same_outside(t, A, A0, n, n, n, 0, 0, 0, 0))
+        fail_msg("%s%s uplo %c n %lld k %lld: A changed though INFO > 0", t->name,
+                 potri ? "potri" : "trtri", uplo == TessLower ? 'L' : 'U', (long long)n,
+                 (long long)k);
+    tu_release(t, A, n, n);
+    free(A0);
+    free(R);
+}
+
 static void trtri_reports_the_first_zero_diagonal_and_leaves_a_untouched(void **state)
 {
     (void)state;
     const int64_t n = 5 * NB + 3, ks[] = { 1, 7, 3 * NB + 2, n };
     for (int ti = 0; ti < TU_NTYPES; ti++)
         for (int u = 0; u < 2; u++)
-            for (size_t i = 0; i < sizeof ks / sizeof *ks; i++) {
-                const tu_type_t *t = &tu_types[ti];
-                void *A = tri_matrix(t, uplos[u], n, n, (unsigned)(i + 3));
-                tu_set(t, A, ks[i] - 1, ks[i] - 1, n, 0.0);
-                if (ks[i] < n) /* a later zero is not the one reported */
-                    tu_set(t, A, n - 1, n - 1, n, 0.0);
-                void *A0 = tu_copy(t, A, n, n), *R = tu_copy(t, A, n, n);
-                int64_t info = 0;
-                assert_int_equal(tl_trtri_async(t, uplos[u], TessNonUnit, n, A, n, &info), 0);
-                sync_matrix(t, A, n, n);
-                assert_int_equal(tl_trtri_ref(t, uplos[u], TessNonUnit, n, R, n), ks[i]);
-                assert_int_equal(info, ks[i]);
-                assert_true(tu_same_outside(t, A, A0, n, n, n, 0, 0, 0, 0));
-                tu_release(t, A, n, n);
-                free(A0);
-                free(R);
-            }
+            for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
+                zero_diagonal_case(&tu_types[ti], uplos[u], n, ks[i], false);
 }
 
 static void lauum_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n)
@@ -241,6 +259,35 @@ static void the_inversions_with_n_zero_return_at_once_with_info_zero(void **stat
     assert_int_equal(tess_sync(), 0);
 }
 
+/* ---- with the tile size unset: each call picks its own tiles --------------------------- */
+
+static void trtri_and_potri_with_the_tiles_a_call_picks_match_lapack(void **state)
+{
+    (void)state;
+    int64_t n = tl_default_tile_order();
+    for (int ti = 0; ti < TU_NTYPES; ti++) {
+        tl_assert_several_tiles(&tu_types[ti], n);
+        for (int u = 0; u < 2; u++) {
+            trtri_case(&tu_types[ti], uplos[u], TessNonUnit, n);
+            potri_case(&tu_types[ti], uplos[u], n);
+        }
+    }
+}
+
+/* The zero's tile offset in the call's own tiles, not in the largest tile size. */
+static void
+trtri_and_potri_report_lapacks_info_at_every_position_with_the_tiles_a_call_picks(void **state)
+{
+    (void)state;
+    int64_t n = tl_default_tile_order(), ks[TL_DEFAULT_TILE_POSITIONS];
+    tl_default_tile_positions(n, ks);
+    for (int ti = 0; ti < TU_NTYPES; ti++)
+        for (int u = 0; u < 2; u++)
+            for (int i = 0; i < TL_DEFAULT_TILE_POSITIONS; i++)
+                for (int potri = 0; potri < 2; potri++)
+                    zero_diagonal_case(&tu_types[ti], uplos[u], n, ks[i], potri);
+}
+
 #define TILE_BYTES ((size_t)NB * NB * sizeof(double))
 
 /* 8 tiles per device against 21 of the triangle: tiles are evicted and written back between
@@ -269,9 +316,16 @@ int main(void)
         cmocka_unit_test(the_inversions_reject_invalid_arguments_with_their_lapack_numbers),
         cmocka_unit_test(the_inversions_with_n_zero_return_at_once_with_info_zero),
     };
+    const struct CMUnitTest default_tiles[] = {
+        cmocka_unit_test(trtri_and_potri_with_the_tiles_a_call_picks_match_lapack),
+        cmocka_unit_test(
+            trtri_and_potri_report_lapacks_info_at_every_position_with_the_tiles_a_call_picks),
+    };
     const struct CMUnitTest on_their_own[] = {
         cmocka_unit_test(potri_with_device_memory_of_a_few_tiles_completes_out_of_core),
     };
     return cmocka_run_group_tests_name("potri", on_host2, tu_group_setup, tu_group_teardown) +
+           cmocka_run_group_tests_name("potri, tiles of each call's own size", default_tiles,
+                                       tu_group_setup_default_nb, tu_group_teardown) +
            cmocka_run_group_tests_name("potri, own runtime", on_their_own, NULL, NULL);
 }

@@ -685,6 +685,12 @@ int tu_group_setup(void **state)
     return tu_init_host(2, TU_NB, 0);
 }
 
+int tu_group_setup_default_nb(void **state)
+{
+    (void)state;
+    return tu_init_host(2, 0, 0);
+}
+
 int tu_group_teardown(void **state)
 {
     (void)state;

@@ -204,6 +204,9 @@ void tu_release(const tu_type_t *t, void *A, int64_t ld, int64_t n);
 #define TU_NB 16
 int tu_group_setup(void **state);
 int tu_group_teardown(void **state);
+/* The same devices with the tile size unset (nb 0; meson sets no TESS_NB):
+ * each call picks its own tiles, as users' calls do. */
+int tu_group_setup_default_nb(void **state);
 
 /* Initialises the runtime on host:ndev with tile size nb and device memory mem
  * (0: default); for cmocka group setups. */

@@ -22,8 +22,8 @@ int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
         g[i].nb = g[i].mb = nb;
     for (int i = 0; i < nops && !err; i++)
         if (ops[i].ptr && ops[i].m > 0 && ops[i].n > 0)
-            err = tiling_make(&g[i], ops[i].panels ? ops[i].m : nb, nb, ops[i].ptr, ops[i].m,
-                              ops[i].n, ops[i].ld, es);
+            err = tiling_make(&g[i], ops[i].panels ? ops[i].m : nb, ops[i].rows ? ops[i].n : nb,
+                              ops[i].ptr, ops[i].m, ops[i].n, ops[i].ld, es);
     if (!err)
         err = submit(t, g, call);
     rt_submit_end();

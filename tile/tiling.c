@@ -27,7 +27,7 @@ static int ladder(kern_type_t t, int64_t nb_max, int64_t *sizes)
 
 static int64_t tiles_of(const blas_operand_t *o, int64_t nb)
 {
-    int64_t mt = o->panels ? 1 : (o->m + nb - 1) / nb, nt = (o->n + nb - 1) / nb;
+    int64_t mt = o->panels ? 1 : (o->m + nb - 1) / nb, nt = o->rows ? 1 : (o->n + nb - 1) / nb;
     return o->tri ? mt * (mt + 1) / 2 : mt * nt;
 }
 
@@ -58,7 +58,8 @@ int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
         const blas_operand_t *o = &ops[i];
         for (int s = 0; s < ns && used(o); s++) {
             int64_t nb = sizes[s];
-            if (block_find(o->ptr, o->m < nb ? o->m : nb, o->n < nb ? o->n : nb, o->ld, es))
+            int64_t bm = o->panels || o->m < nb ? o->m : nb, bn = o->rows || o->n < nb ? o->n : nb;
+            if (block_find(o->ptr, bm, bn, o->ld, es))
                 return nb;
         }
     }
@@ -104,7 +105,6 @@ int tiling_make(tiling_t *g, int64_t mb, int64_t nb, const void *ptr, int64_t m,
 {
     rt_geometry_t geo;
     rt_geometry(&geo);
-    g->nb = nb;
     g->mb = mb;
     g->p = geo.grid_p;
     g->q = geo.grid_q;

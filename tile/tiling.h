@@ -16,16 +16,20 @@
  * diagonal one tile after another (the triangle of TRSM and TRMM).  panels:
  * cut into column panels of the call's tile width, each the operand's whole
  * height (one tile row), for algorithms whose tasks work on whole columns
- * (a pivoted or Householder panel searches or reflects all of its rows). */
+ * (a pivoted or Householder panel searches or reflects all of its rows).
+ * rows: cut into row panels of the call's tile height, each the operand's
+ * whole width (one tile column), for tasks that apply reflectors from the
+ * right to whole rows (ORMQR's side Right). */
 typedef struct {
     const void *ptr;
     int64_t m, n, ld;
-    bool tri, chain, panels;
+    bool tri, chain, panels, rows;
 } blas_operand_t;
 
 typedef struct {
     int64_t nb;       /* the call's tile size, the same for all its operands */
-    int64_t mb;       /* tile rows: nb, or the whole height of a panel tiling */
+    int64_t mb;       /* tile rows: nb, or the whole height of a panel tiling (a row-panel
+                         tiling's tiles are the whole width: nt is 1) */
     int64_t mt, nt;   /* tiles down and across */
     int64_t p, q;     /* the device grid its tiles are homed on (tiling_home) */
     rt_block_t **blk; /* column-major mt x nt */
@@ -35,7 +39,8 @@ typedef struct {
  * (the rule is in tiling.c), for the devices the runtime has (rt_geometry). */
 int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops);
 /* Tiles of mb x nb (the last row and column of tiles what is left), homed on
- * the runtime's device grid (rt_geometry), which g keeps. */
+ * the runtime's device grid (rt_geometry), which g keeps; g->nb is the call's
+ * tile size, set by the caller. */
 int tiling_make(tiling_t *g, int64_t mb, int64_t nb, const void *ptr, int64_t m, int64_t n,
                 int64_t ld, size_t es);
 void tiling_free(tiling_t *g);

@@ -117,6 +117,26 @@ int kern_cuda_potrf_info(kern_type_t t, cudaStream_t s, int64_t n, const void *A
 int kern_cuda_diag_zero(kern_type_t t, cudaStream_t s, int64_t n, const void *A, int64_t lda,
                         int *dev_out);
 
+/* The calling thread's cuSOLVER parameters (cusolverDnParams_t, the 64-bit API's), created on
+ * first use and destroyed when the thread exits.  0 or TESS_EDEVICE. */
+int kern_cuda_solver_params(cusolverDnParams_t *p);
+
+/* After cuSOLVER's getrf of a panel's rows offset on: the mn pivots ipiv (device, 64-bit) made
+ * global (offset added), and *dev_out = 1 + the first exactly zero element of U's diagonal,
+ * or 0 (GETRF's INFO, taken from the factor, not from cuSOLVER). */
+int kern_cuda_getrf_finish(kern_type_t t, cudaStream_t s, int64_t mn, const void *A, int64_t lda,
+                           int64_t *ipiv, int64_t offset, int *dev_out);
+
+/* kern.h's laswp: rows k1 to k2 of the m x n A interchanged with ipiv's (device, 64-bit,
+ * 1-based) in order (forward) or in reverse; one thread a column. */
+int kern_cuda_laswp(kern_type_t t, cudaStream_t s, int64_t m, int64_t n, void *A, int64_t lda,
+                    int64_t k1, int64_t k2, const int64_t *ipiv, bool forward);
+
+/* U (ld ldu) = the r x k reflectors below V's diagonal, with ones on the diagonal and zeros
+ * above it; V's diagonal and upper part are never read (ORMQR's, which may hold NaN). */
+int kern_cuda_unit_lower(kern_type_t t, cudaStream_t s, int64_t r, int64_t k, const void *V,
+                         int64_t ldv, void *U, int64_t ldu);
+
 /* The calling thread's cuBLAS handle for the current device, created on first
  * use and destroyed when the thread exits.  0 or TESS_EDEVICE. */
 int kern_cuda_thread_handle(cublasHandle_t *h);

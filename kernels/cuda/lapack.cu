@@ -1,7 +1,11 @@
-/* What the Cholesky family's diagonal tiles need on a GPU besides cuSOLVER's
- * routines: the calling thread's cuSOLVER handle, a tile's info carried from
- * the device to the host without the worker waiting for it, POTRF's info
- * checked against the factor, and TRTRI's check for a zero on the diagonal. */
+/* What the Cholesky family's diagonal tiles and LU's panels need on a GPU
+ * besides cuSOLVER's routines: the calling thread's cuSOLVER handle and
+ * parameters, a tile's info carried from the device to the host without the
+ * worker waiting for it, POTRF's info checked against the factor, the check
+ * for a zero on the diagonal (TRTRI's, and GETRF's INFO, taken from U rather
+ * than from cuSOLVER), GETRF's pivots made global, the row interchanges
+ * of LASWP, and ORMQR's copy of the reflectors with their implicit unit
+ * diagonal made explicit. */
 #include <climits>
 #include "check.cuh"
 #include "scalar.cuh"
@@ -12,11 +16,14 @@ namespace
 /* One cuSOLVER handle per host thread and device, as handle.cu's cuBLAS ones. */
 struct thread_solvers {
     cusolverDnHandle_t h[TESS_MAX_DEVICES] = {};
+    cusolverDnParams_t params = nullptr;
     ~thread_solvers()
     {
         for (cusolverDnHandle_t hd : h)
             if (hd)
                 cusolverDnDestroy(hd); /* nothing to report to at thread exit */
+        if (params)
+            cusolverDnDestroyParams(params);
     }
 };
 
@@ -57,7 +64,7 @@ void CUDART_CB deliver(void *p)
 {
     const info_slot *s = static_cast<const info_slot *>(p);
     if (s->value > 0)
-        __atomic_store_n(s->dest, s->offset + s->value, __ATOMIC_RELEASE);
+        kern_info_store(s->dest, s->offset + s->value);
     else if (s->value < 0 && s->async_err)
         __atomic_store_n(s->async_err, (int)TESS_EINTERNAL, __ATOMIC_RELEASE);
 }
@@ -116,7 +123,96 @@ __global__ void first_zero_on_diagonal(int64_t n, const T *A, int64_t lda, int *
         *out = first == INT_MAX ? 0 : first;
 }
 
+/* Pivots local to a panel made global. */
+__global__ void add_offset(int64_t n, int64_t *ipiv, int64_t offset)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i < n)
+        ipiv[i] += offset;
+}
+
+/* One thread a column, each applying the interchanges in order; the pivots are read by every
+ * thread of a warp at once (one broadcast). */
+template <class T>
+__global__ void swap_rows(int64_t m, int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,
+                          const int64_t *ipiv, bool forward)
+{
+    const int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (j >= n)
+        return;
+    T *col = A + j * lda;
+    for (int64_t s = 0; s <= k2 - k1; s++) {
+        const int64_t i = forward ? k1 + s : k2 - s, p = ipiv[i - k1];
+        if (p == i || p < 1 || p > m)
+            continue;
+        const T v = col[i - 1];
+        col[i - 1] = col[p - 1];
+        col[p - 1] = v;
+    }
+}
+
+constexpr int LASWP_THREADS = 128;
+
+/* U = V's r x k reflectors with ones on the diagonal and zeros above it: one thread an
+ * element, V's diagonal and upper part never read. */
+template <class T>
+__global__ void unit_lower(int64_t r, int64_t k, const T *V, int64_t ldv, T *U, int64_t ldu)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x, j = blockIdx.y;
+    if (i >= r)
+        return;
+    U[i + j * ldu] = i > j ? V[i + j * ldv] : i == j ? kone<T>() : kzero<T>();
+}
+
 } // namespace
+
+extern "C" int kern_cuda_unit_lower(kern_type_t t, cudaStream_t s, int64_t r, int64_t k,
+                                    const void *V, int64_t ldv, void *U, int64_t ldu)
+{
+    if (r <= 0 || k <= 0)
+        return 0;
+    return kern_by_type(t, [&](auto z) -> int {
+        using T = decltype(z);
+        const dim3 grid((unsigned)((r + 255) / 256), (unsigned)k);
+        unit_lower<T>
+            <<<grid, 256, 0, s>>>(r, k, static_cast<const T *>(V), ldv, static_cast<T *>(U), ldu);
+        KERN_LAUNCH_CHECK();
+        return 0;
+    });
+}
+
+extern "C" int kern_cuda_solver_params(cusolverDnParams_t *p)
+{
+    if (!tl_solvers.params && CUSOLVER_OK(cusolverDnCreateParams(&tl_solvers.params)))
+        return TESS_EDEVICE;
+    *p = tl_solvers.params;
+    return 0;
+}
+
+extern "C" int kern_cuda_getrf_finish(kern_type_t t, cudaStream_t s, int64_t mn, const void *A,
+                                      int64_t lda, int64_t *ipiv, int64_t offset, int *dev_out)
+{
+    if (offset) {
+        add_offset<<<(unsigned)((mn + 255) / 256), 256, 0, s>>>(mn, ipiv, offset);
+        KERN_LAUNCH_CHECK();
+    }
+    return kern_cuda_diag_zero(t, s, mn, A, lda, dev_out);
+}
+
+extern "C" int kern_cuda_laswp(kern_type_t t, cudaStream_t s, int64_t m, int64_t n, void *A,
+                               int64_t lda, int64_t k1, int64_t k2, const int64_t *ipiv,
+                               bool forward)
+{
+    if (n == 0 || k2 < k1)
+        return 0;
+    return kern_by_type(t, [&](auto z) -> int {
+        using T = decltype(z);
+        swap_rows<T><<<(unsigned)((n + LASWP_THREADS - 1) / LASWP_THREADS), LASWP_THREADS, 0, s>>>(
+            m, n, static_cast<T *>(A), lda, k1, k2, ipiv, forward);
+        KERN_LAUNCH_CHECK();
+        return 0;
+    });
+}
 
 extern "C" int kern_cuda_thread_solver(cudaStream_t s, cusolverDnHandle_t *h)
 {

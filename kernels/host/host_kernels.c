@@ -203,8 +203,8 @@ HOST_SCAL(d, double, cblas_dscal, real_zero_d, REAL_ARG)
 HOST_SCAL(c, float _Complex, cblas_cscal, cplx_zero_c, CPLX_ARG)
 HOST_SCAL(z, double _Complex, cblas_zscal, cplx_zero_z, CPLX_ARG)
 
-/* The Cholesky family's diagonal tiles, on the host LAPACK. */
-#define HOST_LAPACK(P, TY)                                                                         \
+/* The Cholesky family's diagonal tiles, LU's panels and QR's tasks, on the host LAPACK. */
+#define HOST_LAPACK(P, TY, T)                                                                      \
     static int host_##P##potrf(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, void *A, int64_t lda, \
                                int64_t *info, int64_t offset)                                      \
     {                                                                                              \
@@ -227,12 +227,38 @@ HOST_SCAL(z, double _Complex, cblas_zscal, cplx_zero_z, CPLX_ARG)
     {                                                                                              \
         (void)ctx;                                                                                 \
         return host_lapack_lauum(TY, uplo, n, A, lda);                                             \
+    }                                                                                              \
+    static int host_##P##getrf(kern_ctx_t *ctx, int64_t m, int64_t n, void *A, int64_t lda,        \
+                               int64_t *ipiv, int64_t *info, int64_t offset)                       \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        return host_lapack_getrf(TY, m, n, A, lda, ipiv, info, offset);                            \
+    }                                                                                              \
+    static int host_##P##laswp(kern_ctx_t *ctx, int64_t m, int64_t n, void *A, int64_t lda,        \
+                               int64_t k1, int64_t k2, const int64_t *ipiv, bool forward)          \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        host_lapack_laswp(sizeof(T), m, n, A, lda, k1, k2, ipiv, forward);                         \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int host_##P##geqrf(kern_ctx_t *ctx, int64_t m, int64_t n, void *A, int64_t lda,        \
+                               void *tau)                                                          \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        return host_lapack_geqrf(TY, m, n, A, lda, tau);                                           \
+    }                                                                                              \
+    static int host_##P##ormqr(kern_ctx_t *ctx, tess_side_t side, tess_trans_t trans, int64_t m,   \
+                               int64_t n, int64_t k, const void *V, int64_t ldv, const void *tau,  \
+                               void *C, int64_t ldc)                                               \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        return host_lapack_ormqr(TY, side, trans, m, n, k, V, ldv, tau, C, ldc);                   \
     }
 
-HOST_LAPACK(s, KERN_S)
-HOST_LAPACK(d, KERN_D)
-HOST_LAPACK(c, KERN_C)
-HOST_LAPACK(z, KERN_Z)
+HOST_LAPACK(s, KERN_S, float)
+HOST_LAPACK(d, KERN_D, double)
+HOST_LAPACK(c, KERN_C, float _Complex)
+HOST_LAPACK(z, KERN_Z, double _Complex)
 
 #define HOST_TABLE(P)                                                                              \
     {                                                                                              \
@@ -240,7 +266,8 @@ HOST_LAPACK(z, KERN_Z)
         .trmm = host_##P##trmm, .symm = host_##P##symm, .syrk = host_##P##syrk,                    \
         .syr2k = host_##P##syr2k, .gemmt = host_##P##gemmt, .scal_tri = host_##P##scal_tri,        \
         .gemv2 = host_##P##gemv2, .potrf = host_##P##potrf, .trtri = host_##P##trtri,              \
-        .lauum = host_##P##lauum, .diag_zero = host_##P##diag_zero                                 \
+        .lauum = host_##P##lauum, .diag_zero = host_##P##diag_zero, .getrf = host_##P##getrf,      \
+        .laswp = host_##P##laswp, .geqrf = host_##P##geqrf, .ormqr = host_##P##ormqr               \
     }
 
 const kern_table_t kern_host_table[KERN_NTYPES] = {

@@ -2,9 +2,11 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include "host_blas.h"
 #include "host_lapack.h"
+#include "kern.h"
 
 static host_lapack_t table;
 static bool complete;
@@ -21,6 +23,12 @@ static bool fill_from(void *h)
         all &= (*(void **)&table.trtri[t] = dlsym(h, name)) != NULL;
         memcpy(name + 1, "lauum_", 6);
         all &= (*(void **)&table.lauum[t] = dlsym(h, name)) != NULL;
+        memcpy(name + 1, "geqrf_", 6);
+        all &= (*(void **)&table.geqrf[t] = dlsym(h, name)) != NULL;
+        memcpy(name + 1, t < 2 ? "ormqr_" : "unmqr_", 6);
+        all &= (*(void **)&table.ormqr[t] = dlsym(h, name)) != NULL;
+        memcpy(name + 1, "getrf_", 6);
+        all &= (*(void **)&table.getrf[t] = dlsym(h, name)) != NULL;
     }
     return all;
 }
@@ -70,7 +78,7 @@ static int tile_info(int info, int64_t *out, int64_t offset)
     if (info < 0)
         return TESS_EINTERNAL;
     if (info > 0)
-        __atomic_store_n(out, offset + info, __ATOMIC_RELEASE);
+        kern_info_store(out, offset + info);
     return 0;
 }
 
@@ -128,4 +136,113 @@ int host_lapack_diag_zero(int t, int64_t n, const void *A, int64_t lda, int64_t 
             return tile_info((int)i + 1, info, offset);
     }
     return 0;
+}
+
+int host_lapack_getrf(int t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
+                      int64_t *info, int64_t offset)
+{
+    const host_lapack_t *l = host_lapack();
+    if (!l)
+        return TESS_ECONFIG;
+    int64_t mn = m < n ? m : n;
+    int im = (int)m, in = (int)n, ilda = (int)lda, i = 0;
+    int *piv = malloc((size_t)(mn > 0 ? mn : 1) * sizeof *piv);
+    if (!piv)
+        return TESS_ENOMEM;
+    l->getrf[t](&im, &in, A, &ilda, piv, &i);
+    for (int64_t k = 0; k < mn; k++)
+        ipiv[k] = offset + piv[k];
+    free(piv);
+    return tile_info(i, info, offset);
+}
+
+void host_lapack_laswp(size_t es, int64_t m, int64_t n, void *A, int64_t lda, int64_t k1,
+                       int64_t k2, const int64_t *ipiv, bool forward)
+{
+    unsigned char tmp[16];
+    for (int64_t j = 0; j < n; j++) {
+        char *col = (char *)A + (size_t)j * (size_t)lda * es;
+        for (int64_t s = 0; s <= k2 - k1; s++) {
+            int64_t i = forward ? k1 + s : k2 - s, p = ipiv[i - k1];
+            if (p == i || p < 1 || p > m)
+                continue;
+            memcpy(tmp, col + (size_t)(i - 1) * es, es);
+            memcpy(col + (size_t)(i - 1) * es, col + (size_t)(p - 1) * es, es);
+            memcpy(col + (size_t)(p - 1) * es, tmp, es);
+        }
+    }
+}
+
+static size_t elsize(int t)
+{
+    static const size_t es[4] = { 4, 8, 8, 16 };
+    return es[t];
+}
+
+/* LAPACK's workspace: the size its query answered (the first element's real part). */
+static void *work_alloc(int t, const void *query, int *lwork)
+{
+    double q = t == 0 || t == 2 ? (double)*(const float *)query : *(const double *)query;
+    *lwork = q > 1 ? (int)q : 1;
+    return malloc((size_t)*lwork * elsize(t));
+}
+
+int host_lapack_geqrf(int t, int64_t m, int64_t n, void *A, int64_t lda, void *tau)
+{
+    const host_lapack_t *l = host_lapack();
+    if (!l)
+        return TESS_ECONFIG;
+    int im = (int)m, in = (int)n, ilda = (int)lda, lwork = -1, i = 0;
+    double query[2];
+    l->geqrf[t](&im, &in, A, &ilda, tau, query, &lwork, &i);
+    void *work = i ? NULL : work_alloc(t, query, &lwork);
+    if (!work)
+        return i ? TESS_EINTERNAL : TESS_ENOMEM;
+    l->geqrf[t](&im, &in, A, &ilda, tau, work, &lwork, &i);
+    free(work);
+    return i ? TESS_EINTERNAL : 0;
+}
+
+/* V's r x k reflectors with ones on the diagonal and zeros above it, ld r. */
+static void *unit_lower_copy(int t, int64_t r, int64_t k, const void *V, int64_t ldv)
+{
+    size_t es = elsize(t);
+    char *U = calloc((size_t)(r * k), es);
+    if (!U)
+        return NULL;
+    for (int64_t j = 0; j < k; j++) {
+        char *col = U + (size_t)(j * r) * es;
+        memcpy(col + (size_t)(j + 1) * es, (const char *)V + (size_t)(j + 1 + j * ldv) * es,
+               (size_t)(r - j - 1) * es);
+        if (t == 0 || t == 2)
+            *(float *)(col + (size_t)j * es) = 1;
+        else
+            *(double *)(col + (size_t)j * es) = 1;
+    }
+    return U;
+}
+
+int host_lapack_ormqr(int t, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n, int64_t k,
+                      const void *V, int64_t ldv, const void *tau, void *C, int64_t ldc)
+{
+    const host_lapack_t *l = host_lapack();
+    if (!l)
+        return TESS_ECONFIG;
+    int64_t r = side == TessLeft ? m : n;
+    void *U = unit_lower_copy(t, r, k, V, ldv);
+    if (!U)
+        return TESS_ENOMEM;
+    const char *s = side == TessLeft ? "L" : "R", *tr = trans == TessNoTrans ? "N"
+                                                        : t < 2              ? "T"
+                                                                             : "C";
+    int im = (int)m, in = (int)n, ik = (int)k, ir = (int)r, ildc = (int)ldc, lwork = -1, i = 0;
+    double query[2];
+    l->ormqr[t](s, tr, &im, &in, &ik, U, &ir, tau, C, &ildc, query, &lwork, &i, 1, 1);
+    void *work = i ? NULL : work_alloc(t, query, &lwork);
+    if (work)
+        l->ormqr[t](s, tr, &im, &in, &ik, U, &ir, tau, C, &ildc, work, &lwork, &i, 1, 1);
+    int err = !work ? (i ? TESS_EINTERNAL : TESS_ENOMEM) : i ? TESS_EINTERNAL : 0;
+    free(work);
+    free(U);
+    return err;
 }

@@ -2,11 +2,13 @@
  * calls it: every entry point (?potrf_, ?potrs_, ?posv_, ?trtri_, ?lauum_,
  * ?potri_ and their _64_ twins) in every precision, below the threshold (the
  * host LAPACK serves it) and above it (the runtime does), against the host
- * LAPACK itself (OpenBLAS's, opened on its own so that its names are not
- * this library's); INFO of a failing matrix; POSV without right-hand sides;
+ * LAPACK itself (OpenBLAS's own routines, opened on their own so that their
+ * names are not this library's); INFO of a failing matrix; POSV without right-hand sides;
  * XERBLA's name and position for each invalid argument.  meson runs this with TESS_THRESHOLD=1e6 on two host
  * devices, so that N_SMALL stays on the host and N_LARGE goes through the
- * runtime (POTRS's flops per byte included). */
+ * runtime (POTRS's flops per byte included).  With the argument
+ * `default-tiles` (meson: TESS_THRESHOLD=0, TESS_NB unset, two to four host
+ * devices) INFO at each position in and across the tiles calls pick. */
 #include <complex.h>
 #include <dlfcn.h>
 #include <float.h>
@@ -94,6 +96,72 @@ typedef struct {
         info = info_;                                                                              \
     } while (0)
 
+/* OpenBLAS's POTRS, POSV and POTRI are netlib's, which call TRSM, POTRF, POTRS, TRTRI and
+ * LAUUM by their exported names, and in this program those are this library's: the host
+ * references are made of OpenBLAS's own POTRF, TRTRI, LAUUM and CBLAS TRSM, which take a
+ * real type's alpha by value and a complex type's by address. */
+typedef void trsm_fn(int, int, int, int, int, int, int, const void *, const void *, int, void *,
+                     int);
+typedef void trsm_s_fn(int, int, int, int, int, int, int, float, const void *, int, void *, int);
+typedef void trsm_d_fn(int, int, int, int, int, int, int, double, const void *, int, void *, int);
+static void *host_trsm[4];
+
+/* B = op(A)^-1 B, A n x n lower or upper, by CBLAS (column-major 102, left 141, lower 122,
+ * upper 121, no transpose 111, conjugate transpose 113, non-unit 131). */
+static void trsm(int ty, const args_t *a, int trans, const void *A, void *B)
+{
+    int ul = a->uplo == 'L' ? 122 : 121, n = (int)a->n, nrhs = (int)a->nrhs;
+    int lda = (int)a->lda, ldb = (int)a->ldb;
+    const double one[2] = { 1, 0 };
+    const float onef[2] = { 1, 0 };
+    if (ty == 0) {
+        trsm_s_fn *f;
+        *(void **)&f = host_trsm[0];
+        f(102, 141, ul, trans, 131, n, nrhs, 1.0f, A, lda, B, ldb);
+    } else if (ty == 1) {
+        trsm_d_fn *f;
+        *(void **)&f = host_trsm[1];
+        f(102, 141, ul, trans, 131, n, nrhs, 1.0, A, lda, B, ldb);
+    } else {
+        trsm_fn *f;
+        *(void **)&f = host_trsm[ty];
+        f(102, 141, ul, trans, 131, n, nrhs, ty == 2 ? (const void *)onef : one, A, lda, B, ldb);
+    }
+}
+
+/* The host LAPACK's routine on valid arguments; its INFO. */
+static int64_t host_call(int ty, const args_t *a, void *A, void *B)
+{
+    args_t f = *a;
+    int64_t info = 0;
+    switch (a->r) {
+    case POSV:
+        f.r = POTRF;
+        CALL_WITH(int32_t, &host[ty], &f, A, B);
+        if (info || a->nrhs == 0)
+            return info;
+        __attribute__((fallthrough)); /* POTRS */
+    case POTRS:
+        if (a->nrhs == 0)
+            return 0;
+        /* A = L L^H: B = L^-H L^-1 B; A = U^H U: B = U^-1 U^-H B */
+        trsm(ty, a, a->uplo == 'L' ? 111 : 113, A, B);
+        trsm(ty, a, a->uplo == 'L' ? 113 : 111, A, B);
+        return 0;
+    case POTRI:
+        f.r = TRTRI;
+        f.diag = 'N';
+        CALL_WITH(int32_t, &host[ty], &f, A, B);
+        if (info)
+            return info;
+        f.r = LAUUM;
+        break;
+    default: break;
+    }
+    CALL_WITH(int32_t, &host[ty], &f, A, B);
+    return info;
+}
+
 /* The routine of type ty through this library (32- or 64-bit entry) or the
  * host LAPACK; its INFO. */
 static int64_t call(int ty, int width, const args_t *a, void *A, void *B)
@@ -104,7 +172,7 @@ static int64_t call(int ty, int width, const args_t *a, void *A, void *B)
     else if (width == 32)
         CALL_WITH(int32_t, &tess32[ty], a, A, B);
     else
-        CALL_WITH(int32_t, &host[ty], a, A, B);
+        info = host_call(ty, a, A, B);
     return info;
 }
 
@@ -122,11 +190,11 @@ static int host_lapack_open(void **state)
         return -1;
         FIND(potrf)
         FIND(lauum)
-        FIND(potri)
-        FIND(potrs)
-        FIND(posv)
         FIND(trtri)
 #undef FIND
+        snprintf(name, sizeof name, "cblas_%ctrsm", letter[t]);
+        if (!(host_trsm[t] = dlsym(h, name)))
+            return -1;
     }
     return 0;
 }
@@ -309,33 +377,42 @@ every_entry_matches_the_host_lapack_through_the_runtime_above_the_threshold_only
 
 /* POTRF and POSV on a matrix whose leading minor of order k is not positive
  * definite (its k-th diagonal element -1), TRTRI and POTRI on one whose k-th
- * diagonal element is zero: INFO is k, as the host LAPACK says, at the first
- * column and deep inside a large call; POSV leaves B as it was. */
+ * diagonal element is zero: INFO is k, as the host LAPACK says; POSV leaves B
+ * as it was; through_runtime: the call ran tasks. */
+static void check_info(int ty, int width, rout_t r, char uplo, int64_t n, int64_t k,
+                       bool through_runtime)
+{
+    args_t a = { r, uplo, 'N', n, 2, n, n };
+    void *A = operand(ty, &a), *B = rhs(ty, &a);
+    void *B0 = copy(ty, B, a.ldb, a.nrhs);
+    set(ty, A, (k - 1) * (n + 1), r == TRTRI || r == POTRI ? 0 : -1);
+    void *R = copy(ty, A, n, n), *RB = copy(ty, B, n, 2);
+    uint64_t before = tasks_run();
+    int64_t info = call(ty, width, &a, A, B);
+    bool ran = tasks_run() > before;
+    int64_t ref = call(ty, 0, &a, R, RB);
+    if (info != k || ref != k || (r == POSV && !same_bits(ty, B, B0, n, 2)) ||
+        (through_runtime && !ran))
+        fail_msg("%c%s%s uplo %c n %lld, k %lld: info %lld (host %lld)%s%s", letter[ty], rname[r],
+                 width == 64 ? "_64_" : "_", uplo, (long long)n, (long long)k, (long long)info,
+                 (long long)ref, r == POSV ? ", or B changed" : "",
+                 through_runtime && !ran ? ", not through the runtime" : "");
+    free(A), free(R), free(B), free(B0), free(RB);
+}
+
+static const rout_t failing[4] = { POTRF, POSV, TRTRI, POTRI };
+
+/* At the first column and deep inside a large call. */
 static void info_is_lapacks_k_in_the_first_column_and_deep_inside(void **state)
 {
     (void)state;
-    const rout_t rs[4] = { POTRF, POSV, TRTRI, POTRI };
     const int64_t cases[3][2] = { { N_SMALL, 5 }, { N_LARGE, 1 }, { N_LARGE, 301 } };
     for (int ty = 0; ty < 4; ty++)
         for (int width = 32; width <= 64; width += 32)
             for (int c = 0; c < 3; c++)
                 for (int i = 0; i < 4; i++)
-                    for (int u = 0; u < 2; u++) {
-                        int64_t n = cases[c][0], k = cases[c][1];
-                        args_t a = { rs[i], "LU"[u], 'N', n, 2, n, n };
-                        void *A = operand(ty, &a), *B = rhs(ty, &a);
-                        void *B0 = copy(ty, B, a.ldb, a.nrhs);
-                        set(ty, A, (k - 1) * (n + 1), rs[i] == TRTRI || rs[i] == POTRI ? 0 : -1);
-                        void *R = copy(ty, A, n, n), *RB = copy(ty, B, n, 2);
-                        int64_t info = call(ty, width, &a, A, B);
-                        int64_t ref = call(ty, 0, &a, R, RB);
-                        if (info != k || ref != k || (rs[i] == POSV && !same_bits(ty, B, B0, n, 2)))
-                            fail_msg("%c%s%s uplo %c n %lld, k %lld: info %lld (host %lld)%s",
-                                     letter[ty], rname[rs[i]], width == 64 ? "_64_" : "_", a.uplo,
-                                     (long long)n, (long long)k, (long long)info, (long long)ref,
-                                     rs[i] == POSV ? ", or B changed" : "");
-                        free(A), free(R), free(B), free(B0), free(RB);
-                    }
+                    for (int u = 0; u < 2; u++)
+                        check_info(ty, width, failing[i], "LU"[u], cases[c][0], cases[c][1], false);
 }
 
 /* Each invalid argument, below the threshold (where the host LAPACK checks
@@ -415,8 +492,67 @@ static void posv_with_no_right_hand_side_still_factors_a(void **state)
     }
 }
 
-int main(void)
+/* ---- with TESS_THRESHOLD=0 and the tile size unset ----------------------------------- */
+
+/* The largest tile the runtime takes (tess_stats_t.nb), once a call has started it. */
+static int64_t largest_tile(void)
 {
+    args_t a = { POTRF, 'L', 'N', N_SMALL, 0, N_SMALL, 0 };
+    void *A = operand(1, &a);
+    assert_int_equal(call(1, 32, &a, A, NULL), 0);
+    free(A);
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    return s.nb;
+}
+
+/* With the tile size unset a call's tiles are the largest, nb, or nb/2, nb/4 (or nb/8,
+ * complex types), the smallest for an order of a few of them (blas3/tiling.c).  Order nb/2 +
+ * 16 (400 on host devices: tiles of 192, or 96 for complex types; a POTRF of that order must
+ * run more than one task, one tile's); INFO at the first column, either side of nb/8 and of
+ * nb/4 (the last column of a tile and the first of the next for tiles of either size),
+ * inside a later tile and at the last column, through each entry, in each precision. */
+static void info_is_lapacks_at_every_position_with_the_tiles_a_call_picks(void **state)
+{
+    (void)state;
+    int64_t nb = largest_tile(), n = nb / 2 + 16;
+    const int64_t ks[] = { 1, nb / 8, nb / 8 + 1, nb / 4, nb / 4 + 1, 3 * nb / 8 + 5, n };
+    for (int ty = 0; ty < 4; ty++) {
+        args_t a = { POTRF, 'L', 'N', n, 0, n, 0 };
+        void *A = operand(ty, &a);
+        uint64_t before = tasks_run();
+        assert_int_equal(call(ty, 32, &a, A, NULL), 0);
+        if (tasks_run() - before < 2)
+            fail_msg("%cPOTRF of order %lld took one tile: no case of that order tests a "
+                     "tile's offset",
+                     letter[ty], (long long)n);
+        free(A);
+        for (int width = 32; width <= 64; width += 32)
+            for (size_t c = 0; c < sizeof ks / sizeof *ks; c++)
+                for (int i = 0; i < 4; i++)
+                    for (int u = 0; u < 2; u++)
+                        check_info(ty, width, failing[i], "LU"[u], n, ks[c], true);
+    }
+}
+
+/* An unchanged LAPACK program's DPOTRF of order 2500 made indefinite in the first, second
+ * and last third (issue 44: INFO 3138, 6275 and 9988 on four host devices). */
+static void dpotrf_of_order_2500_reports_lapacks_info_in_each_third(void **state)
+{
+    (void)state;
+    const int64_t n = 2500, ks[] = { 834, 1667, 2500 };
+    for (size_t c = 0; c < sizeof ks / sizeof *ks; c++)
+        check_info(1, 32, POTRF, 'L', n, ks[c], true);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest default_tiles[] = {
+        cmocka_unit_test(info_is_lapacks_at_every_position_with_the_tiles_a_call_picks),
+        cmocka_unit_test(dpotrf_of_order_2500_reports_lapacks_info_in_each_third),
+    };
+    if (argc > 1 && !strcmp(argv[1], "default-tiles"))
+        return cmocka_run_group_tests(default_tiles, host_lapack_open, NULL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(
             every_entry_matches_the_host_lapack_through_the_runtime_above_the_threshold_only),

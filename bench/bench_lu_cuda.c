@@ -1,0 +1,298 @@
+/* LU in double from host memory: Tessera's DGETRF and DGESV against cuSOLVER's
+ * on device-resident data (one GPU, its copies not counted) and device DGEMM on
+ * one GPU (the ceiling), in one process.
+ *
+ *   usage: bench_lu_cuda [--nrhs K] [--reps R] CSV-DIR NGPUS N...
+ *   e.g.   bench_lu_cuda $OUT 1,2,4 16384 32768
+ *
+ * NGPUS: the GPU counts for Tessera, comma separated; g GPUs are devices 0 to
+ * g-1.  cuSOLVER and DGEMM run on device 0.  A is n x n uniform in [-0.5, 0.5)
+ * (ld = n): partial pivoting swaps rows at nearly every column.  B is n x K
+ * (K = 1024).  Flops: DGETRF 2 n^3 / 3, DGESV 2 n^3 / 3 + 2 n^2 K, DGEMM 2 m^3
+ * with m = min(n, 32768).
+ *
+ * Timing: the median of R runs (3) after an untimed warm-up.  A Tessera run:
+ * the inputs restored on the host and tess_memory_invalidate_all (untimed),
+ * then the call, tess_memory_coherent_async on A (and B) and on ipiv, and
+ * tess_sync, by the host clock: the copies are counted.  cuSOLVER runs
+ * cusolverDnDgetrf (and cusolverDnDgetrs) on device data copied in untimed,
+ * timed by CUDA events.
+ *
+ * Checks: Tessera's pivots equal cuSOLVER's on the first 64 rows (random data:
+ * no ties), its factor equals cuSOLVER's on 64 sampled entries to 1e-8 n^1/2
+ * relative, and its DGESV solution's residual A x - b on 16 sampled rows of
+ * the first column is within 1e-8 of the sum of |terms|; a failure marks the
+ * row FAIL and the exit status 1.
+ *
+ * Output: a table with the ratios on stdout, CSV-DIR/lu.csv
+ * (routine,n,gpus,impl,seconds,tflops). */
+#include <cusolverDn.h>
+#include <math.h>
+#include <string.h>
+#include "bench_cuda_check.h"
+#include "bench_util.h"
+
+#define CS(call)                                                                                   \
+    do {                                                                                           \
+        cusolverStatus_t e_ = (call);                                                              \
+        if (e_ != CUSOLVER_STATUS_SUCCESS) {                                                       \
+            char m_[32];                                                                           \
+            snprintf(m_, sizeof m_, "cuSOLVER status %d", (int)e_);                                \
+            BENCH_FAIL(#call, m_);                                                                 \
+        }                                                                                          \
+    } while (0)
+
+enum { GETRF, GESV, NROUT };
+static const char *const names[NROUT] = { "dgetrf", "dgesv" };
+static int reps = 3, nrhs = 1024, failed;
+static FILE *csv;
+
+static double flops(int r, long n)
+{
+    double x = (double)n;
+    return 2 * x * x * x / 3 + (r == GESV ? 2 * x * x * nrhs : 0);
+}
+
+static void record(int r, long n, int g, const char *impl, double s)
+{
+    fprintf(csv, "%s,%ld,%d,%s,%.6f,%.3f\n", names[r], n, g, impl, s, flops(r, n) / s * 1e-12);
+    fflush(csv);
+}
+
+/* On A0's leading m x m block as both operands (random data, as the routines see). */
+static double device_dgemm(long n, const double *A0)
+{
+    long m = n < 32768 ? n : 32768;
+    size_t bytes = (size_t)m * (size_t)m * sizeof(double);
+    double *a, *c, one = 1, zero = 0, t[16];
+    cublasHandle_t h;
+    cudaEvent_t e0, e1;
+    CU(cudaSetDevice(0));
+    CU(cudaMalloc((void **)&a, bytes));
+    CU(cudaMalloc((void **)&c, bytes));
+    size_t row = (size_t)m * sizeof(double), ld = (size_t)n * sizeof(double);
+    CU(cudaMemcpy2D(a, row, A0, ld, row, (size_t)m, cudaMemcpyHostToDevice));
+    CB(cublasCreate(&h));
+    CU(cudaEventCreate(&e0));
+    CU(cudaEventCreate(&e1));
+    for (int i = 0; i <= reps; i++) {
+        float ms;
+        CU(cudaEventRecord(e0, 0));
+        CB(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)m, (int)m, &one, a, (int)m, a,
+                       (int)m, &zero, c, (int)m));
+        CU(cudaEventRecord(e1, 0));
+        CU(cudaEventSynchronize(e1));
+        CU(cudaEventElapsedTime(&ms, e0, e1));
+        if (i)
+            t[i - 1] = ms * 1e-3;
+    }
+    double s = bench_median(t, reps);
+    CB(cublasDestroy(h));
+    CU(cudaFree(a));
+    CU(cudaFree(c));
+    return 2.0 * m * m * m / s * 1e-12;
+}
+
+/* cuSOLVER's DGETRF and DGESV (getrf + getrs) on device 0; F and piv receive its factor. */
+static void device_cusolver(long n, const double *A0, const double *B0, double *F, int *piv,
+                            double sec[NROUT])
+{
+    size_t an = (size_t)n * (size_t)n, bn = (size_t)n * (size_t)nrhs;
+    double *a, *b, *work, t[16];
+    int *ipiv, *info, lwork = 0, hinfo;
+    cusolverDnHandle_t h;
+    cudaEvent_t e0, e1;
+    CU(cudaSetDevice(0));
+    CS(cusolverDnCreate(&h));
+    CU(cudaMalloc((void **)&a, an * sizeof *a));
+    CU(cudaMalloc((void **)&b, bn * sizeof *b));
+    CU(cudaMalloc((void **)&ipiv, (size_t)n * sizeof *ipiv));
+    CU(cudaMalloc((void **)&info, sizeof *info));
+    CU(cudaEventCreate(&e0));
+    CU(cudaEventCreate(&e1));
+    CS(cusolverDnDgetrf_bufferSize(h, (int)n, (int)n, a, (int)n, &lwork));
+    CU(cudaMalloc((void **)&work, (size_t)lwork * sizeof *work));
+    for (int r = 0; r < NROUT; r++) {
+        for (int i = 0; i <= reps; i++) {
+            CU(cudaMemcpy(a, A0, an * sizeof *a, cudaMemcpyHostToDevice));
+            if (r == GESV)
+                CU(cudaMemcpy(b, B0, bn * sizeof *b, cudaMemcpyHostToDevice));
+            CU(cudaEventRecord(e0, 0));
+            CS(cusolverDnDgetrf(h, (int)n, (int)n, a, (int)n, work, ipiv, info));
+            if (r == GESV)
+                CS(cusolverDnDgetrs(h, CUBLAS_OP_N, (int)n, nrhs, a, (int)n, ipiv, b, (int)n,
+                                    info));
+            CU(cudaEventRecord(e1, 0));
+            CU(cudaEventSynchronize(e1));
+            CU(cudaMemcpy(&hinfo, info, sizeof hinfo, cudaMemcpyDeviceToHost));
+            if (hinfo)
+                BENCH_FAIL(names[r], "cuSOLVER's devInfo is not 0");
+            float ms;
+            CU(cudaEventElapsedTime(&ms, e0, e1));
+            if (i)
+                t[i - 1] = ms * 1e-3;
+        }
+        if (r == GETRF) {
+            CU(cudaMemcpy(F, a, an * sizeof *a, cudaMemcpyDeviceToHost));
+            CU(cudaMemcpy(piv, ipiv, (size_t)n * sizeof *piv, cudaMemcpyDeviceToHost));
+        }
+        sec[r] = bench_median(t, reps);
+    }
+    CS(cusolverDnDestroy(h));
+    CU(cudaFree(a));
+    CU(cudaFree(b));
+    CU(cudaFree(ipiv));
+    CU(cudaFree(info));
+    CU(cudaFree(work));
+}
+
+static void tessera_run(int r, long n, double *A, double *B, int64_t *ipiv, int64_t *info)
+{
+    if (r == GETRF)
+        TK(tess_dgetrf_async(n, n, A, n, ipiv, info));
+    else
+        TK(tess_dgesv_async(n, nrhs, A, n, ipiv, B, n, info));
+    TK(tess_memory_coherent_async(TessAll, n, n, A, n, sizeof *A));
+    if (r == GESV)
+        TK(tess_memory_coherent_async(TessAll, n, nrhs, B, n, sizeof *B));
+    TK(tess_memory_coherent_async(TessAll, n, 1, ipiv, n, sizeof *ipiv));
+    TK(tess_sync());
+}
+
+static bool tessera_checks(long n, const double *A0, const double *L, const int64_t *ipiv,
+                           const double *F, const int *piv, const double *B0, const double *X)
+{
+    for (long i = 0; i < (n < 64 ? n : 64); i++)
+        if (ipiv[i] != piv[i])
+            return false;
+    uint64_t x = 12345;
+    for (int s = 0; s < 64; s++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        long i = (long)(x >> 33) % n, j = (long)(x >> 13) % n;
+        double d = fabs(L[i + j * n] - F[i + j * n]), scale = fabs(F[i + j * n]) + 1;
+        if (!(d <= 1e-8 * scale * sqrt((double)n)))
+            return false;
+    }
+    for (int s = 0; s < 16; s++) {
+        long i = (long)((x = x * 6364136223846793005ull + 1) >> 33) % n;
+        double r = -B0[i], sum = fabs(B0[i]);
+        for (long j = 0; j < n; j++) {
+            r += A0[i + j * n] * X[j];
+            sum += fabs(A0[i + j * n] * X[j]);
+        }
+        if (!(fabs(r) <= 1e-8 * sum))
+            return false;
+    }
+    return true;
+}
+
+static void tessera(int g, int have, long n, const double *A0, const double *B0, double *A,
+                    double *B, double *L, int64_t *ipiv, double sec[NROUT])
+{
+    char dev[256];
+    bench_cuda_devices(g, have, dev, sizeof dev);
+    tess_config_t cfg = { .devices = dev };
+    TK(tess_init(&cfg));
+    size_t an = (size_t)n * (size_t)n, bn = (size_t)n * (size_t)nrhs;
+    int64_t info = 0;
+    double t[16];
+    /* warm-up: kernels loaded, handles made */
+    long w = n < 4096 ? n : 4096;
+    for (long j = 0; j < w; j++)
+        memcpy(A + j * w, A0 + j * n, (size_t)w * sizeof *A);
+    tessera_run(GETRF, w, A, B, ipiv, &info);
+    for (int r = 0; r < NROUT; r++) {
+        for (int i = 0; i < reps; i++) {
+            memcpy(A, A0, an * sizeof *A);
+            if (r == GESV)
+                memcpy(B, B0, bn * sizeof *B);
+            TK(tess_memory_invalidate_all());
+            double t0 = bench_now();
+            tessera_run(r, n, A, B, ipiv, &info);
+            t[i] = bench_now() - t0;
+            if (info)
+                BENCH_FAIL(names[r], "Tessera's info is not 0");
+        }
+        if (r == GETRF)
+            memcpy(L, A, an * sizeof *L);
+        sec[r] = bench_median(t, reps);
+    }
+    TK(tess_finalize());
+}
+
+int main(int argc, char **argv)
+{
+    const char *prog = argv[0];
+    int a = 1;
+    for (; a + 1 < argc && !strncmp(argv[a], "--", 2); a += 2) {
+        int v = atoi(argv[a + 1]);
+        if (!strcmp(argv[a], "--nrhs") && v > 0)
+            nrhs = v;
+        else if (!strcmp(argv[a], "--reps") && v > 0 && v <= 15)
+            reps = v;
+        else
+            a = argc;
+    }
+    int gpus[16], ng = argc - a >= 3 ? bench_parse_list(argv[a + 1], gpus, 16) : -1, have = 0;
+    CU(cudaGetDeviceCount(&have));
+    if (ng < 1 || a >= argc) {
+        fprintf(stderr, "usage: %s [--nrhs K] [--reps R] CSV-DIR NGPUS N...\n", prog);
+        return 2;
+    }
+    for (int i = 0; i < ng; i++)
+        if (gpus[i] > have) {
+            fprintf(stderr, "%s: %d GPUs asked, %d present\n", prog, gpus[i], have);
+            return 2;
+        }
+    if (!(csv = bench_csv(argv[a], "lu.csv")))
+        return 1;
+    fprintf(csv, "routine,n,gpus,impl,seconds,tflops\n");
+    printf("%-7s %6s %4s %9s %9s %9s %9s  %8s %8s\n", "routine", "n", "gpus", "tessera", "cusolver",
+           "dgemm", "TF/s", "/cusolv", "/g*gemm");
+    for (int k = a + 2; k < argc; k++) {
+        long n = atol(argv[k]);
+        if (n < 1)
+            continue;
+        size_t an = (size_t)n * (size_t)n, bn = (size_t)n * (size_t)nrhs;
+        double *A0 = bench_host_array(prog, an, 1), *B0 = bench_host_array(prog, bn, 2);
+        double *A = bench_xmalloc(prog, an * sizeof *A), *B = bench_xmalloc(prog, bn * sizeof *B);
+        double *L = bench_xmalloc(prog, an * sizeof *L), *F = bench_xmalloc(prog, an * sizeof *F);
+        int64_t *ipiv = bench_xmalloc(prog, (size_t)n * sizeof *ipiv);
+        int *piv = bench_xmalloc(prog, (size_t)n * sizeof *piv);
+        CU(cudaHostRegister(A, an * sizeof *A, cudaHostRegisterDefault));
+        CU(cudaHostRegister(B, bn * sizeof *B, cudaHostRegisterDefault));
+        double gemm = device_dgemm(n, A0), cs[NROUT];
+        long gm = n < 32768 ? n : 32768;
+        fprintf(csv, "dgemm,%ld,1,cublas_device,%.6f,%.3f\n", gm,
+                2.0 * gm * gm * gm / (gemm * 1e12), gemm);
+        device_cusolver(n, A0, B0, F, piv, cs);
+        for (int r = 0; r < NROUT; r++)
+            record(r, n, 1, "cusolver_device", cs[r]);
+        for (int i = 0; i < ng; i++) {
+            double ts[NROUT];
+            tessera(gpus[i], have, n, A0, B0, A, B, L, ipiv, ts);
+            bool ok = tessera_checks(n, A0, L, ipiv, F, piv, B0, B);
+            failed |= !ok;
+            for (int r = 0; r < NROUT; r++) {
+                record(r, n, gpus[i], "tessera", ts[r]);
+                double tf = flops(r, n) / ts[r] * 1e-12;
+                printf("%-7s %6ld %4d %9.3f %9.3f %9.1f %9.1f  %8.2f %8.2f %s\n", names[r], n,
+                       gpus[i], ts[r], cs[r], gemm, tf, cs[r] / ts[r], tf / (gpus[i] * gemm),
+                       ok ? "" : "FAIL");
+            }
+            fflush(stdout);
+        }
+        CU(cudaHostUnregister(A));
+        CU(cudaHostUnregister(B));
+        free(A0);
+        free(B0);
+        free(A);
+        free(B);
+        free(L);
+        free(F);
+        free(ipiv);
+        free(piv);
+    }
+    fclose(csv);
+    return failed;
+}

@@ -1,0 +1,110 @@
+/* GELS for m >= n as LAPACK's ?gels does it (m < n, which LAPACK solves with
+ * an LQ factorization, is TESS_ENOTSUP for now), from GEQRF, ORMQR and solves
+ * with R, in one graph:
+ *   trans NoTrans (least squares): A = Q R, B = Q^H B, then X = R^-1 B(1:n);
+ *     rows n + 1..m of B keep Q^H B's, whose norm is the residual's;
+ *   trans ConjTrans (minimum norm of A^H X = B): A = Q R, B(1:n) = R^-H B(1:n),
+ *     B(n + 1:m) = 0, then B = Q B.
+ * INFO is LAPACK's (?trtrs'): a chain of checks of R's diagonal blocks, each
+ * doing nothing once one has failed, stores the first exactly zero diagonal
+ * element; the solves and what follows them are gated on it and come after
+ * the chain, so on failure B holds what LAPACK leaves (Q^H B, or B as it
+ * was).  tau is the call's scratch (runtime/scratch.c), as it is LAPACK's
+ * workspace. */
+#include "lapack.h"
+#include "scratch.h"
+
+enum { OP_TAU, OP_B, OP_A };
+
+typedef struct {
+    tess_trans_t trans;
+    int64_t n, *info;
+} gels_call_t;
+
+/* The checks of R's diagonal blocks, in order, chained through after. */
+static int submit_checks(kern_type_t t, const tiling_t *A, const tiling_t *tau, int64_t *info,
+                         rt_block_t *after)
+{
+    lapack_opts_t o = { info, LAPACK_ANY_FAILURE, after, 1 };
+    int err = 0;
+    for (int64_t k = 0; k < tau->nt && !err; k++)
+        err = lapack_task_qr_check(t, &o, k * A->nb, tile(tau, 0, k)->n, tile(A, 0, k));
+    return err;
+}
+
+/* X = R^-1 B(1:n) (NoTrans, last block first) or R^-H B(1:n) (first block first), gated on
+ * info; the first step of each panel of B reads after, the checks' chain. */
+static int submit_solve(kern_type_t t, tess_trans_t trans, const tiling_t *A, const tiling_t *tau,
+                        const tiling_t *B, int64_t *info, rt_block_t *after)
+{
+    int64_t np = tau->nt;
+    int err = 0;
+    for (int64_t s = 0; s < np && !err; s++) {
+        int64_t k = trans == TessNoTrans ? np - 1 - s : s;
+        lapack_opts_t o = { info, LAPACK_ANY_FAILURE, s == 0 ? after : NULL, 1 };
+        for (int64_t j = 0; j < B->nt && !err; j++)
+            err = lapack_task_qr_solve(t, &o, trans, k * A->nb, tile(tau, 0, k)->n, tile(A, 0, k),
+                                       tile(B, 0, j));
+    }
+    return err;
+}
+
+static int submit(kern_type_t t, const tiling_t *g, const void *call)
+{
+    const gels_call_t *c = call;
+    const tiling_t *A = &g[OP_A], *tau = &g[OP_TAU], *B = &g[OP_B];
+    tess_trans_t ct = lapack_ctrans(t);
+    rt_block_t *chain = tile(tau, 0, tau->nt - 1);
+    lapack_opts_t gate = { c->info, LAPACK_ANY_FAILURE, NULL, 0 };
+    int err = lapack_submit_geqrf(t, A, tau);
+    if (!err && c->trans == TessNoTrans)
+        err = lapack_submit_ormqr(t, NULL, TessLeft, ct, A, tau, B);
+    if (!err)
+        err = submit_checks(t, A, tau, c->info, chain);
+    if (!err)
+        err =
+            submit_solve(t, c->trans == TessNoTrans ? TessNoTrans : ct, A, tau, B, c->info, chain);
+    if (c->trans == TessNoTrans)
+        return err;
+    for (int64_t j = 0; j < B->nt && !err && B->mb > c->n; j++)
+        err = lapack_task_zero_rows(t, &gate, c->n, tile(B, 0, j));
+    return err ? err : lapack_submit_ormqr(t, &gate, TessLeft, TessNoTrans, A, tau, B);
+}
+
+static int zero_b(kern_type_t t, const tiling_t *g, const void *call)
+{
+    (void)call;
+    blas_scalar_t zero = { { 0 } };
+    return blas_scale(t, false, TessAll, zero.v, &g[0]);
+}
+
+int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs, void *A,
+                int64_t lda, void *B, int64_t ldb, int64_t *info)
+{
+    int err = check_gels(kern_dtypes[t].is_complex, trans, m, n, nrhs, A, lda, B, ldb, info);
+    if (err || (err = rt_check_ready()))
+        return err;
+    __atomic_store_n(info, 0, __ATOMIC_RELEASE);
+    if (nrhs == 0)
+        return 0;
+    if (m == 0 || n == 0) {
+        /* no equations or no unknowns: X = 0, as LAPACK's */
+        blas_operand_t b = { .ptr = B, .m = m > n ? m : n, .n = nrhs, .ld = ldb };
+        return blas_run(t, 1, &b, zero_b, NULL);
+    }
+    if (m < n)
+        return TESS_ENOTSUP; /* LAPACK's LQ path: not built yet */
+    size_t es = kern_dtypes[t].size;
+    void *tau = rt_scratch_alloc((size_t)n * es);
+    if (!tau)
+        return TESS_ENOMEM;
+    gels_call_t c = { trans, n, info };
+    blas_operand_t ops[] = {
+        [OP_TAU] = { .ptr = tau, .m = 1, .n = n, .ld = 1, .panels = true },
+        [OP_B] = { .ptr = B, .m = m, .n = nrhs, .ld = ldb, .panels = true },
+        [OP_A] = { .ptr = A, .m = m, .n = n, .ld = lda, .panels = true },
+    };
+    err = blas_run(t, 3, ops, submit, &c);
+    rt_scratch_submitted(tau);
+    return err;
+}

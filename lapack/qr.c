@@ -1,0 +1,113 @@
+/* GEQRF and ORMQR/UNMQR as tile algorithms on column panels.
+ *
+ * GEQRF is right-looking blocked Householder QR: A is cut into full-height
+ * column panels of the call's tile width, and step k factors panel k's rows
+ * from k nb (the host LAPACK's or cuSOLVER's GEQRF of that block, writing
+ * tau's k-th piece), then applies Q_k^H to the same rows of every panel to
+ * its right, one ORMQR task per panel.  The panel and the update of the next
+ * panel go first on their devices (lookahead): step k + 1's panel can start
+ * while step k's updates of the panels further right still run.  A, tau and
+ * the order of the reflectors are exactly LAPACK's.
+ *
+ * tau is a 1 x min(m, n) operand (leading dimension 1) cut into pieces of
+ * nb entries, one per step, which the panel task writes and the updates
+ * read, so that tasks on other devices can read it.  The call asks for the
+ * pieces' write-back itself, so tau is the host's at the next tess_sync.
+ *
+ * ORMQR applies the reflector panels of A in the order op(Q) needs: for
+ * side Left, C is cut into column panels and panel p's reflectors are
+ * applied to the rows from p nb of each; for side Right, C is cut into row
+ * panels (whole width) and applied to the columns from p nb of each, so that
+ * every task names one block of C.  Tasks on one panel of C run in order;
+ * the panels of C are independent. */
+#include "lapack.h"
+
+enum { OP_TAU, OP_A };
+
+int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau)
+{
+    tess_trans_t ct = lapack_ctrans(t);
+    int64_t nb = A->nb;
+    int err = 0;
+    for (int64_t k = 0; k < tau->nt && !err; k++) {
+        rt_block_t *pk = tile(A, 0, k), *tk = tile(tau, 0, k);
+        err = lapack_task_geqrf(t, 1, k * nb, pk, tk);
+        for (int64_t j = k + 1; j < A->nt && !err; j++) {
+            lapack_opts_t o = { NULL, 0, NULL, j == k + 1 };
+            err = lapack_task_ormqr(t, &o, TessLeft, ct, k * nb, tk->n, pk, tk, tile(A, 0, j));
+        }
+        if (!err)
+            err = block_coherent_async(tk);
+    }
+    return err;
+}
+
+int lapack_submit_ormqr(kern_type_t t, const lapack_opts_t *o, tess_side_t side, tess_trans_t trans,
+                        const tiling_t *A, const tiling_t *tau, const tiling_t *C)
+{
+    bool left = side == TessLeft;
+    /* Q = H_1 ... H_k: Q^H C and C Q take the panels first to last */
+    bool forward = left == (trans != TessNoTrans);
+    int64_t np = tau->nt, nb = A->nb;
+    int err = 0;
+    for (int64_t s = 0; s < np && !err; s++) {
+        int64_t p = forward ? s : np - 1 - s;
+        rt_block_t *vp = tile(A, 0, p), *tp = tile(tau, 0, p);
+        int64_t nc = left ? C->nt : C->mt;
+        for (int64_t j = 0; j < nc && !err; j++)
+            err = lapack_task_ormqr(t, o, side, trans, p * nb, tp->n, vp, tp,
+                                    left ? tile(C, 0, j) : tile(C, j, 0));
+    }
+    return err;
+}
+
+static int submit_geqrf(kern_type_t t, const tiling_t *g, const void *call)
+{
+    (void)call;
+    return lapack_submit_geqrf(t, &g[OP_A], &g[OP_TAU]);
+}
+
+int lapack_geqrf(kern_type_t t, int64_t m, int64_t n, void *A, int64_t lda, void *tau)
+{
+    int err = check_geqrf(m, n, A, lda, tau);
+    if (err || (err = rt_check_ready()))
+        return err;
+    if (m == 0 || n == 0)
+        return 0;
+    blas_operand_t ops[] = {
+        [OP_TAU] = { .ptr = tau, .m = 1, .n = m < n ? m : n, .ld = 1, .panels = true },
+        [OP_A] = { .ptr = A, .m = m, .n = n, .ld = lda, .panels = true },
+    };
+    return blas_run(t, 2, ops, submit_geqrf, NULL);
+}
+
+enum { ORM_A, ORM_TAU, ORM_C };
+
+typedef struct {
+    tess_side_t side;
+    tess_trans_t trans;
+} ormqr_call_t;
+
+static int submit_ormqr(kern_type_t t, const tiling_t *g, const void *call)
+{
+    const ormqr_call_t *c = call;
+    return lapack_submit_ormqr(t, NULL, c->side, c->trans, &g[ORM_A], &g[ORM_TAU], &g[ORM_C]);
+}
+
+int lapack_ormqr(kern_type_t t, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
+                 int64_t k, const void *A, int64_t lda, const void *tau, void *C, int64_t ldc)
+{
+    int err = check_ormqr(kern_dtypes[t].is_complex, side, trans, m, n, k, A, lda, tau, C, ldc);
+    if (err || (err = rt_check_ready()))
+        return err;
+    if (m == 0 || n == 0 || k == 0)
+        return 0;
+    bool left = side == TessLeft;
+    ormqr_call_t c = { side, trans };
+    blas_operand_t ops[] = {
+        [ORM_A] = { .ptr = A, .m = left ? m : n, .n = k, .ld = lda, .panels = true },
+        [ORM_TAU] = { .ptr = tau, .m = 1, .n = k, .ld = 1, .panels = true },
+        [ORM_C] = { .ptr = C, .m = m, .n = n, .ld = ldc, .panels = left, .rows = !left },
+    };
+    return blas_run(t, 3, ops, submit_ormqr, &c);
+}

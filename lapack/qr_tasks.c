@@ -1,0 +1,148 @@
+/* QR's tasks on column panels (and ORMQR's side Right on row panels): each
+ * names whole panels and works on the part of them below (or right of) its
+ * step's offset, with pointers offset into the device copies.  A task may be
+ * gated on the call's INFO as the Cholesky family's are (lapack.h). */
+#include "lapack.h"
+
+typedef enum { QR_GEQRF, QR_ORMQR, QR_CHECK, QR_SOLVE, QR_ZERO } qr_op_t;
+
+typedef struct {
+    int64_t *info;
+    int64_t limit;
+    int64_t off;     /* the step's first row (of V and, for side Left, of C), or C's column */
+    int64_t m, n, k; /* the kernel's sizes */
+    int16_t side, trans;
+    int8_t op, type, sv, st, sc; /* access slots: panel or V, tau, C */
+} qr_args_t;
+
+static char *at(const rt_exec_t *x, int slot, int64_t i, int64_t j, size_t es)
+{
+    return (char *)x->ptr[slot] + (size_t)(i + j * x->ld[slot]) * es;
+}
+
+/* QR_SOLVE's step with the k x k triangle R_kk at (off, 0) of the panel sv and the rows
+ * above it, on C's rows: NoTrans (back substitution) C_k = R_kk^-1 C_k, then
+ * C_above -= R_above C_k; ConjTrans (forward) C_k -= R_above^H C_above, then
+ * C_k = R_kk^-H C_k. */
+static int solve_step(const rt_exec_t *x, const qr_args_t *a, size_t es)
+{
+    kern_type_t t = (kern_type_t)a->type;
+    unsigned char one[16], minus[16];
+    double m1 = -1;
+    float f1 = -1;
+    kern_dtype_one(t, one);
+    kern_scalar_from_real(t, kern_dtypes[t].real == KERN_S ? (const void *)&f1 : (const void *)&m1,
+                        minus);
+    tess_trans_t tr = (tess_trans_t)a->trans;
+    char *r = at(x, a->sv, a->off, 0, es), *above = at(x, a->sv, 0, 0, es);
+    char *ck = at(x, a->sc, a->off, 0, es), *cabove = at(x, a->sc, 0, 0, es);
+    int64_t ldv = x->ld[a->sv], ldc = x->ld[a->sc];
+    int err = 0;
+    if (tr != TessNoTrans && a->off > 0)
+        err = x->kern->gemm(x->ctx, tr, TessNoTrans, a->k, a->n, a->off, minus, above, ldv, cabove,
+                            ldc, one, ck, ldc);
+    if (!err)
+        err = x->kern->trsm(x->ctx, TessLeft, TessUpper, tr, TessNonUnit, a->k, a->n, one, r, ldv,
+                            ck, ldc);
+    if (!err && tr == TessNoTrans && a->off > 0)
+        err = x->kern->gemm(x->ctx, TessNoTrans, TessNoTrans, a->off, a->n, a->k, minus, above, ldv,
+                            ck, ldc, one, cabove, ldc);
+    return err;
+}
+
+static int qr_fn(const rt_exec_t *x)
+{
+    const qr_args_t *a = x->args;
+    if (a->info) {
+        int64_t info = __atomic_load_n(a->info, __ATOMIC_ACQUIRE);
+        if (info > 0 && info <= a->limit)
+            return 0;
+    }
+    size_t es = kern_dtypes[a->type].size;
+    switch ((qr_op_t)a->op) {
+    case QR_GEQRF:
+        return x->kern->geqrf(x->ctx, a->m, a->n, at(x, a->sv, a->off, 0, es), x->ld[a->sv],
+                              x->ptr[a->st]);
+    case QR_ORMQR: {
+        bool left = a->side == TessLeft;
+        return x->kern->ormqr(x->ctx, (tess_side_t)a->side, (tess_trans_t)a->trans, a->m, a->n,
+                              a->k, at(x, a->sv, a->off, 0, es), x->ld[a->sv], x->ptr[a->st],
+                              at(x, a->sc, left ? a->off : 0, left ? 0 : a->off, es), x->ld[a->sc]);
+    }
+    case QR_CHECK:
+        return x->kern->diag_zero(x->ctx, a->k, at(x, a->sv, a->off, 0, es), x->ld[a->sv], a->info,
+                                  a->off);
+    case QR_SOLVE: return solve_step(x, a, es);
+    case QR_ZERO: {
+        unsigned char zero[16] = { 0 };
+        return x->kern->scal(x->ctx, a->m, a->n, zero, at(x, a->sc, a->off, 0, es), x->ld[a->sc]);
+    }
+    }
+    return TESS_EINTERNAL;
+}
+
+/* A task on panel v (written when c is NULL and tau is, else read), tau (written by a panel
+ * task, else read) and c (written), with o's gate, extra access and prio. */
+static int submit(kern_type_t t, const lapack_opts_t *o, qr_args_t *a, const char *name,
+                  rt_block_t *v, rt_block_t *tau, rt_block_t *c)
+{
+    rt_task_t *task = task_new(TASK_KERNEL, name);
+    if (!task)
+        return TESS_ENOMEM;
+    a->info = o ? o->info : NULL;
+    a->limit = o ? o->limit : 0;
+    a->type = (int8_t)t;
+    bool panel = a->op == QR_GEQRF;
+    if (v)
+        a->sv = (int8_t)task_access(task, v, panel ? RT_RW : RT_R);
+    if (tau)
+        a->st = (int8_t)task_access(task, tau, panel ? RT_W : RT_R);
+    if (c)
+        a->sc = (int8_t)task_access(task, c, RT_RW);
+    if (o && o->after)
+        task_access(task, o->after, a->op == QR_CHECK ? RT_RW : RT_R);
+    task->prio = o ? o->prio : 0;
+    TASK_SET_ARGS(task, qr_fn, t, *a);
+    return task_submit(task);
+}
+
+int lapack_task_geqrf(kern_type_t t, int prio, int64_t off, rt_block_t *panel, rt_block_t *tau)
+{
+    qr_args_t a = { .op = QR_GEQRF, .off = off, .m = panel->m - off, .n = panel->n };
+    lapack_opts_t o = { NULL, 0, NULL, prio };
+    return submit(t, &o, &a, "geqrf", panel, tau, NULL);
+}
+
+int lapack_task_ormqr(kern_type_t t, const lapack_opts_t *o, tess_side_t side, tess_trans_t trans,
+                      int64_t off, int64_t k, rt_block_t *v, rt_block_t *tau, rt_block_t *c)
+{
+    bool left = side == TessLeft;
+    qr_args_t a = { .op = QR_ORMQR,
+                    .side = (int16_t)side,
+                    .trans = (int16_t)trans,
+                    .off = off,
+                    .m = left ? c->m - off : c->m,
+                    .n = left ? c->n : c->n - off,
+                    .k = k };
+    return submit(t, o, &a, t == KERN_C || t == KERN_Z ? "unmqr" : "ormqr", v, tau, c);
+}
+
+int lapack_task_qr_check(kern_type_t t, const lapack_opts_t *o, int64_t off, int64_t k,
+                         rt_block_t *panel)
+{
+    qr_args_t a = { .op = QR_CHECK, .off = off, .k = k };
+    return submit(t, o, &a, "check", panel, NULL, NULL);
+}
+
+int lapack_task_qr_solve(kern_type_t t, const lapack_opts_t *o, tess_trans_t trans, int64_t off,
+                         int64_t k, rt_block_t *panel, rt_block_t *c)
+{
+    qr_args_t a = { .op = QR_SOLVE, .trans = (int16_t)trans, .off = off, .n = c->n, .k = k };
+    return submit(t, o, &a, "trsm", panel, NULL, c);
+}
+
+int lapack_task_zero_rows(kern_type_t t, const lapack_opts_t *o, int64_t off, rt_block_t *c)
+{
+    qr_args_t a = { .op = QR_ZERO, .off = off, .m = c->m - off, .n = c->n };
+    return submit(t, o, &a, "scal", NULL, NULL, c);
+}

@@ -1,0 +1,434 @@
+/* GEQRF, ORMQR/UNMQR and GELS on the host backend (host:2, nb = 16, or
+ * TESS_TEST_DEVICES), against the host LAPACK, in the four precisions.
+ *
+ * Bounds (TL_BOUND, LAPACK's testers' threshold of 30), with eps the type's:
+ *   factor:       ||A - Q R||_F / (max(m, n) eps ||A||_F) and ||Q^H Q - I||_F / (m eps),
+ *                 Q formed by the host LAPACK's ?orgqr/?ungqr from Tessera's A and tau;
+ *   ormqr:        ||C - op(Q) C0||_F / (max(m, n) eps ||C0||_F) (or C0 op(Q)), Q formed
+ *                 by the host LAPACK from its own GEQRF, whose output Tessera reads;
+ *   least squares: ||A^H (B - A X)||_F / (max(m, n, nrhs) eps ||A||_F ||B||_F) (LAPACK's
+ *                 xQRT17), and the norm of each column of B's rows after X against that
+ *                 column's residual, relative to eps ||B||_F;
+ *   minimum norm: ||X - Xref||_F / (max(m, n) eps ||Xref||_F), Xref the host LAPACK's
+ *                 (the solution is unique; the random matrices are well conditioned).
+ * The padding rows below each matrix (leading dimensions larger than the rows) must come
+ * back bit for bit. */
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lapackutil.h"
+
+#define NB TU_NB
+
+static void sync_matrix(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld)
+{
+    assert_int_equal(tess_memory_coherent_async(TessAll, m, n, A, ld, t->es), 0);
+    assert_int_equal(tess_sync(), 0);
+}
+
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+static tess_trans_t ctrans(const tu_type_t *t)
+{
+    return t->is_complex ? TessConjTrans : TessTrans;
+}
+
+/* The two factor bounds of A (m x n, lda) and tau from a QR, A0 the matrix factored. */
+static void check_factor(const tu_type_t *t, int64_t m, int64_t n, const void *A0, const void *A,
+                         int64_t lda, const void *tau, const char *what)
+{
+    int64_t k = min64(m, n);
+    /* Q1: m x k from the reflectors; R1: k x n, the upper trapezoid */
+    void *Q = tu_alloc(t, m, k), *R = tu_alloc(t, k, n), *E = tu_copy(t, A0, lda, n);
+    for (int64_t j = 0; j < k; j++)
+        for (int64_t i = 0; i < m; i++)
+            tu_set(t, Q, i, j, m, tu_get(t, A, i, j, lda));
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < k; i++)
+            tu_set(t, R, i, j, k, i <= j ? tu_get(t, A, i, j, lda) : 0);
+    assert_int_equal(tl_orgqr_ref(t, m, k, k, Q, m, tau), 0);
+    tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, n, k, -1.0, Q, m, R, k, 1.0, E, lda);
+    double res =
+        tu_norm(t, E, m, n, lda) / ((double)max64(m, n) * t->eps * tu_norm(t, A0, m, n, lda));
+    void *Id = tu_alloc(t, k, k);
+    tu_fill(t, Id, k, k, k, 0.0);
+    for (int64_t i = 0; i < k; i++)
+        tu_set(t, Id, i, i, k, 1.0);
+    tu_gemm_ref(t, ctrans(t), TessNoTrans, k, k, m, 1.0, Q, m, Q, m, -1.0, Id, k);
+    double orth = tu_norm(t, Id, k, k, k) / ((double)m * t->eps);
+    if (!(res < TL_BOUND) || !(orth < TL_BOUND))
+        fail_msg("%s%s m %lld n %lld: ||A - QR|| %g, ||Q^H Q - I|| %g", t->name, what, (long long)m,
+                 (long long)n, res, orth);
+    free(Q);
+    free(R);
+    free(E);
+    free(Id);
+}
+
+static void factor_case(const tu_type_t *t, int64_t m, int64_t n)
+{
+    int64_t lda = m + 3, k = min64(m, n);
+    void *A = tu_matrix(t, lda, n, (unsigned)(m * 7 + n)), *A0 = tu_copy(t, A, lda, n);
+    void *tau = tu_alloc(t, k + 1, 1);
+    tu_fill(t, tau, k + 1, 1, k + 1, NAN);
+    assert_int_equal(tl_geqrf_async(t, m, n, A, lda, tau), 0);
+    /* tau needs no request of its own */
+    sync_matrix(t, A, lda, n, lda);
+    check_factor(t, m, n, A0, A, lda, tau, "geqrf");
+    /* tau's entry after its k is not tau's; A's rows below m are not A's */
+    assert_true(isnan(creal(tu_get(t, tau, k, 0, k + 1))));
+    assert_true(tu_diff(t, (char *)A + m * t->es, (char *)A0 + m * t->es, 3, n, lda) == 0);
+    tu_release(t, A, lda, n);
+    tu_release(t, tau, k + 1, 1);
+    free(A0);
+}
+
+static void geqrf_factors_square_tall_and_wide_matrices_in_every_precision(void **state)
+{
+    (void)state;
+    const int64_t shapes[][2] = { { 1, 1 },
+                                  { NB, NB },
+                                  { 4 * NB, 4 * NB },
+                                  { 37, 37 },
+                                  { 5 * NB + 3, 2 * NB + 1 },
+                                  { 2 * NB + 5, 4 * NB },
+                                  { NB - 3, 3 * NB + 2 },
+                                  { 9 * NB, 3 } };
+    for (int ti = 0; ti < TU_NTYPES; ti++)
+        for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+            factor_case(&tu_types[ti], shapes[s][0], shapes[s][1]);
+}
+
+/* Q (order nq) formed whole from the host LAPACK's GEQRF of an nq x k matrix, whose output
+ * (reflectors, tau) goes to Tessera's ormqr with NaN on and above the diagonal. */
+static void ormqr_case(const tu_type_t *t, tess_side_t side, tess_trans_t trans, int64_t m,
+                       int64_t n, int64_t k)
+{
+    int64_t nq = side == TessLeft ? m : n, lda = nq + 2, ldc = m + 1;
+    void *A = tu_matrix(t, lda, k, (unsigned)(m + 3 * n + k)), *tau = tu_alloc(t, k, 1);
+    assert_int_equal(tl_geqrf_ref(t, nq, k, A, lda, tau), 0);
+    void *Q = tu_alloc(t, nq, nq);
+    tu_fill(t, Q, nq, nq, nq, 0.0);
+    for (int64_t j = 0; j < k; j++)
+        for (int64_t i = 0; i < nq; i++)
+            tu_set(t, Q, i, j, nq, tu_get(t, A, i, j, lda));
+    assert_int_equal(tl_orgqr_ref(t, nq, nq, k, Q, nq, tau), 0);
+    for (int64_t j = 0; j < k; j++)
+        for (int64_t i = 0; i <= j && i < nq; i++)
+            tu_set(t, A, i, j, lda, NAN);
+    void *C = tu_matrix(t, ldc, n, (unsigned)(5 * m + n)), *C0 = tu_copy(t, C, ldc, n);
+    void *Ref = tu_copy(t, C, ldc, n);
+    assert_int_equal(tl_ormqr_async(t, side, trans, m, n, k, A, lda, tau, C, ldc), 0);
+    sync_matrix(t, C, ldc, n, ldc);
+    if (side == TessLeft)
+        tu_gemm_ref(t, trans, TessNoTrans, m, n, m, 1.0, Q, nq, C0, ldc, 0.0, Ref, ldc);
+    else
+        tu_gemm_ref(t, TessNoTrans, trans, m, n, n, 1.0, C0, ldc, Q, nq, 0.0, Ref, ldc);
+    double err =
+        tu_diff(t, C, Ref, m, n, ldc) / ((double)max64(m, n) * t->eps * tu_norm(t, C0, m, n, ldc));
+    if (!(err < TL_BOUND))
+        fail_msg("%sormqr side %d trans %d m %lld n %lld k %lld: error %g", t->name, side, trans,
+                 (long long)m, (long long)n, (long long)k, err);
+    assert_true(tu_diff(t, (char *)C + m * t->es, (char *)C0 + m * t->es, 1, n, ldc) == 0);
+    tu_release(t, A, lda, k);
+    tu_release(t, C, ldc, n);
+    tu_release(t, tau, k, 1);
+    free(Q);
+    free(C0);
+    free(Ref);
+}
+
+static void ormqr_applies_lapacks_reflectors_on_both_sides_never_reading_the_diagonal(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < TU_NTYPES; ti++) {
+        const tu_type_t *t = &tu_types[ti];
+        const tess_trans_t trs[] = { TessNoTrans, ctrans(t) };
+        for (int r = 0; r < 2; r++) {
+            ormqr_case(t, TessLeft, trs[r], 3 * NB + 5, 2 * NB + 1, 2 * NB + 3);
+            ormqr_case(t, TessLeft, trs[r], 2 * NB, 5, 2 * NB);
+            ormqr_case(t, TessRight, trs[r], 2 * NB + 1, 3 * NB + 5, 3 * NB + 5);
+            ormqr_case(t, TessRight, trs[r], 7, 2 * NB + 3, NB + 1);
+        }
+    }
+}
+
+/* op(A) X = B by Tessera's and by the host LAPACK's gels; A m x n with m >= n */
+static void gels_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs)
+{
+    int64_t lda = m + 1, ldb = max64(m, n) + 2, rows = trans == TessNoTrans ? m : n;
+    int64_t xrows = trans == TessNoTrans ? n : m;
+    void *A = tu_matrix(t, lda, n, (unsigned)(m + n + nrhs)), *A0 = tu_copy(t, A, lda, n);
+    void *B = tu_matrix(t, ldb, nrhs, (unsigned)(3 * m + nrhs)), *B0 = tu_copy(t, B, ldb, nrhs);
+    int64_t info = -3;
+    assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
+    sync_matrix(t, B, ldb, nrhs, ldb);
+    sync_matrix(t, A, lda, n, lda);
+    assert_int_equal(info, 0);
+    double normb = tu_norm(t, B0, rows, nrhs, ldb), norma = tu_norm(t, A0, m, n, lda);
+    if (trans == TessNoTrans) {
+        /* R = B0 - A X; ||A^H R|| and the rows after X against R's columns */
+        void *R = tu_copy(t, B0, ldb, nrhs), *W = tu_alloc(t, n, nrhs);
+        tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, nrhs, n, -1.0, A0, lda, B, ldb, 1.0, R, ldb);
+        tu_gemm_ref(t, ctrans(t), TessNoTrans, n, nrhs, m, 1.0, A0, lda, R, ldb, 0.0, W, n);
+        double orth =
+            tu_norm(t, W, n, nrhs, n) / ((double)max64(max64(m, n), nrhs) * t->eps * norma * normb);
+        double rows_err = 0;
+        for (int64_t j = 0; j < nrhs; j++) {
+            double d = tu_norm(t, (char *)R + (size_t)(j * ldb) * t->es, m, 1, ldb) -
+                       tu_norm(t, (char *)B + (size_t)(n + j * ldb) * t->es, m - n, 1, ldb);
+            rows_err = fmax(rows_err, fabs(d) / ((double)m * t->eps * normb));
+        }
+        if (!(orth < TL_BOUND) || !(rows_err < TL_BOUND))
+            fail_msg("%sgels N m %lld n %lld: ||A^H r|| %g, residual rows %g", t->name,
+                     (long long)m, (long long)n, orth, rows_err);
+        free(R);
+        free(W);
+    } else {
+        void *Ar = tu_copy(t, A0, lda, n), *Br = tu_copy(t, B0, ldb, nrhs);
+        assert_int_equal(tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb), 0);
+        double err = tu_diff(t, B, Br, xrows, nrhs, ldb) /
+                     ((double)max64(m, n) * t->eps * tu_norm(t, Br, xrows, nrhs, ldb));
+        if (!(err < TL_BOUND))
+            fail_msg("%sgels %d m %lld n %lld: error against LAPACK %g", t->name, trans,
+                     (long long)m, (long long)n, err);
+        free(Ar);
+        free(Br);
+    }
+    tu_release(t, A, lda, n);
+    tu_release(t, B, ldb, nrhs);
+    free(A0);
+    free(B0);
+}
+
+static void gels_solves_least_squares_and_minimum_norm_problems_in_every_precision(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < TU_NTYPES; ti++) {
+        const tu_type_t *t = &tu_types[ti];
+        const tess_trans_t trs[] = { TessNoTrans, ctrans(t) };
+        for (int r = 0; r < 2; r++) {
+            gels_case(t, trs[r], 5 * NB + 3, 2 * NB + 5, NB + 2);
+            gels_case(t, trs[r], 3 * NB, 3 * NB, 2);
+            gels_case(t, trs[r], 40, 1, 3);
+        }
+    }
+}
+
+/* Column c (0-based) of A zero: R(c, c) is exactly zero and INFO c + 1, LAPACK's; B holds
+ * Q^H B (NoTrans, as LAPACK's, within the ormqr bound) or is untouched (Trans). */
+static void rank_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t c)
+{
+    int64_t lda = m, ldb = m, nrhs = 3;
+    void *A = tu_matrix(t, lda, n, (unsigned)(m + c));
+    for (int64_t i = 0; i < m; i++)
+        tu_set(t, A, i, c, lda, 0);
+    void *B = tu_matrix(t, ldb, nrhs, 77), *B0 = tu_copy(t, B, ldb, nrhs);
+    void *Ar = tu_copy(t, A, lda, n), *Br = tu_copy(t, B, ldb, nrhs);
+    int64_t info = -1;
+    assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
+    sync_matrix(t, B, ldb, nrhs, ldb);
+    int ref = tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb);
+    assert_int_equal(ref, c + 1);
+    if (info != ref)
+        fail_msg("%sgels trans %d column %lld: info %lld, LAPACK's %d", t->name, trans,
+                 (long long)c, (long long)info, ref);
+    if (trans == TessNoTrans) {
+        double err =
+            tu_diff(t, B, Br, m, nrhs, ldb) / ((double)m * t->eps * tu_norm(t, B0, m, nrhs, ldb));
+        if (!(err < TL_BOUND))
+            fail_msg("%sgels column %lld: Q^H B against LAPACK's %g", t->name, (long long)c, err);
+    } else {
+        assert_true(tu_diff(t, B, B0, m, nrhs, ldb) == 0);
+    }
+    tu_release(t, A, lda, n);
+    tu_release(t, B, ldb, nrhs);
+    free(B0);
+    free(Ar);
+    free(Br);
+}
+
+static void
+gels_reports_the_first_zero_on_rs_diagonal_at_the_first_column_and_deep_inside(void **state)
+{
+    (void)state;
+    const int64_t m = 5 * NB + 1, n = 4 * NB + 2, cols[] = { 0, NB + 3, 3 * NB, n - 1 };
+    for (int ti = 0; ti < TU_NTYPES; ti++)
+        for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) {
+            rank_case(&tu_types[ti], TessNoTrans, m, n, cols[i]);
+            rank_case(&tu_types[ti], ctrans(&tu_types[ti]), m, n, cols[i]);
+        }
+}
+
+/* GEQRF on a window of a parent at an offset off the tile grid, then ORMQR (Q^H) and TRSM with R
+ * on a window of B, with no sync: the least-squares solution by hand, bounded as gels' is;
+ * every element of the parents outside the windows is bitwise what it was. */
+static void geqrf_ormqr_and_trsm_chained_on_views_solve_least_squares_with_no_sync(void **state)
+{
+    (void)state;
+    const tu_type_t *t = &tu_types[1];
+    int64_t ld = 7 * NB + 3, m = 5 * NB + 5, n = 3 * NB + 2, nrhs = 4, ai = 2, aj = 3;
+    double *P = tu_matrix(t, ld, ld, 91), *Pref = tu_copy(t, P, ld, ld);
+    double *A = P + ai + aj * ld, *A0 = Pref + ai + aj * ld;
+    double *B = tu_matrix(t, m + 1, nrhs, 92), *B0 = tu_copy(t, B, m + 1, nrhs);
+    double *tau = malloc((size_t)n * sizeof *tau);
+    assert_int_equal(tess_dgeqrf_async(m, n, A, ld, tau), 0);
+    assert_int_equal(tess_dormqr_async(TessLeft, TessTrans, m, nrhs, n, A, ld, tau, B, m + 1), 0);
+    assert_int_equal(tess_dtrsm_async(TessLeft, TessUpper, TessNoTrans, TessNonUnit, n, nrhs, 1.0,
+                                      A, ld, B, m + 1),
+                     0);
+    sync_matrix(t, B, m + 1, nrhs, m + 1);
+    sync_matrix(t, P, ld, ld, ld);
+    double *R = tu_copy(t, B0, m + 1, nrhs), *W = malloc((size_t)(n * nrhs) * sizeof *W);
+    tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, nrhs, n, -1.0, A0, ld, B, m + 1, 1.0, R, m + 1);
+    tu_gemm_ref(t, TessTrans, TessNoTrans, n, nrhs, m, 1.0, A0, ld, R, m + 1, 0.0, W, n);
+    double orth = tu_norm(t, W, n, nrhs, n) /
+                  ((double)m * t->eps * tu_norm(t, A0, m, n, ld) * tu_norm(t, B0, m, nrhs, m + 1));
+    if (!(orth < TL_BOUND))
+        fail_msg("||A^H r|| %g", orth);
+    for (int64_t j = 0; j < ld; j++)
+        for (int64_t i = 0; i < ld; i++)
+            if (!(i >= ai && i < ai + m && j >= aj && j < aj + n))
+                assert_true(memcmp(&P[i + j * ld], &Pref[i + j * ld], sizeof *P) == 0);
+    tu_release(t, P, ld, ld);
+    tu_release(t, B, m + 1, nrhs);
+    free(Pref);
+    free(B0);
+    free(R);
+    free(W);
+    tu_release(t, tau, n, 1);
+}
+
+static void quick_returns_submit_nothing_and_gels_with_no_unknowns_sets_x_to_zero(void **state)
+{
+    (void)state;
+    double A[4] = { NAN, NAN, NAN, NAN }, tau[2] = { NAN, NAN }, B[6] = { 1, 2, 3, 4, 5, 6 };
+    uint64_t before = tu_tasks_run();
+    assert_int_equal(tess_dgeqrf_async(0, 3, A, 1, tau), 0);
+    assert_int_equal(tess_dgeqrf_async(3, 0, NULL, 3, NULL), 0);
+    assert_int_equal(tess_dormqr_async(TessLeft, TessNoTrans, 2, 3, 0, A, 2, tau, B, 2), 0);
+    int64_t info = 7;
+    assert_int_equal(tess_dgels_async(TessNoTrans, 2, 2, 0, A, 2, B, 2, &info), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(info, 0);
+    assert_true(tu_tasks_run() == before);
+    assert_true(isnan(A[0]) && isnan(tau[0]) && B[0] == 1);
+    /* no unknowns: X = 0 over max(m, n) rows, as LAPACK's */
+    info = 7;
+    assert_int_equal(tess_dgels_async(TessNoTrans, 3, 0, 2, A, 3, B, 3, &info), 0);
+    sync_matrix(&tu_types[1], B, 3, 2, 3);
+    assert_int_equal(info, 0);
+    for (int i = 0; i < 6; i++)
+        assert_true(B[i] == 0);
+    assert_int_equal(tess_memory_invalidate(3, 2, B, 3, sizeof *B), 0);
+}
+
+static void
+qr_routines_reject_invalid_arguments_with_their_lapack_numbers_and_wide_gels(void **state)
+{
+    (void)state;
+    double A[9] = { 4, 1, 1, 1, 4, 1, 1, 1, 4 }, tau[3] = { 0 }, B[9] = { 1 }, A0[9], B0[9];
+    memcpy(A0, A, sizeof A);
+    memcpy(B0, B, sizeof B);
+    const tess_side_t L = TessLeft;
+    const tess_trans_t N = TessNoTrans, T = TessTrans;
+    int64_t info = 0;
+    uint64_t before = tu_tasks_run();
+    assert_int_equal(tess_dgeqrf_async(-1, 3, A, 3, tau), -1);
+    assert_int_equal(tess_dgeqrf_async(3, -1, A, 3, tau), -2);
+    assert_int_equal(tess_dgeqrf_async(3, 3, NULL, 3, tau), -3);
+    assert_int_equal(tess_dgeqrf_async(3, 3, A, 2, tau), -4);
+    assert_int_equal(tess_dgeqrf_async(3, 3, A, 3, NULL), -5);
+    assert_int_equal(tess_dormqr_async(7, N, 3, 3, 3, A, 3, tau, B, 3), -1);
+    assert_int_equal(tess_dormqr_async(L, TessConjTrans, 3, 3, 3, A, 3, tau, B, 3), -2);
+    assert_int_equal(
+        tess_zunmqr_async(L, TessTrans, 3, 3, 3, (void *)A, 3, (void *)tau, (void *)B, 3), -2);
+    assert_int_equal(tess_dormqr_async(L, N, -1, 3, 0, A, 3, tau, B, 3), -3);
+    assert_int_equal(tess_dormqr_async(L, N, 3, -1, 3, A, 3, tau, B, 3), -4);
+    assert_int_equal(tess_dormqr_async(L, N, 3, 3, 4, A, 3, tau, B, 3), -5);
+    assert_int_equal(tess_dormqr_async(TessRight, N, 3, 2, 3, A, 3, tau, B, 3), -5);
+    assert_int_equal(tess_dormqr_async(L, N, 3, 3, -1, A, 3, tau, B, 3), -5);
+    assert_int_equal(tess_dormqr_async(L, N, 3, 3, 3, NULL, 3, tau, B, 3), -6);
+    assert_int_equal(tess_dormqr_async(L, N, 3, 3, 3, A, 2, tau, B, 3), -7);
+    assert_int_equal(tess_dormqr_async(TessRight, N, 2, 3, 3, A, 2, tau, B, 2), -7);
+    assert_int_equal(tess_dormqr_async(L, N, 3, 3, 3, A, 3, NULL, B, 3), -8);
+    assert_int_equal(tess_dormqr_async(L, N, 3, 3, 3, A, 3, tau, NULL, 3), -9);
+    assert_int_equal(tess_dormqr_async(L, N, 3, 3, 3, A, 3, tau, B, 2), -10);
+    assert_int_equal(tess_dgels_async(TessConjTrans, 3, 3, 1, A, 3, B, 3, &info), -1);
+    assert_int_equal(tess_cgels_async(TessTrans, 3, 3, 1, (void *)A, 3, (void *)B, 3, &info), -1);
+    assert_int_equal(tess_dgels_async(T, -1, 3, 1, A, 3, B, 3, &info), -2);
+    assert_int_equal(tess_dgels_async(T, 3, -1, 1, A, 3, B, 3, &info), -3);
+    assert_int_equal(tess_dgels_async(T, 3, 3, -1, A, 3, B, 3, &info), -4);
+    assert_int_equal(tess_dgels_async(T, 3, 3, 1, NULL, 3, B, 3, &info), -5);
+    assert_int_equal(tess_dgels_async(T, 3, 3, 1, A, 2, B, 3, &info), -6);
+    assert_int_equal(tess_dgels_async(T, 3, 3, 1, A, 3, NULL, 3, &info), -7);
+    /* ldb covers max(m, n) rows */
+    assert_int_equal(tess_dgels_async(N, 2, 3, 1, A, 2, B, 2, &info), -8);
+    assert_int_equal(tess_dgels_async(N, 3, 3, 1, A, 3, B, 3, NULL), -9);
+    /* LAPACK's LQ path is not built: said so, nothing submitted */
+    assert_int_equal(tess_dgels_async(N, 2, 3, 1, A, 2, B, 3, &info), TESS_ENOTSUP);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(tu_tasks_run() == before);
+    assert_true(!memcmp(A, A0, sizeof A) && !memcmp(B, B0, sizeof B));
+}
+
+#define TILE_BYTES ((size_t)NB * NB * sizeof(double _Complex))
+
+/* Panels of 4 tiles each, 16 tiles of memory per device against A's 8 panels and B's 2: panels
+ * are evicted and written back between their tasks, and the answers are still right. */
+static void gels_with_device_memory_of_a_few_panels_completes_out_of_core(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(2, NB, 16 * TILE_BYTES), 0);
+    gels_case(&tu_types[3], TessNoTrans, 4 * NB, 4 * NB, 2 * NB);
+    factor_case(&tu_types[3], 4 * NB, 8 * NB);
+    tess_stats_t st;
+    assert_int_equal(tess_get_stats(&st), 0);
+    assert_true(st.evictions > 0);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+/* The tile size the runtime picks (TESS_NB unset: the host's default ladder) at sizes of
+ * several panels. */
+static void geqrf_and_gels_run_on_the_default_tile_size(void **state)
+{
+    (void)state;
+    tess_config_t cfg = { .devices = "host:2" };
+    const char *other = getenv("TESS_TEST_DEVICES");
+    if (other && *other)
+        cfg.devices = other;
+    assert_int_equal(tess_init(&cfg), 0);
+    factor_case(&tu_types[1], 700, 650);
+    gels_case(&tu_types[1], TessNoTrans, 900, 500, 3);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest on_host2[] = {
+        cmocka_unit_test(geqrf_factors_square_tall_and_wide_matrices_in_every_precision),
+        cmocka_unit_test(ormqr_applies_lapacks_reflectors_on_both_sides_never_reading_the_diagonal),
+        cmocka_unit_test(gels_solves_least_squares_and_minimum_norm_problems_in_every_precision),
+        cmocka_unit_test(
+            gels_reports_the_first_zero_on_rs_diagonal_at_the_first_column_and_deep_inside),
+        cmocka_unit_test(geqrf_ormqr_and_trsm_chained_on_views_solve_least_squares_with_no_sync),
+        cmocka_unit_test(quick_returns_submit_nothing_and_gels_with_no_unknowns_sets_x_to_zero),
+        cmocka_unit_test(
+            qr_routines_reject_invalid_arguments_with_their_lapack_numbers_and_wide_gels),
+    };
+    const struct CMUnitTest on_their_own[] = {
+        cmocka_unit_test(gels_with_device_memory_of_a_few_panels_completes_out_of_core),
+        cmocka_unit_test(geqrf_and_gels_run_on_the_default_tile_size),
+    };
+    return cmocka_run_group_tests_name("geqrf", on_host2, tu_group_setup, tu_group_teardown) +
+           cmocka_run_group_tests_name("geqrf, own runtime", on_their_own, NULL, NULL);
+}

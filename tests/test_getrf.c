@@ -1,0 +1,467 @@
+/* GETRF, GETRS, GESV and LASWP on the host backend (host:2, nb = 16, unless said): the four
+ * precisions, square, tall and wide matrices of one panel and of several, on and off the
+ * grid, leading dimensions larger than the rows.
+ *
+ * Bounds (TL_BOUND, LAPACK's testers' threshold of 30):
+ *   factor:  ||P L U - A||_F / (max(m, n) eps ||A||_F) (LAPACK's dget01);
+ *   solve:   ||op(A) X - B||_F / (n eps ||A||_F ||X||_F) (dget02).
+ * The pivots equal the host LAPACK's exactly: the matrices are random, where the largest
+ * candidate of a column is ahead of the next by far more than rounding; LASWP equals the host
+ * LAPACK's laswp bit for bit. */
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lapackutil.h"
+
+#define NB TU_NB
+
+static void sync_matrix(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld)
+{
+    assert_int_equal(tess_memory_coherent_async(TessAll, m, n, A, ld, t->es), 0);
+    assert_int_equal(tess_sync(), 0);
+}
+
+static int64_t *pivots(int64_t n)
+{
+    int64_t *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
+    for (int64_t i = 0; i < n; i++)
+        p[i] = -1;
+    return p;
+}
+
+static void release_pivots(int64_t *ipiv, int64_t n)
+{
+    assert_int_equal(tess_memory_invalidate(n > 0 ? n : 1, 1, ipiv, n > 0 ? n : 1, 8), 0);
+    free(ipiv);
+}
+
+/* The pivots and INFO are LAPACK's, the factor residual within the bound, the rows below m
+ * untouched. */
+static void factor_case(const tu_type_t *t, int64_t m, int64_t n, unsigned seed)
+{
+    int64_t lda = m + 3, mn = m < n ? m : n;
+    void *A = tu_matrix(t, lda, n, seed), *A0 = tu_copy(t, A, lda, n), *R = tu_copy(t, A, lda, n);
+    int64_t *ipiv = pivots(mn), *rpiv = pivots(mn), info = -7;
+    assert_int_equal(tl_getrf_async(t, m, n, A, lda, ipiv, &info), 0);
+    sync_matrix(t, A, lda, n, lda);
+    assert_int_equal(info, 0);
+    assert_int_equal(tl_getrf_ref(t, m, n, R, lda, rpiv), 0);
+    for (int64_t i = 0; i < mn; i++)
+        if (ipiv[i] != rpiv[i])
+            fail_msg("%sgetrf %lld x %lld: ipiv[%lld] = %lld, LAPACK's %lld", t->name, (long long)m,
+                     (long long)n, (long long)i, (long long)ipiv[i], (long long)rpiv[i]);
+    double res = tl_lu_residual(t, m, n, A0, A, lda, ipiv);
+    if (!(res < TL_BOUND))
+        fail_msg("%sgetrf %lld x %lld: residual %g", t->name, (long long)m, (long long)n, res);
+    assert_true(tu_diff(t, (char *)A + m * t->es, (char *)A0 + m * t->es, 3, n, lda) == 0);
+    tu_release(t, A, lda, n);
+    release_pivots(ipiv, mn);
+    free(rpiv);
+    free(A0);
+    free(R);
+}
+
+static const int64_t shapes[][2] = { { 1, 1 },
+                                     { NB, NB },
+                                     { 5 * NB, 5 * NB },
+                                     { 37, 37 },
+                                     { 4 * NB + 3, 2 * NB + 1 },
+                                     { 2 * NB + 5, 4 * NB + 1 },
+                                     { 3 * NB, NB - 3 },
+                                     { 5, 3 * NB + 2 } };
+
+static void getrf_factors_square_tall_and_wide_matrices_as_lapack_does(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < TU_NTYPES; ti++)
+        for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++)
+            factor_case(&tu_types[ti], shapes[k][0], shapes[k][1], (unsigned)(ti + 10 * k));
+}
+
+/* getrf then getrs with no sync between (or gesv), solve residual within the bound, B's rows
+ * below n untouched. */
+static void solve_case(const tu_type_t *t, tess_trans_t trans, int64_t n, int64_t nrhs, bool gesv)
+{
+    int64_t lda = n + 2, ldb = n + 5;
+    void *A = tu_matrix(t, lda, n, (unsigned)(3 * n + trans)), *A0 = tu_copy(t, A, lda, n);
+    void *B = tu_matrix(t, ldb, nrhs, (unsigned)(n + nrhs)), *B0 = tu_copy(t, B, ldb, nrhs);
+    int64_t *ipiv = pivots(n), info = -7;
+    if (gesv) {
+        assert_int_equal(tl_gesv_async(t, n, nrhs, A, lda, ipiv, B, ldb, &info), 0);
+    } else {
+        assert_int_equal(tl_getrf_async(t, n, n, A, lda, ipiv, &info), 0);
+        assert_int_equal(tl_getrs_async(t, trans, n, nrhs, A, lda, ipiv, B, ldb), 0);
+    }
+    sync_matrix(t, B, ldb, nrhs, ldb);
+    sync_matrix(t, A, lda, n, lda);
+    assert_int_equal(info, 0);
+    double res = tl_solve_residual(t, trans, n, nrhs, A0, lda, B0, B, ldb);
+    double fres = tl_lu_residual(t, n, n, A0, A, lda, ipiv);
+    if (!(res < TL_BOUND) || !(fres < TL_BOUND))
+        fail_msg("%s%s trans %d n %lld nrhs %lld: solve residual %g, factor residual %g", t->name,
+                 gesv ? "gesv" : "getrf+getrs", trans, (long long)n, (long long)nrhs, res, fres);
+    assert_true(tu_diff(t, (char *)B + n * t->es, (char *)B0 + n * t->es, 5, nrhs, ldb) == 0);
+    tu_release(t, A, lda, n);
+    tu_release(t, B, ldb, nrhs);
+    release_pivots(ipiv, n);
+    free(A0);
+    free(B0);
+}
+
+static void getrs_after_getrf_solves_each_transposition_with_no_sync_between(void **state)
+{
+    (void)state;
+    const tess_trans_t trans[] = { TessNoTrans, TessTrans, TessConjTrans };
+    for (int ti = 0; ti < TU_NTYPES; ti++)
+        for (int k = 0; k < 3; k++) {
+            solve_case(&tu_types[ti], trans[k], 5 * NB, 2 * NB + 3, false);
+            solve_case(&tu_types[ti], trans[k], 37, 1, false);
+        }
+}
+
+static void gesv_factors_and_solves_in_every_precision(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < TU_NTYPES; ti++) {
+        solve_case(&tu_types[ti], TessNoTrans, 4 * NB + 5, 3 * NB, true);
+        solve_case(&tu_types[ti], TessNoTrans, NB, 7, true);
+    }
+}
+
+/* getrs with pivots and factors from the host LAPACK: only the call's own input is read. */
+static void getrs_solves_with_factors_from_the_host_lapack(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < TU_NTYPES; ti++) {
+        const tu_type_t *t = &tu_types[ti];
+        int64_t n = 3 * NB + 4, nrhs = NB + 1;
+        void *A = tu_matrix(t, n, n, 71), *A0 = tu_copy(t, A, n, n);
+        void *B = tu_matrix(t, n, nrhs, 72), *B0 = tu_copy(t, B, n, nrhs);
+        int64_t *ipiv = pivots(n);
+        assert_int_equal(tl_getrf_ref(t, n, n, A, n, ipiv), 0);
+        assert_int_equal(tl_getrs_async(t, TessConjTrans, n, nrhs, A, n, ipiv, B, n), 0);
+        sync_matrix(t, B, n, nrhs, n);
+        double res = tl_solve_residual(t, TessConjTrans, n, nrhs, A0, n, B0, B, n);
+        if (!(res < TL_BOUND))
+            fail_msg("%sgetrs: residual %g", t->name, res);
+        tu_release(t, A, n, n);
+        tu_release(t, B, n, nrhs);
+        release_pivots(ipiv, n);
+        free(A0);
+        free(B0);
+    }
+}
+
+static void gesv_with_no_right_hand_side_still_factors(void **state)
+{
+    (void)state;
+    const tu_type_t *t = &tu_types[1];
+    int64_t n = 3 * NB + 1, *ipiv = pivots(n), *rpiv = pivots(n), info = -1;
+    void *A = tu_matrix(t, n, n, 81), *R = tu_copy(t, A, n, n);
+    assert_int_equal(tl_gesv_async(t, n, 0, A, n, ipiv, NULL, n, &info), 0);
+    sync_matrix(t, A, n, n, n);
+    assert_int_equal(info, 0);
+    assert_int_equal(tl_getrf_ref(t, n, n, R, n, rpiv), 0);
+    assert_memory_equal(ipiv, rpiv, (size_t)n * sizeof *ipiv);
+    assert_true(tu_diff(t, A, R, n, n, n) / tu_norm(t, R, n, n, n) < TL_BOUND * n * t->eps);
+    tu_release(t, A, n, n);
+    release_pivots(ipiv, n);
+    free(rpiv);
+    free(R);
+}
+
+/* Columns zeroed at the 1-based cols: U(c, c) is exactly zero at each, the factorization
+ * completes, and INFO is the first; GESV leaves B as it was, bit for bit. */
+static void singular_case(const tu_type_t *t, int64_t n, const int64_t *cols, int ncols, bool gesv)
+{
+    int64_t lda = n + 1, nrhs = 5;
+    void *A = tu_matrix(t, lda, n, (unsigned)(7 * n + cols[0]));
+    for (int c = 0; c < ncols; c++)
+        tu_fill(t, (char *)A + (size_t)((cols[c] - 1) * lda) * t->es, n, 1, lda, 0.0);
+    void *A0 = tu_copy(t, A, lda, n), *R = tu_copy(t, A, lda, n);
+    void *B = tu_matrix(t, n, nrhs, 9), *B0 = tu_copy(t, B, n, nrhs);
+    int64_t *ipiv = pivots(n), *rpiv = pivots(n), info = 0;
+    if (gesv)
+        assert_int_equal(tl_gesv_async(t, n, nrhs, A, lda, ipiv, B, n, &info), 0);
+    else
+        assert_int_equal(tl_getrf_async(t, n, n, A, lda, ipiv, &info), 0);
+    sync_matrix(t, A, lda, n, lda);
+    sync_matrix(t, B, n, nrhs, n);
+    int ref = tl_getrf_ref(t, n, n, R, lda, rpiv);
+    int64_t first = cols[0];
+    for (int c = 1; c < ncols; c++)
+        first = cols[c] < first ? cols[c] : first;
+    assert_int_equal(ref, first);
+    if (info != ref)
+        fail_msg("%s%s n %lld: info %lld, LAPACK's %d", t->name, gesv ? "gesv" : "getrf",
+                 (long long)n, (long long)info, ref);
+    assert_memory_equal(ipiv, rpiv, (size_t)n * sizeof *ipiv);
+    double res = tl_lu_residual(t, n, n, A0, A, lda, ipiv);
+    if (!(res < TL_BOUND))
+        fail_msg("%s n %lld zero at %lld: residual %g", t->name, (long long)n, (long long)first,
+                 res);
+    assert_true(tu_same_outside(t, B, B0, n, nrhs, n, 0, 0, 0, 0));
+    tu_release(t, A, lda, n);
+    tu_release(t, B, n, nrhs);
+    release_pivots(ipiv, n);
+    free(rpiv);
+    free(A0);
+    free(R);
+    free(B0);
+}
+
+static void getrf_reports_the_first_zero_pivot_and_completes_the_factorization(void **state)
+{
+    (void)state;
+    const int64_t n = 5 * NB + 3, at[] = { 1, NB, NB + 1, 3 * NB + 7, n };
+    const int64_t two[] = { 3 * NB + 2, NB + 5 };
+    for (int ti = 0; ti < TU_NTYPES; ti++) {
+        for (size_t i = 0; i < sizeof at / sizeof *at; i++)
+            singular_case(&tu_types[ti], n, &at[i], 1, false);
+        singular_case(&tu_types[ti], n, two, 2, false);
+    }
+}
+
+static void gesv_leaves_b_untouched_when_the_matrix_is_singular(void **state)
+{
+    (void)state;
+    const int64_t n = 4 * NB + 2, at[] = { 1, 2 * NB + 3, n };
+    for (int ti = 0; ti < TU_NTYPES; ti++)
+        for (size_t i = 0; i < sizeof at / sizeof *at; i++)
+            singular_case(&tu_types[ti], n, &at[i], 1, true);
+}
+
+/* Pivots as getrf makes them (row i with a row at or below it) or anywhere in 1..m. */
+static int64_t *random_pivots(int64_t len, int64_t inc, int64_t m, bool below, unsigned seed)
+{
+    int64_t span = tu_vec_span(len, inc), *p = malloc((size_t)span * sizeof *p);
+    srand(seed);
+    for (int64_t i = 0; i < span; i++)
+        p[i] = below ? i / (inc > 0 ? inc : -inc) + 1 + rand() % 3 : 1 + rand() % m;
+    for (int64_t i = 0; i < span; i++)
+        p[i] = p[i] > m ? m : p[i];
+    return p;
+}
+
+static void laswp_case(const tu_type_t *t, int64_t m, int64_t n, int64_t k1, int64_t k2,
+                       int64_t incx, bool below)
+{
+    int64_t lda = m + 2, s = incx > 0 ? incx : -incx;
+    int64_t *ipiv = random_pivots(k2 + k1 * s, s, m, below, (unsigned)(m + n + k1 + incx));
+    void *A = tu_matrix(t, lda, n, (unsigned)(n + k2)), *R = tu_copy(t, A, lda, n);
+    assert_int_equal(tl_laswp_async(t, n, A, lda, k1, k2, ipiv, incx), 0);
+    sync_matrix(t, A, lda, n, lda);
+    tl_laswp_ref(t, n, R, lda, k1, k2, ipiv, incx);
+    if (!tu_same_outside(t, A, R, lda, n, lda, 0, 0, 0, 0))
+        fail_msg("%slaswp %lld x %lld k1 %lld k2 %lld incx %lld differs from LAPACK's", t->name,
+                 (long long)m, (long long)n, (long long)k1, (long long)k2, (long long)incx);
+    tu_release(t, A, lda, n);
+    release_pivots(ipiv, tu_vec_span(k2 + k1 * s, s));
+}
+
+static void laswp_interchanges_rows_as_lapack_does_for_every_increment(void **state)
+{
+    (void)state;
+    const int64_t incs[] = { 1, -1, 2, -3 };
+    for (int ti = 0; ti < TU_NTYPES; ti++)
+        for (int i = 0; i < 4; i++) {
+            laswp_case(&tu_types[ti], 5 * NB, 3 * NB + 2, 1, 4 * NB + 3, incs[i], true);
+            laswp_case(&tu_types[ti], 3 * NB, 2 * NB, NB - 2, 2 * NB + 1, incs[i], false);
+            laswp_case(&tu_types[ti], 7, 1, 3, 3, incs[i], false);
+        }
+}
+
+/* A window of a parent: every element outside A's m x n and B is what it was. */
+static void gesv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched(void **state)
+{
+    (void)state;
+    const tu_type_t *t = &tu_types[3];
+    int64_t ld = 7 * NB + 3, n = 3 * NB + 5, nrhs = NB + 3, ai = 1, aj = 2, bi = 4, bj = n + 4;
+    void *P = tu_matrix(t, ld, ld, 31), *Pref = tu_copy(t, P, ld, ld);
+    char *A = (char *)P + (size_t)(ai + aj * ld) * t->es,
+         *B = (char *)P + (size_t)(bi + bj * ld) * t->es;
+    int64_t *ipiv = pivots(n), info = -1;
+    assert_int_equal(tl_gesv_async(t, n, nrhs, A, ld, ipiv, B, ld, &info), 0);
+    sync_matrix(t, P, ld, ld, ld);
+    assert_int_equal(info, 0);
+    char *A0 = (char *)Pref + (A - (char *)P), *B0 = (char *)Pref + (B - (char *)P);
+    double res = tl_solve_residual(t, TessNoTrans, n, nrhs, A0, ld, B0, B, ld);
+    if (!(res < TL_BOUND))
+        fail_msg("residual %g", res);
+    for (int64_t j = 0; j < ld; j++)
+        for (int64_t i = 0; i < ld; i++) {
+            bool in_a = i >= ai && i < ai + n && j >= aj && j < aj + n;
+            bool in_b = i >= bi && i < bi + n && j >= bj && j < bj + nrhs;
+            if (!in_a && !in_b)
+                assert_true(tu_get(t, P, i, j, ld) == tu_get(t, Pref, i, j, ld));
+        }
+    tu_release(t, P, ld, ld);
+    release_pivots(ipiv, n);
+    free(Pref);
+}
+
+/* A sparse solver's front, by hand and with no sync: GETRF of the m x k panel, LASWP of its
+ * pivots on the columns to the right, TRSM of the top rows, GEMM of the rest, GETRF of the
+ * trailing block; the whole is the LU of the front with the pivots of both parts (the
+ * trailing block's shifted by k), within the factor bound. */
+static void a_front_chains_getrf_laswp_trsm_gemm_and_getrf_with_no_sync(void **state)
+{
+    (void)state;
+    const tu_type_t *t = &tu_types[1];
+    int64_t m = 5 * NB + 3, k = 2 * NB + 5, lda = m;
+    double *F = tu_matrix(t, lda, m, 41), *F0 = tu_copy(t, F, lda, m);
+    int64_t *ipiv = pivots(m), info1 = -1, info2 = -1;
+    assert_int_equal(tess_dgetrf_async(m, k, F, lda, ipiv, &info1), 0);
+    assert_int_equal(tess_dlaswp_async(m - k, F + k * lda, lda, 1, k, ipiv, 1), 0);
+    assert_int_equal(tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessUnit, k, m - k, 1.0, F,
+                                      lda, F + k * lda, lda),
+                     0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, m - k, m - k, k, -1.0, F + k, lda,
+                                      F + k * lda, lda, 1.0, F + k + k * lda, lda),
+                     0);
+    assert_int_equal(tess_dgetrf_async(m - k, m - k, F + k + k * lda, lda, ipiv + k, &info2), 0);
+    /* the trailing block's swaps applied to the panel's rows below k */
+    assert_int_equal(tess_dlaswp_async(k, F + k, lda, 1, m - k, ipiv + k, 1), 0);
+    sync_matrix(t, F, lda, m, lda);
+    assert_int_equal(tess_memory_coherent_async(TessAll, m, 1, ipiv, m, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(info1, 0);
+    assert_int_equal(info2, 0);
+    for (int64_t i = k; i < m; i++)
+        ipiv[i] += k;
+    double res = tl_lu_residual(t, m, m, F0, F, lda, ipiv);
+    if (!(res < TL_BOUND))
+        fail_msg("residual %g", res);
+    tu_release(t, F, lda, m);
+    release_pivots(ipiv, m);
+    free(F0);
+}
+
+static void lu_with_empty_dimensions_returns_at_once(void **state)
+{
+    (void)state;
+    double A[1] = { NAN }, B[1] = { NAN };
+    int64_t info = 5, ipiv[1] = { 9 };
+    assert_int_equal(tess_dgetrf_async(0, 3, NULL, 1, NULL, &info), 0);
+    assert_int_equal(info, 0);
+    info = 5;
+    assert_int_equal(tess_zgetrf_async(3, 0, NULL, 3, NULL, &info), 0);
+    assert_int_equal(info, 0);
+    info = 5;
+    assert_int_equal(tess_cgesv_async(0, 3, NULL, 1, NULL, NULL, 1, &info), 0);
+    assert_int_equal(info, 0);
+    assert_int_equal(tess_sgetrs_async(TessNoTrans, 1, 0, (float *)A, 1, ipiv, NULL, 1), 0);
+    assert_int_equal(tess_dlaswp_async(1, A, 1, 2, 1, ipiv, 1), 0);
+    assert_int_equal(tess_dlaswp_async(1, A, 1, 1, 1, ipiv, 0), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(isnan(A[0]) && isnan(B[0]) && ipiv[0] == 9);
+}
+
+static void lu_rejects_invalid_arguments_with_their_lapack_numbers(void **state)
+{
+    (void)state;
+    double A[9] = { 4, 1, 1, 1, 4, 1, 1, 1, 4 }, B[6] = { 1, 2, 3, 4, 5, 6 }, A0[9], B0[6];
+    int64_t ipiv[3] = { 1, 2, 3 }, info = 0;
+    memcpy(A0, A, sizeof A);
+    memcpy(B0, B, sizeof B);
+    const tess_trans_t N = TessNoTrans;
+    uint64_t before = tu_tasks_run();
+    assert_int_equal(tess_dgetrf_async(-1, 3, A, 3, ipiv, &info), -1);
+    assert_int_equal(tess_dgetrf_async(3, -1, A, 3, ipiv, &info), -2);
+    assert_int_equal(tess_dgetrf_async(3, 3, NULL, 3, ipiv, &info), -3);
+    assert_int_equal(tess_dgetrf_async(3, 3, A, 2, ipiv, &info), -4);
+    assert_int_equal(tess_dgetrf_async(3, 3, A, 3, NULL, &info), -5);
+    assert_int_equal(tess_dgetrf_async(3, 3, A, 3, ipiv, NULL), -6);
+    assert_int_equal(tess_dgetrs_async(9, 3, 2, A, 3, ipiv, B, 3), -1);
+    assert_int_equal(tess_dgetrs_async(N, -1, 2, A, 3, ipiv, B, 3), -2);
+    assert_int_equal(tess_dgetrs_async(N, 3, -1, A, 3, ipiv, B, 3), -3);
+    assert_int_equal(tess_dgetrs_async(N, 3, 2, NULL, 3, ipiv, B, 3), -4);
+    assert_int_equal(tess_dgetrs_async(N, 3, 2, A, 2, ipiv, B, 3), -5);
+    assert_int_equal(tess_dgetrs_async(N, 3, 2, A, 3, NULL, B, 3), -6);
+    assert_int_equal(tess_dgetrs_async(N, 3, 2, A, 3, ipiv, NULL, 3), -7);
+    assert_int_equal(tess_dgetrs_async(N, 3, 2, A, 3, ipiv, B, 2), -8);
+    assert_int_equal(tess_dgesv_async(-1, 2, A, 3, ipiv, B, 3, &info), -1);
+    assert_int_equal(tess_dgesv_async(3, -1, A, 3, ipiv, B, 3, &info), -2);
+    assert_int_equal(tess_dgesv_async(3, 2, NULL, 3, ipiv, B, 3, &info), -3);
+    assert_int_equal(tess_dgesv_async(3, 2, A, 2, ipiv, B, 3, &info), -4);
+    assert_int_equal(tess_dgesv_async(3, 2, A, 3, NULL, B, 3, &info), -5);
+    assert_int_equal(tess_dgesv_async(3, 2, A, 3, ipiv, NULL, 3, &info), -6);
+    assert_int_equal(tess_dgesv_async(3, 2, A, 3, ipiv, B, 2, &info), -7);
+    assert_int_equal(tess_dgesv_async(3, 2, A, 3, ipiv, B, 3, NULL), -8);
+    assert_int_equal(tess_dlaswp_async(-1, A, 3, 1, 3, ipiv, 1), -1);
+    assert_int_equal(tess_dlaswp_async(3, NULL, 3, 1, 3, ipiv, 1), -2);
+    assert_int_equal(tess_dlaswp_async(3, A, 0, 1, 3, ipiv, 1), -3);
+    assert_int_equal(tess_dlaswp_async(3, A, 3, 0, 3, ipiv, 1), -4);
+    assert_int_equal(tess_dlaswp_async(3, A, 3, 1, 4, ipiv, 1), -5);
+    assert_int_equal(tess_dlaswp_async(3, A, 3, 1, 3, NULL, -1), -6);
+    /* the first invalid argument is the one reported */
+    assert_int_equal(tess_zgesv_async(-1, -1, NULL, 0, NULL, NULL, 0, NULL), -1);
+    assert_int_equal(tess_sgetrf_async(3, 3, (float *)A, 2, NULL, NULL), -4);
+    assert_int_equal(tess_cgetrs_async(TessConjTrans, 3, 1, (void *)A, 3, ipiv, (void *)B, 1), -8);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(tu_tasks_run() == before);
+    assert_true(!memcmp(A, A0, sizeof A) && !memcmp(B, B0, sizeof B));
+    assert_true(ipiv[0] == 1 && ipiv[1] == 2 && ipiv[2] == 3);
+}
+
+#define TILE_BYTES ((size_t)NB * NB * sizeof(double _Complex))
+
+/* 16 tiles per device: a panel of 6 NB rows is 6 of them, and an update names two panels,
+ * so panels are evicted and written back between their tasks. */
+static void gesv_with_device_memory_of_a_few_panels_completes_out_of_core(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(2, NB, 16 * TILE_BYTES), 0);
+    solve_case(&tu_types[3], TessNoTrans, 6 * NB, 3 * NB, true);
+    factor_case(&tu_types[3], 6 * NB, 6 * NB, 5);
+    tess_stats_t st;
+    assert_int_equal(tess_get_stats(&st), 0);
+    assert_true(st.evictions > 0);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+/* The call's own tile size (TESS_NB unset): an order of half the largest tile and a bit
+ * gives panels of a quarter of it, at least three, on any devices, so tasks of several
+ * steps, and the answers hold. */
+static void lu_on_the_default_tile_size_cuts_several_panels(void **state)
+{
+    (void)state;
+    const int ndevs[] = { 2, 4 };
+    for (int d = 0; d < 2; d++) {
+        assert_int_equal(tu_init_host(ndevs[d], 0, 0), 0);
+        tess_stats_t st;
+        assert_int_equal(tess_get_stats(&st), 0);
+        int64_t n = st.nb / 2 + 16;
+        uint64_t before = tu_tasks_run();
+        factor_case(&tu_types[1], n, n, 3);
+        /* P >= 3 panels: P panel tasks, P (P - 1) / 2 updates and as many swaps */
+        assert_true(tu_tasks_run() - before >= 9);
+        solve_case(&tu_types[2], TessTrans, n * 2 / 3, 3, false);
+        assert_int_equal(tess_finalize(), 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest on_host2[] = {
+        cmocka_unit_test(getrf_factors_square_tall_and_wide_matrices_as_lapack_does),
+        cmocka_unit_test(getrs_after_getrf_solves_each_transposition_with_no_sync_between),
+        cmocka_unit_test(gesv_factors_and_solves_in_every_precision),
+        cmocka_unit_test(getrs_solves_with_factors_from_the_host_lapack),
+        cmocka_unit_test(gesv_with_no_right_hand_side_still_factors),
+        cmocka_unit_test(getrf_reports_the_first_zero_pivot_and_completes_the_factorization),
+        cmocka_unit_test(gesv_leaves_b_untouched_when_the_matrix_is_singular),
+        cmocka_unit_test(laswp_interchanges_rows_as_lapack_does_for_every_increment),
+        cmocka_unit_test(gesv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched),
+        cmocka_unit_test(a_front_chains_getrf_laswp_trsm_gemm_and_getrf_with_no_sync),
+        cmocka_unit_test(lu_with_empty_dimensions_returns_at_once),
+        cmocka_unit_test(lu_rejects_invalid_arguments_with_their_lapack_numbers),
+    };
+    const struct CMUnitTest on_their_own[] = {
+        cmocka_unit_test(gesv_with_device_memory_of_a_few_panels_completes_out_of_core),
+        cmocka_unit_test(lu_on_the_default_tile_size_cuts_several_panels),
+    };
+    return cmocka_run_group_tests_name("getrf", on_host2, tu_group_setup, tu_group_teardown) +
+           cmocka_run_group_tests_name("getrf, own runtime", on_their_own, NULL, NULL);
+}
