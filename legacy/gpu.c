@@ -187,13 +187,11 @@ static int potrs_on_device(const kern_table_t *k, const lg_call_t *c, kern_ctx_t
 {
     _Alignas(16) unsigned char alpha[16];
     kern_dtype_one(c->t, alpha);
-    tess_trans_t h = kern_trans(c->t, TessConjTrans);
-    tess_trans_t first = c->uplo == TessLower ? TessNoTrans : h;
-    int err = k->trsm(x, TessLeft, c->uplo, first, TessNonUnit, c->n, c->k, alpha, c->A, c->lda,
-                      (void *)c->B, c->ldb);
-    return err ? err
-               : k->trsm(x, TessLeft, c->uplo, first == TessNoTrans ? h : TessNoTrans, TessNonUnit,
-                         c->n, c->k, alpha, c->A, c->lda, (void *)c->B, c->ldb);
+    int err = 0;
+    for (int second = 0; second < 2 && !err; second++)
+        err = k->trsm(x, TessLeft, c->uplo, kern_potrs_trans(c->t, c->uplo, second), TessNonUnit,
+                      c->n, c->k, alpha, c->A, c->lda, (void *)c->B, c->ldb);
+    return err;
 }
 
 /* The kernels write INFO to *c->info once the stream has come to them; POSV
@@ -214,7 +212,7 @@ static int lapack_on_device(const kern_table_t *k, const lg_call_t *c, kern_ctx_
         return potrs_on_device(k, c, x);
     case LG_POTRS: return c->k ? potrs_on_device(k, c, x) : 0;
     default: /* TRTRI, POTRI: LAPACK's check of the diagonal first */
-        if (c->r == LG_POTRI || c->diag == TessNonUnit) {
+        if (kern_trtri_checks(c->r == LG_POTRI ? TessNonUnit : c->diag)) {
             err = k->diag_zero(x, c->n, A, c->lda, c->info, 0);
             if (!err)
                 err = CUDA_OK(cudaStreamSynchronize(x->stream));
