@@ -79,7 +79,6 @@
 #include "tessera.h"
 
 #define MAX_CALLS 10000
-#define MAX_GPUS 16
 #define MAX_CASES 64
 #define NSAMPLE 64
 #define WARM_N (4096 + 100)
@@ -392,7 +391,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *dir = argv[ai];
-    int gpus[MAX_GPUS], ngl = bench_parse_list(argv[ai + 1], gpus, MAX_GPUS);
+    int gpus[TESS_MAX_DEVICES], ngl = bench_parse_list(argv[ai + 1], gpus, TESS_MAX_DEVICES);
     if (ngl < 1) {
         fprintf(stderr, "bench_blas2_cuda: bad NGPUS %s\n", argv[ai + 1]);
         return 2;

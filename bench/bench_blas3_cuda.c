@@ -129,7 +129,6 @@
 
 #define MAX_REPS 64
 #define MAX_BLOCKS 4
-#define MAX_GPUS 16
 #define MAX_CASES 256
 #define LINK_BYTES ((size_t)1 << 30) /* per GPU, for the link rates */
 #define LARGE_FLOPS 2e13             /* cases of this much work get --reps-large runs */
@@ -206,7 +205,7 @@ static double time_device(const b3_case_t *c, const double *A, const double *B, 
 static void time_xt(const b3_case_t *c, int ngpu, double *A, double *B, double *C, int reps,
                     double *secs)
 {
-    int ids[MAX_GPUS];
+    int ids[TESS_MAX_DEVICES];
     for (int i = 0; i < ngpu; i++)
         ids[i] = i;
     cublasXtHandle_t h;
@@ -397,7 +396,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *dir = argv[ai];
-    int gpus[MAX_GPUS], ngl = bench_parse_list(argv[ai + 1], gpus, MAX_GPUS);
+    int gpus[TESS_MAX_DEVICES], ngl = bench_parse_list(argv[ai + 1], gpus, TESS_MAX_DEVICES);
     if (ngl < 1) {
         fprintf(stderr, "bench_blas3_cuda: bad NGPUS %s\n", argv[ai + 1]);
         return 2;
@@ -496,7 +495,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "[size %lld] pinned in %.2f s\n", (long long)dim, pin_s);
 
         /* the host links with all g GPUs copying at once, per GPU count */
-        link_rates_t rates[MAX_GPUS];
+        link_rates_t rates[TESS_MAX_DEVICES];
         for (int gi = 0; gi < ngl; gi++) {
             int g = gpus[gi] < have ? gpus[gi] : have;
             size_t slice = bytes / (size_t)g < LINK_BYTES ? bytes / (size_t)g : LINK_BYTES;

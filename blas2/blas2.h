@@ -16,7 +16,7 @@
 #ifndef BLAS2_H
 #define BLAS2_H
 
-#include "blas3.h"
+#include "tile.h"
 
 typedef struct {
     int64_t nt; /* pieces */
@@ -26,9 +26,10 @@ typedef struct {
 
 /* Whether the vector's view lies in the address space (block_view_fits). */
 bool vtiling_fits(const void *x, int64_t len, int64_t inc, size_t es);
-/* Pieces of the call's tile size nb, under rt.submit_lock, before the
- * call's first task.  0 or TESS_ENOMEM. */
-int vtiling_make(vtiling_t *v, int64_t nb, const void *x, int64_t len, int64_t inc, size_t es);
+/* Pieces of the tile size of A, the call's matrix tiling, homed on its device
+ * grid; while the call submits, before its first task.  0 or TESS_ENOMEM. */
+int vtiling_make(vtiling_t *v, const tiling_t *A, const void *x, int64_t len, int64_t inc,
+                 size_t es);
 void vtiling_free(vtiling_t *v);
 
 /* The tile task of both routines (the kernel table's gemv2): y1 = alpha A x2

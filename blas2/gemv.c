@@ -14,14 +14,15 @@ typedef struct {
 
 enum { OP_A };
 
-static int make_vectors(kern_type_t t, int64_t nb, const gemv_call_t *c, vtiling_t *x, vtiling_t *y)
+static int make_vectors(kern_type_t t, const tiling_t *A, const gemv_call_t *c, vtiling_t *x,
+                        vtiling_t *y)
 {
     bool notrans = c->trans == TessNoTrans;
-    size_t es = rt_dtypes[t].size;
+    size_t es = kern_dtypes[t].size;
     int err = 0;
     if (x)
-        err = vtiling_make(x, nb, c->x, notrans ? c->n : c->m, c->incx, es);
-    if (!err && (err = vtiling_make(y, nb, c->y, notrans ? c->m : c->n, c->incy, es)) && x)
+        err = vtiling_make(x, A, c->x, notrans ? c->n : c->m, c->incx, es);
+    if (!err && (err = vtiling_make(y, A, c->y, notrans ? c->m : c->n, c->incy, es)) && x)
         vtiling_free(x);
     return err;
 }
@@ -46,16 +47,16 @@ static int submit_gemv(kern_type_t t, const tiling_t *g, const void *call)
 {
     const gemv_call_t *c = call;
     vtiling_t x, y;
-    int err = make_vectors(t, g[OP_A].nb, c, &x, &y);
+    int err = make_vectors(t, &g[OP_A], c, &x, &y);
     if (err)
         return err;
     blas_scalar_t one;
-    rt_dtype_one(t, one.v);
+    kern_dtype_one(t, one.v);
     const tiling_t *A = &g[OP_A];
     if (c->trans == TessNoTrans) {
         for (int64_t i = 0; i < A->mt && !err; i++)
             for (int64_t s = 0; s < A->nt && !err; s++) {
-                int64_t j = step_at(A->nt, rt.grid_q, s);
+                int64_t j = step_at(A->nt, A->q, s);
                 err = blas_task_mv(t, TessAll, false, c->alpha.v, tile(A, i, j), NULL, x.blk[j],
                                    x.inc, s ? one.v : c->beta.v, y.blk[i], NULL, NULL, y.inc);
             }
@@ -63,7 +64,7 @@ static int submit_gemv(kern_type_t t, const tiling_t *g, const void *call)
         bool herm = c->trans == TessConjTrans;
         for (int64_t j = 0; j < A->nt && !err; j++)
             for (int64_t s = 0; s < A->mt && !err; s++) {
-                int64_t i = step_at(A->mt, rt.grid_p, s);
+                int64_t i = step_at(A->mt, A->p, s);
                 err = blas_task_mv(t, TessAll, herm, c->alpha.v, tile(A, i, j), x.blk[i], NULL,
                                    x.inc, NULL, NULL, s ? one.v : c->beta.v, y.blk[j], y.inc);
             }
@@ -78,7 +79,7 @@ static int submit_scale(kern_type_t t, const tiling_t *g, const void *call)
 {
     const gemv_call_t *c = call;
     vtiling_t y;
-    int err = make_vectors(t, g[OP_A].nb, c, NULL, &y);
+    int err = make_vectors(t, &g[OP_A], c, NULL, &y);
     for (int64_t p = 0; p < y.nt && !err; p++)
         err = blas_task_scal(t, false, TessAll, c->beta.v, y.blk[p]);
     vtiling_free(&y);
@@ -92,12 +93,12 @@ int blas_gemv(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, const voi
     int err = check_gemv(t, trans, m, n, alpha, A, lda, x, incx, y, incy);
     if (err || (err = rt_check_ready()))
         return err;
-    bool uses_ax = !rt_scalar_is_zero(t, alpha);
-    if (m == 0 || n == 0 || (!uses_ax && rt_scalar_is_one(t, beta)))
+    bool uses_ax = !kern_scalar_is_zero(t, alpha);
+    if (m == 0 || n == 0 || (!uses_ax && kern_scalar_is_one(t, beta)))
         return 0;
     trans = kern_trans(t, trans);
     bool notrans = trans == TessNoTrans;
-    size_t es = rt_dtypes[t].size;
+    size_t es = kern_dtypes[t].size;
     if ((uses_ax && !vtiling_fits(x, notrans ? n : m, incx, es)) ||
         !vtiling_fits(y, notrans ? m : n, incy, es))
         return TESS_ENOMEM;

@@ -31,17 +31,17 @@ static void pairing(int64_t np, int64_t r, int64_t k, int64_t *a, int64_t *b)
 static int submit_symv(kern_type_t t, const tiling_t *g, const void *call)
 {
     const symv_call_t *c = call;
-    size_t es = rt_dtypes[t].size;
+    size_t es = kern_dtypes[t].size;
     vtiling_t x, y;
-    int err = vtiling_make(&x, g[OP_A].nb, c->x, c->n, c->incx, es);
+    int err = vtiling_make(&x, &g[OP_A], c->x, c->n, c->incx, es);
     if (err)
         return err;
-    if ((err = vtiling_make(&y, g[OP_A].nb, c->y, c->n, c->incy, es))) {
+    if ((err = vtiling_make(&y, &g[OP_A], c->y, c->n, c->incy, es))) {
         vtiling_free(&x);
         return err;
     }
     blas_scalar_t one;
-    rt_dtype_one(t, one.v);
+    kern_dtype_one(t, one.v);
     const tiling_t *A = &g[OP_A];
     int64_t nt = A->nt, np = nt + nt % 2; /* a bye when odd */
     for (int64_t i = 0; i < nt && !err; i++)
@@ -70,7 +70,7 @@ static int submit_scale(kern_type_t t, const tiling_t *g, const void *call)
 {
     const symv_call_t *c = call;
     vtiling_t y;
-    int err = vtiling_make(&y, g[OP_A].nb, c->y, c->n, c->incy, rt_dtypes[t].size);
+    int err = vtiling_make(&y, &g[OP_A], c->y, c->n, c->incy, kern_dtypes[t].size);
     for (int64_t p = 0; p < y.nt && !err; p++)
         err = blas_task_scal(t, false, TessAll, c->beta.v, y.blk[p]);
     vtiling_free(&y);
@@ -84,13 +84,13 @@ int blas_symv(kern_type_t t, bool herm, tess_uplo_t uplo, int64_t n, const void 
     int err = check_symv(t, uplo, n, alpha, A, lda, x, incx, y, incy);
     if (err || (err = rt_check_ready()))
         return err;
-    bool uses_ax = !rt_scalar_is_zero(t, alpha);
-    if (n == 0 || (!uses_ax && rt_scalar_is_one(t, beta)))
+    bool uses_ax = !kern_scalar_is_zero(t, alpha);
+    if (n == 0 || (!uses_ax && kern_scalar_is_one(t, beta)))
         return 0;
-    size_t es = rt_dtypes[t].size;
+    size_t es = kern_dtypes[t].size;
     if ((uses_ax && !vtiling_fits(x, n, incx, es)) || !vtiling_fits(y, n, incy, es))
         return TESS_ENOMEM;
-    symv_call_t c = { herm && rt_dtypes[t].is_complex,
+    symv_call_t c = { herm && kern_dtypes[t].is_complex,
                       uplo,
                       n,
                       x,

@@ -29,8 +29,10 @@ bool vtiling_fits(const void *x, int64_t len, int64_t inc, size_t es)
     return len <= 0 || block_view_fits(x, 1, len, step_of(len, inc), es);
 }
 
-int vtiling_make(vtiling_t *v, int64_t nb, const void *x, int64_t len, int64_t inc, size_t es)
+int vtiling_make(vtiling_t *v, const tiling_t *A, const void *x, int64_t len, int64_t inc,
+                 size_t es)
 {
+    int64_t nb = A->nb;
     int64_t step = step_of(len, inc);
     v->nt = (len + nb - 1) / nb;
     v->inc = inc < 0 ? -1 : 1;
@@ -43,7 +45,7 @@ int vtiling_make(vtiling_t *v, int64_t nb, const void *x, int64_t len, int64_t i
         /* a contiguous vector's pieces are the tiles of the len x 1 matrix it is,
          * homed as that matrix's: dealt to the devices in turn */
         int64_t ti, tj;
-        tiling_home(p, 0, v->nt, 1, rt.grid_p, rt.grid_q, &ti, &tj);
+        tiling_home(p, 0, v->nt, 1, A->p, A->q, &ti, &tj);
         rt_block_t *b = step == 1 ? block_get(ptr, plen, 1, len, es, ti, tj)
                                   : block_get(ptr, 1, plen, step, es, ti, tj);
         if (!b) {
@@ -88,7 +90,7 @@ static int mv_tile(const rt_exec_t *x)
 
 static rt_mode_t out_mode(kern_type_t t, const void *beta)
 {
-    return rt_scalar_is_zero(t, beta) ? RT_W : RT_RW;
+    return kern_scalar_is_zero(t, beta) ? RT_W : RT_RW;
 }
 
 int blas_task_mv(kern_type_t t, tess_part_t part, bool herm, const void *alpha, rt_block_t *a,

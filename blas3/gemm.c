@@ -14,7 +14,7 @@ static int submit_gemm(kern_type_t t, const tiling_t *g, const void *call)
 {
     const gemm_call_t *c = call;
     blas_scalar_t one;
-    rt_dtype_one(t, one.v);
+    kern_dtype_one(t, one.v);
     int64_t kt = tiles_in(&g[OP_C], c->k);
     int err = 0;
     for (int64_t x = 0; x < g[OP_C].mt * g[OP_C].nt && !err; x++) {
@@ -41,8 +41,8 @@ int blas_gemm(kern_type_t t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_
     int err = check_gemm(t, ta, tb, m, n, k, alpha, A, lda, B, ldb, C, ldc);
     if (err || (err = rt_check_ready()))
         return err;
-    bool uses_ab = k > 0 && !rt_scalar_is_zero(t, alpha);
-    if (m == 0 || n == 0 || (!uses_ab && rt_scalar_is_one(t, beta)))
+    bool uses_ab = k > 0 && !kern_scalar_is_zero(t, alpha);
+    if (m == 0 || n == 0 || (!uses_ab && kern_scalar_is_one(t, beta)))
         return 0;
     ta = kern_trans(t, ta);
     tb = kern_trans(t, tb);

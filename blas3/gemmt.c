@@ -55,7 +55,7 @@ static int submit_gemmt(kern_type_t t, const tiling_t *g, const void *call)
 {
     const gemmt_call_t *c = call;
     blas_scalar_t one;
-    rt_dtype_one(t, one.v);
+    kern_dtype_one(t, one.v);
     int64_t kt = tiles_in(&g[OP_C], c->k), nt = g[OP_C].nt;
     int err = 0;
     for (int64_t x = 0; x < nt * nt && !err; x++) {
@@ -87,8 +87,8 @@ int blas_gemmt(kern_type_t t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t tb
     int err = check_gemmt(t, uplo, ta, tb, n, k, alpha, A, lda, B, ldb, C, ldc);
     if (err || (err = rt_check_ready()))
         return err;
-    bool uses_ab = k > 0 && !rt_scalar_is_zero(t, alpha);
-    if (n == 0 || (!uses_ab && rt_scalar_is_one(t, beta)))
+    bool uses_ab = k > 0 && !kern_scalar_is_zero(t, alpha);
+    if (n == 0 || (!uses_ab && kern_scalar_is_one(t, beta)))
         return 0;
     ta = kern_trans(t, ta);
     tb = kern_trans(t, tb);

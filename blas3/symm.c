@@ -46,7 +46,7 @@ static int task_symm_diag(kern_type_t t, const symm_call_t *c, rt_block_t *a, rt
                       .beta = blas_scalar(t, beta) };
     s.sa = task_access(task, a, RT_R);
     s.sb = task_access(task, b, RT_R);
-    s.sc = task_access(task, cb, rt_scalar_is_zero(t, beta) ? RT_W : RT_RW);
+    s.sc = task_access(task, cb, kern_scalar_is_zero(t, beta) ? RT_W : RT_RW);
     TASK_SET_ARGS(task, symm_tile, t, s);
     return task_submit(task);
 }
@@ -57,7 +57,7 @@ static int submit_symm(kern_type_t t, const tiling_t *g, const void *call)
     bool left = c->side == TessLeft;
     tess_trans_t mirror = c->herm ? TessConjTrans : TessTrans;
     blas_scalar_t one;
-    rt_dtype_one(t, one.v);
+    kern_dtype_one(t, one.v);
     int64_t kt = g[OP_A].nt;
     int err = 0;
     for (int64_t x = 0; x < g[OP_C].mt * g[OP_C].nt && !err; x++) {
@@ -96,8 +96,8 @@ int blas_symm(kern_type_t t, bool herm, tess_side_t side, tess_uplo_t uplo, int6
     int err = check_symm(t, side, uplo, m, n, alpha, A, lda, B, ldb, C, ldc);
     if (err || (err = rt_check_ready()))
         return err;
-    bool uses_ab = !rt_scalar_is_zero(t, alpha);
-    if (m == 0 || n == 0 || (!uses_ab && rt_scalar_is_one(t, beta)))
+    bool uses_ab = !kern_scalar_is_zero(t, alpha);
+    if (m == 0 || n == 0 || (!uses_ab && kern_scalar_is_one(t, beta)))
         return 0;
     symm_call_t c = { herm, side, uplo, blas_scalar(t, alpha), blas_scalar(t, beta) };
     int64_t ka = side == TessLeft ? m : n;

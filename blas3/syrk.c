@@ -16,51 +16,14 @@ typedef struct {
 
 enum { OP_A, OP_B, OP_C };
 
-typedef struct {
-    bool herm, two;
-    tess_uplo_t uplo;
-    tess_trans_t trans;
-    int64_t n, k;
-    int sa, sb, sc;
-    blas_scalar_t alpha, beta;
-} syrk_args_t;
-
-static int syrk_tile(const rt_exec_t *x)
-{
-    const syrk_args_t *a = x->args;
-    if (a->two)
-        return x->kern->syr2k(x->ctx, a->herm, a->uplo, a->trans, a->n, a->k, a->alpha.v,
-                              x->ptr[a->sa], x->ld[a->sa], x->ptr[a->sb], x->ld[a->sb], a->beta.v,
-                              x->ptr[a->sc], x->ld[a->sc]);
-    return x->kern->syrk(x->ctx, a->herm, a->uplo, a->trans, a->n, a->k, a->alpha.v, x->ptr[a->sa],
-                         x->ld[a->sa], a->beta.v, x->ptr[a->sc], x->ld[a->sc]);
-}
-
 /* A diagonal tile (b NULL for a rank-k update): always read, since its other
- * triangle must survive. */
+ * triangle must survive.  Slower than the GEMMs beside it: run early, not as
+ * the call's tail. */
 static int task_diag(kern_type_t t, const syrk_call_t *c, rt_block_t *a, rt_block_t *b,
                      const void *beta, rt_block_t *cb)
 {
-    static const char *const names[2][2] = { { "syrk", "syr2k" }, { "herk", "her2k" } };
-    rt_task_t *task = task_new(TASK_KERNEL, names[c->herm][c->two]);
-    if (!task)
-        return TESS_ENOMEM;
-    /* slower than the GEMMs beside it: run early, not as the call's tail */
-    task->prio = 1;
-    syrk_args_t s = { .herm = c->herm,
-                      .two = c->two,
-                      .uplo = c->uplo,
-                      .trans = c->trans,
-                      .n = cb->n,
-                      .k = c->trans == TessNoTrans ? a->n : a->m,
-                      .alpha = c->alpha };
-    memcpy(s.beta.v, beta, sizeof s.beta.v);
-    s.sa = task_access(task, a, RT_R);
-    if (b)
-        s.sb = task_access(task, b, RT_R);
-    s.sc = task_access(task, cb, RT_RW);
-    TASK_SET_ARGS(task, syrk_tile, t, s);
-    return task_submit(task);
+    tile_opts_t o = { .prio = 1 };
+    return blas_task_rank(t, &o, c->herm, c->uplo, c->trans, c->alpha.v, a, b, beta, cb);
 }
 
 static int submit_update(kern_type_t t, const tiling_t *g, const void *call)
@@ -70,17 +33,17 @@ static int submit_update(kern_type_t t, const tiling_t *g, const void *call)
     tess_trans_t other = c->herm ? TessConjTrans : TessTrans;
     tess_trans_t ta = c->trans == TessNoTrans ? TessNoTrans : c->trans;
     tess_trans_t tb = c->trans == TessNoTrans ? other : TessNoTrans;
-    kern_type_t st = c->herm ? rt_dtypes[t].real : t;
+    kern_type_t st = c->herm ? kern_dtypes[t].real : t;
     blas_scalar_t alpha = c->alpha, alpha2 = c->alpha, beta = c->beta, one, one_s;
     if (c->herm) {
         if (c->two)
-            rt_scalar_conj(t, c->alpha.v, alpha2.v);
+            kern_scalar_conj(t, c->alpha.v, alpha2.v);
         else
-            rt_scalar_from_real(t, c->alpha.v, alpha.v);
-        rt_scalar_from_real(t, c->beta.v, beta.v);
+            kern_scalar_from_real(t, c->alpha.v, alpha.v);
+        kern_scalar_from_real(t, c->beta.v, beta.v);
     }
-    rt_dtype_one(t, one.v);
-    rt_dtype_one(st, one_s.v);
+    kern_dtype_one(t, one.v);
+    kern_dtype_one(st, one_s.v);
     const tiling_t *gb = &g[c->two ? OP_B : OP_A];
     int64_t kt = tiles_in(&g[OP_C], c->k), nt = g[OP_C].nt;
     int err = 0;
@@ -119,9 +82,9 @@ static int run_update(kern_type_t t, syrk_call_t c, int64_t n, const void *alpha
                       int64_t lda, const void *B, int64_t ldb, const void *beta, void *C,
                       int64_t ldc)
 {
-    kern_type_t st = c.herm ? rt_dtypes[t].real : t, at = c.two ? t : st;
-    bool uses_ab = c.k > 0 && !rt_scalar_is_zero(at, alpha);
-    if (n == 0 || (!uses_ab && rt_scalar_is_one(st, beta)))
+    kern_type_t st = c.herm ? kern_dtypes[t].real : t, at = c.two ? t : st;
+    bool uses_ab = c.k > 0 && !kern_scalar_is_zero(at, alpha);
+    if (n == 0 || (!uses_ab && kern_scalar_is_one(st, beta)))
         return 0;
     c.trans = kern_trans(t, c.trans);
     c.alpha = blas_scalar(at, alpha);

@@ -32,45 +32,12 @@ typedef struct {
 
 enum { OP_A, OP_B };
 
-typedef struct {
-    bool solve;
-    tess_side_t side;
-    tess_uplo_t uplo;
-    tess_trans_t trans;
-    tess_diag_t diag;
-    int64_t m, n;
-    int sa, sb;
-    blas_scalar_t alpha;
-} trxm_args_t;
-
-static int trxm_tile(const rt_exec_t *x)
-{
-    const trxm_args_t *a = x->args;
-    return (a->solve ? x->kern->trsm : x->kern->trmm)(x->ctx, a->side, a->uplo, a->trans, a->diag,
-                                                      a->m, a->n, a->alpha.v, x->ptr[a->sa],
-                                                      x->ld[a->sa], x->ptr[a->sb], x->ld[a->sb]);
-}
-
 /* One diagonal tile of A applied to one tile of B, in place. */
 static int task_trxm_diag(kern_type_t t, const trxm_call_t *c, int prio, const void *alpha,
                           rt_block_t *a, rt_block_t *b)
 {
-    rt_task_t *task = task_new(TASK_KERNEL, c->solve ? "trsm" : "trmm");
-    if (!task)
-        return TESS_ENOMEM;
-    task->prio = prio;
-    trxm_args_t s = { .solve = c->solve,
-                      .side = c->side,
-                      .uplo = c->uplo,
-                      .trans = c->trans,
-                      .diag = c->diag,
-                      .m = b->m,
-                      .n = b->n,
-                      .alpha = blas_scalar(t, alpha) };
-    s.sa = task_access(task, a, RT_R);
-    s.sb = task_access(task, b, RT_RW);
-    TASK_SET_ARGS(task, trxm_tile, t, s);
-    return task_submit(task);
+    tile_opts_t o = { .prio = prio };
+    return blas_task_trxm(t, &o, c->solve, c->side, c->uplo, c->trans, c->diag, alpha, a, b);
 }
 
 /* What the recursion carries: the tilings, and the call's fixed choices. */
@@ -182,9 +149,9 @@ static int submit_trxm(kern_type_t t, const tiling_t *g, const void *call)
                      .kt = g[OP_A].nt };
     static const float minus_one_s = -1.0f;
     static const double minus_one_d = -1.0;
-    rt_dtype_one(t, r.one.v);
-    rt_scalar_from_real(
-        t, rt_dtypes[t].real == KERN_S ? (const void *)&minus_one_s : (const void *)&minus_one_d,
+    kern_dtype_one(t, r.one.v);
+    kern_scalar_from_real(
+        t, kern_dtypes[t].real == KERN_S ? (const void *)&minus_one_s : (const void *)&minus_one_d,
         r.minus_one.v);
     return trxm_range(&r, 0, g[OP_A].nt, c->alpha.v);
 }
@@ -206,7 +173,7 @@ static int blas_trxm(kern_type_t t, bool solve, tess_side_t side, tess_uplo_t up
     if (m == 0 || n == 0)
         return 0;
     /* alpha == 0: B = 0, neither A nor B read */
-    bool uses_a = !rt_scalar_is_zero(t, alpha);
+    bool uses_a = !kern_scalar_is_zero(t, alpha);
     trans = kern_trans(t, trans);
     trxm_call_t c = { solve, side, uplo, trans, diag, blas_scalar(t, alpha) };
     int64_t ka = side == TessLeft ? m : n;

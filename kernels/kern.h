@@ -27,6 +27,23 @@ static inline tess_trans_t kern_trans(kern_type_t t, tess_trans_t trans)
     return (t == KERN_S || t == KERN_D) && trans == TessConjTrans ? TessTrans : trans;
 }
 
+/* LAPACK's rules that a tile algorithm (lapack/) and a whole-matrix call on one
+ * device (the legacy library's GPU path) share.  POTRS solves with A's factor
+ * L (A's lower triangle, or U^H for Upper), then with L^H: the transposition
+ * of A's stored triangle in the first (second) solve. */
+static inline tess_trans_t kern_potrs_trans(kern_type_t t, tess_uplo_t uplo, bool second)
+{
+    bool plain = (uplo == TessLower) != second;
+    return plain ? TessNoTrans : kern_trans(t, TessConjTrans);
+}
+
+/* TRTRI checks the diagonal for an exact zero before it inverts anything, as
+ * LAPACK does, unless the diagonal is unit; POTRI inverts a non-unit factor. */
+static inline bool kern_trtri_checks(tess_diag_t diag)
+{
+    return diag == TessNonUnit;
+}
+
 /* A backend's execution context: for CUDA a stream and its cuBLAS handle;
  * the host backend passes NULL. */
 typedef struct kern_ctx kern_ctx_t;

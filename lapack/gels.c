@@ -12,6 +12,7 @@
  * was).  tau is the call's scratch (runtime/scratch.c), as it is LAPACK's
  * workspace. */
 #include "lapack.h"
+#include "scratch.h"
 
 enum { OP_TAU, OP_B, OP_A };
 
@@ -80,7 +81,7 @@ static int zero_b(kern_type_t t, const tiling_t *g, const void *call)
 int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs, void *A,
                 int64_t lda, void *B, int64_t ldb, int64_t *info)
 {
-    int err = check_gels(rt_dtypes[t].is_complex, trans, m, n, nrhs, A, lda, B, ldb, info);
+    int err = check_gels(kern_dtypes[t].is_complex, trans, m, n, nrhs, A, lda, B, ldb, info);
     if (err || (err = rt_check_ready()))
         return err;
     __atomic_store_n(info, 0, __ATOMIC_RELEASE);
@@ -93,7 +94,7 @@ int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t
     }
     if (m < n)
         return TESS_ENOTSUP; /* LAPACK's LQ path: not built yet */
-    size_t es = rt_dtypes[t].size;
+    size_t es = kern_dtypes[t].size;
     void *tau = rt_scratch_alloc((size_t)n * es);
     if (!tau)
         return TESS_ENOMEM;

@@ -14,15 +14,20 @@
 #ifndef LAPACK_H
 #define LAPACK_H
 
-#include "blas3.h"
+#include "tile.h"
 #include "lapack_check.h"
 
-typedef struct {
-    int64_t *info;     /* the call's INFO; NULL: the task is not gated */
-    int64_t limit;     /* skipped when 0 < *info <= limit */
-    rt_block_t *after; /* a tile also read, to come after its last writer; NULL: none */
-    int prio;          /* 1 on the critical path: ahead of the updates in its device's queue */
-} lapack_opts_t;
+/* A task's gate, extra read and priority: { info, limit, after, prio }, the tile
+ * framework's (tile.h); prio 1 on the critical path, ahead of the updates in its device's
+ * queue. */
+typedef tile_opts_t lapack_opts_t;
+
+/* *info is the call's from here on: 0 until a diagonal task stores its failure.  Every
+ * routine with an INFO sets it here, once its arguments have passed. */
+static inline void lapack_info_start(int64_t *info)
+{
+    __atomic_store_n(info, 0, __ATOMIC_RELEASE);
+}
 
 /* The limit of a task that does nothing once the call has failed anywhere. */
 #define LAPACK_ANY_FAILURE INT64_MAX
@@ -48,19 +53,13 @@ int lapack_task_gemm(kern_type_t t, const lapack_opts_t *o, tess_trans_t ta, tes
 int lapack_task_herk(kern_type_t t, const lapack_opts_t *o, tess_uplo_t uplo, tess_trans_t trans,
                      int sign, rt_block_t *a, rt_block_t *c);
 
-/* *info is the call's from here on. */
-static inline void lapack_info_start(int64_t *info)
-{
-    __atomic_store_n(info, 0, __ATOMIC_RELEASE);
-}
-
 /* sign (+1 or -1) as a scalar of type t */
 static inline blas_scalar_t lapack_one(kern_type_t t, int sign)
 {
     blas_scalar_t s = { { 0 } };
     float f = (float)sign;
     double d = sign;
-    rt_scalar_from_real(t, rt_dtypes[t].real == KERN_S ? (const void *)&f : (const void *)&d, s.v);
+    kern_scalar_from_real(t, kern_dtypes[t].real == KERN_S ? (const void *)&f : (const void *)&d, s.v);
     return s;
 }
 

@@ -64,7 +64,7 @@ static int lu_fn(const rt_exec_t *x)
         if (info > 0 && info <= a->limit)
             return 0;
     }
-    size_t es = rt_dtypes[a->type].size;
+    size_t es = kern_dtypes[a->type].size;
     int64_t *piv = a->sp >= 0 ? x->ptr[a->sp] : NULL;
     int err;
     switch ((lu_op_t)a->op) {

@@ -74,7 +74,7 @@ int lapack_submit_potrs(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, cons
         o.after = gate && k == 0 ? tile(A, nt - 1, nt - 1) : NULL;
         for (int64_t j = 0; j < B->nt && !err; j++) {
             o.prio = true;
-            err = lapack_task_trxm(t, &o, true, TessLeft, uplo, lower ? TessNoTrans : ct,
+            err = lapack_task_trxm(t, &o, true, TessLeft, uplo, kern_potrs_trans(t, uplo, false),
                                    TessNonUnit, 1, tile(A, k, k), tile(B, k, j));
             o.prio = false;
             for (int64_t i = k + 1; i < nt && !err; i++) {
@@ -89,7 +89,7 @@ int lapack_submit_potrs(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, cons
     for (int64_t k = nt - 1; k >= 0 && !err; k--) {
         for (int64_t j = 0; j < B->nt && !err; j++) {
             o.prio = true;
-            err = lapack_task_trxm(t, &o, true, TessLeft, uplo, lower ? ct : TessNoTrans,
+            err = lapack_task_trxm(t, &o, true, TessLeft, uplo, kern_potrs_trans(t, uplo, true),
                                    TessNonUnit, 1, tile(A, k, k), tile(B, k, j));
             o.prio = false;
             for (int64_t i = k - 1; i >= 0 && !err; i--) {

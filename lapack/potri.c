@@ -46,7 +46,7 @@ int lapack_submit_trtri(kern_type_t t, tess_uplo_t uplo, tess_diag_t diag, const
     bool lower = uplo == TessLower;
     int64_t nt = A->nt;
     rt_block_t *gate = NULL;
-    int err = diag == TessNonUnit ? submit_checks(t, A, info, &gate) : 0;
+    int err = kern_trtri_checks(diag) ? submit_checks(t, A, info, &gate) : 0;
     /* first: the tasks that write a tile first; the rest come after them */
     lapack_opts_t first = { info, LAPACK_ANY_FAILURE, gate, true };
     lapack_opts_t rest = { info, LAPACK_ANY_FAILURE, NULL, false };

@@ -97,7 +97,7 @@ static int submit_ormqr(kern_type_t t, const tiling_t *g, const void *call)
 int lapack_ormqr(kern_type_t t, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
                  int64_t k, const void *A, int64_t lda, const void *tau, void *C, int64_t ldc)
 {
-    int err = check_ormqr(rt_dtypes[t].is_complex, side, trans, m, n, k, A, lda, tau, C, ldc);
+    int err = check_ormqr(kern_dtypes[t].is_complex, side, trans, m, n, k, A, lda, tau, C, ldc);
     if (err || (err = rt_check_ready()))
         return err;
     if (m == 0 || n == 0 || k == 0)

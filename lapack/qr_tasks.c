@@ -30,8 +30,8 @@ static int solve_step(const rt_exec_t *x, const qr_args_t *a, size_t es)
     unsigned char one[16], minus[16];
     double m1 = -1;
     float f1 = -1;
-    rt_dtype_one(t, one);
-    rt_scalar_from_real(t, rt_dtypes[t].real == KERN_S ? (const void *)&f1 : (const void *)&m1,
+    kern_dtype_one(t, one);
+    kern_scalar_from_real(t, kern_dtypes[t].real == KERN_S ? (const void *)&f1 : (const void *)&m1,
                         minus);
     tess_trans_t tr = (tess_trans_t)a->trans;
     char *r = at(x, a->sv, a->off, 0, es), *above = at(x, a->sv, 0, 0, es);
@@ -58,7 +58,7 @@ static int qr_fn(const rt_exec_t *x)
         if (info > 0 && info <= a->limit)
             return 0;
     }
-    size_t es = rt_dtypes[a->type].size;
+    size_t es = kern_dtypes[a->type].size;
     switch ((qr_op_t)a->op) {
     case QR_GEQRF:
         return x->kern->geqrf(x->ctx, a->m, a->n, at(x, a->sv, a->off, 0, es), x->ld[a->sv],

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "build.h"
-#include "check.h"
+#include "options.h"
 
 enum { LG_ROW_MAJOR = 101, LG_COL_MAJOR = 102 };
 
@@ -173,7 +173,7 @@ static void to_col_major(lg_call_t *c, void *conj)
         c->ta = c->ta != TessNoTrans ? TessNoTrans : rt->herm ? TessConjTrans : TessTrans;
         /* the Hermitian rank-2k update's complex alpha (HERK's is real) */
         if (rt->herm && !rt->real_alpha) {
-            rt_scalar_conj(c->t, c->alpha, conj);
+            kern_scalar_conj(c->t, c->alpha, conj);
             c->alpha = conj;
         }
         break;

@@ -20,7 +20,6 @@
 #include "cuda_check.h"
 #include "cuda_ctx.h"
 #include "legacy.h"
-#include "rt.h"
 
 /* GPU memory exists only once the process has initialised the CUDA driver
  * (cuInit, with which every use of CUDA begins); until then no pointer is
@@ -187,14 +186,12 @@ static int place(int dev, const lg_region_t *r, size_t es, operand_t *o)
 static int potrs_on_device(const kern_table_t *k, const lg_call_t *c, kern_ctx_t *x)
 {
     _Alignas(16) unsigned char alpha[16];
-    rt_dtype_one(c->t, alpha);
-    tess_trans_t h = kern_trans(c->t, TessConjTrans);
-    tess_trans_t first = c->uplo == TessLower ? TessNoTrans : h;
-    int err = k->trsm(x, TessLeft, c->uplo, first, TessNonUnit, c->n, c->k, alpha, c->A, c->lda,
-                      (void *)c->B, c->ldb);
-    return err ? err
-               : k->trsm(x, TessLeft, c->uplo, first == TessNoTrans ? h : TessNoTrans, TessNonUnit,
-                         c->n, c->k, alpha, c->A, c->lda, (void *)c->B, c->ldb);
+    kern_dtype_one(c->t, alpha);
+    int err = 0;
+    for (int second = 0; second < 2 && !err; second++)
+        err = k->trsm(x, TessLeft, c->uplo, kern_potrs_trans(c->t, c->uplo, second), TessNonUnit,
+                      c->n, c->k, alpha, c->A, c->lda, (void *)c->B, c->ldb);
+    return err;
 }
 
 /* The kernels write INFO to *c->info once the stream has come to them; POSV
@@ -215,7 +212,7 @@ static int lapack_on_device(const kern_table_t *k, const lg_call_t *c, kern_ctx_
         return potrs_on_device(k, c, x);
     case LG_POTRS: return c->k ? potrs_on_device(k, c, x) : 0;
     default: /* TRTRI, POTRI: LAPACK's check of the diagonal first */
-        if (c->r == LG_POTRI || c->diag == TessNonUnit) {
+        if (kern_trtri_checks(c->r == LG_POTRI ? TessNonUnit : c->diag)) {
             err = k->diag_zero(x, c->n, A, c->lda, c->info, 0);
             if (!err)
                 err = CUDA_OK(cudaStreamSynchronize(x->stream));
@@ -235,16 +232,16 @@ static int run_on_device(const lg_call_t *c, kern_ctx_t *x)
     const lg_routine_t *rt = lg_routine(c);
     if (lg_is_lapack(rt->shape))
         return lapack_on_device(k, c, x);
-    kern_type_t rt_real = rt_dtypes[c->t].real;
+    kern_type_t rt_real = kern_dtypes[c->t].real;
     bool herm = rt->herm, trxm = rt->shape == LG_SHAPE_TRSM || rt->shape == LG_SHAPE_TRMM;
     kern_type_t bt = rt->real_beta ? rt_real : c->t;
-    if (rt_scalar_is_zero(rt->real_alpha ? rt_real : c->t, c->alpha) ||
+    if (kern_scalar_is_zero(rt->real_alpha ? rt_real : c->t, c->alpha) ||
         (lg_has_k(rt->shape) && c->k == 0)) {
         /* only the scaling is left, as reference BLAS does it */
         static const unsigned char zero[16];
         if (trxm)
             return k->scal(x, c->m, c->n, zero, c->C, c->ldc);
-        if (rt_scalar_is_one(bt, c->beta))
+        if (kern_scalar_is_one(bt, c->beta))
             return 0;
         if (!rt->triangle)
             return k->scal(x, c->m, c->n, c->beta, c->C, c->ldc);
@@ -300,7 +297,7 @@ typedef enum { RAN, FAILED_UNTOUCHED, FAILED_TOUCHED } outcome_t;
 
 static outcome_t run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n, int *err_out)
 {
-    size_t es = rt_dtypes[c->t].size;
+    size_t es = kern_dtypes[c->t].size;
     int err = 0, late = 0;
     for (int i = 0; i < n; i++)
         if (r[i].m > INT_MAX || r[i].n > INT_MAX || r[i].ld > INT_MAX || c->k > INT_MAX)
@@ -345,7 +342,7 @@ static outcome_t run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n
  * and its outputs back: where the data can be reached when the GPU could not take it. */
 static bool run_on_host(const lg_call_t *c, const lg_region_t *r, int n)
 {
-    size_t es = rt_dtypes[c->t].size;
+    size_t es = kern_dtypes[c->t].size;
     void *h[3] = { NULL };
     const void *p[3];
     int64_t ld[3];

@@ -1,5 +1,5 @@
 /* The host BLAS (TESS_BLAS_LIB, the system's OpenBLAS) and its 64-bit-integer
- * build, from which the BLAS-3 calls that stay on the host (call.c) and the
+ * build, from which the BLAS-3 calls that stay on the host (lg_host_run) and the
  * forwarded routines (forward.c) are taken, and the host LAPACK, the
  * runtime's (kernels/host/host_lapack.h), for LAPACK's calls.  The 64-bit one is
  * TESS_BLAS64_LIB, else libopenblas64_.so.0 or Debian's libopenblas64.so.0,
@@ -7,8 +7,10 @@
  * name always means the host's definition, never Tessera's. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "host_call.h"
 #include "legacy.h"
 
 static void *h64;
@@ -61,4 +63,46 @@ void *lg_host_lapack_symbol(const char *name, bool ilp64)
         return lg_host_symbol(name, true);
     void *h = tess_internal_host_lapack();
     return h ? dlsym(h, name) : NULL;
+}
+
+lg_fn_t lg_host_fns[2][LG_NROUT][KERN_NTYPES];
+atomic_bool lg_host_found;
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+
+static void find_host(void)
+{
+    for (int w = 0; w < 2; w++)
+        for (int r = 0; r < LG_NROUT; r++)
+            for (int t = 0; t < KERN_NTYPES; t++)
+                for (int i = 0; i < 2 && lg_routines[r].host[i] && !lg_host_fns[w][r][t]; i++) {
+                    char name[32];
+                    snprintf(name, sizeof name, "%c%s_%s", "sdcz"[t], lg_routines[r].host[i],
+                             w ? "64_" : "");
+                    lg_host_fns[w][r][t] =
+                        lg_fn(lg_is_lapack(lg_routines[r].shape) ? lg_host_lapack_symbol(name, w)
+                                                                 : lg_host_symbol(name, w));
+                }
+    atomic_store_explicit(&lg_host_found, true, memory_order_release);
+}
+
+void lg_host_find_once(void)
+{
+    pthread_once(&host_once, find_host);
+}
+
+/* The 32-bit host routine when the call's sizes fit, else the 64-bit host's. */
+bool lg_host_run(const lg_call_t *c)
+{
+    lg_host_find();
+    lg_fn_t f = lg_host_fns[0][c->r][c->t];
+    if (f && lg_fits32(c->m) && lg_fits32(c->n) && lg_fits32(c->k) && lg_fits32(c->lda) &&
+        lg_fits32(c->ldb) && lg_fits32(c->ldc)) {
+        lg_host_invoke32(f, c);
+        return true;
+    }
+    if ((f = lg_host_fns[1][c->r][c->t])) {
+        lg_host_invoke(f, c, &c->m, &c->n, &c->k, &c->lda, &c->ldb, &c->ldc, c->info);
+        return true;
+    }
+    return lg_routine(c)->shape == LG_SHAPE_GEMMT && lg_host_gemmt_by_gemm(c);
 }

@@ -6,13 +6,19 @@
  * files read its row and dispatch on its shape.  f77.c and cblas.c turn each
  * call into an lg_call_t with build.h's builders (column-major, integers
  * widened, character and enum arguments as tess_* enums), check it
- * (tess_internal_check) and report errors their own way; call.c decides
- * where a valid call runs (runtime, GPU in gpu.c, host BLAS) and owns
- * start-up, fork and exit; host.c finds the host BLAS's symbols; forward.c
- * and trampoline.S serve every other BLAS symbol from the host BLAS. */
+ * (tess_internal_check, the bridge's: this library sees libtessera only
+ * through bridge/legacy_iface.h and the public API) and report errors their
+ * own way.  call.c decides where a valid call runs: on a GPU that holds its
+ * operands (gpu.c), through the runtime when policy.c says it is worth it
+ * (through.c; life.c starts and stops the runtime, fork and exit), else on
+ * the host BLAS (host.c finds its symbols and calls them; gemmt_host.c
+ * stands in for a GEMMT it lacks); small.c is the small calls' short path.
+ * forward.c and trampoline.S serve every other BLAS symbol from the host
+ * BLAS. */
 #ifndef LEGACY_H
 #define LEGACY_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -158,6 +164,25 @@ void lg_cblas_xerbla(bool wide, int info, const char *rout);
 
 /* A message on stderr, once per process, when TESS_VERBOSE is set. */
 void lg_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* TESS_VERBOSE, read at the library's first call. */
+extern bool lg_verbose;
+
+/* The library's state (TESS_VERBOSE, the thresholds, the fork handlers),
+ * made once, on its first call. */
+extern atomic_bool lg_initialised;
+void lg_init_once(void);
+static inline void lg_init(void)
+{
+    if (!atomic_load_explicit(&lg_initialised, memory_order_acquire))
+        lg_init_once();
+}
+
+/* Runs the call through the runtime, starting it if need be (through.c).
+ * may_defer: the host BLAS may take the call while the runtime starts.  True
+ * when the call is done (or cannot be redone); false when the host BLAS is
+ * to run it. */
+bool lg_runtime_call(const lg_call_t *c, bool may_defer);
 
 /* The operand regions of a call: at most three, its outputs last (BLAS-3
  * has one, POSV two); part says which triangle of an output the call

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
+#include "scratch.h"
 
 rt_t rt;
 
@@ -42,6 +43,25 @@ void rt_leave(void)
         pthread_cond_broadcast(&life_cond);
         pthread_mutex_unlock(&life_lock);
     }
+}
+
+void rt_submit_begin(void)
+{
+    pthread_mutex_lock(&rt.submit_lock);
+}
+
+void rt_submit_end(void)
+{
+    pthread_mutex_unlock(&rt.submit_lock);
+}
+
+void rt_geometry(rt_geometry_t *g)
+{
+    g->ndev = rt.ndev;
+    g->grid_p = rt.grid_p;
+    g->grid_q = rt.grid_q;
+    g->nb_max = rt.cfg.nb_max;
+    g->nb_fixed = rt.cfg.nb_fixed;
 }
 
 static void device_grid(int n, int *p, int *q)

@@ -176,7 +176,7 @@ static void cuda_close(rt_device_t *d)
     if (!g)
         return;
     cudaSetDevice(g->ordinal);
-    stage_release(g->ordinal);
+    stage_release(d->id);
     for (int i = 0; i < RT_COMPUTE_STREAMS; i++) {
         if (g->ctx[i].blas)
             cublasDestroy(g->ctx[i].blas);
@@ -274,9 +274,10 @@ static int cuda_wait(rt_device_t *d, int stream, rt_event_t *ev)
  * it locked by a registration of a smaller view) is refused by CUDA as an
  * invalid argument before anything is queued: it is staged instead, whatever
  * TESS_STAGING says. */
-static int stage_copy(cuda_dev_t *g, cudaStream_t s, const rt_block_t *b, void *dev, bool h2d)
+static int stage_copy(const rt_device_t *d, cudaStream_t s, const rt_block_t *b, void *dev,
+                      bool h2d)
 {
-    return h2d ? stage_h2d(g->ordinal, s, dev, b) : stage_d2h(g->ordinal, s, b, dev);
+    return h2d ? stage_h2d(d->id, s, dev, b) : stage_d2h(d->id, s, b, dev);
 }
 
 static int host_copy(rt_device_t *d, const rt_block_t *b, void *dev, bool h2d)
@@ -286,7 +287,7 @@ static int host_copy(rt_device_t *d, const rt_block_t *b, void *dev, bool h2d)
     cuda_dev_t *g = gpu(d);
     cudaStream_t s = g->stream[h2d ? RT_S_H2D : RT_S_D2H];
     int err;
-    if (stage_wanted(b) && (err = stage_copy(g, s, b, dev, h2d)) >= 0)
+    if (stage_wanted(b) && (err = stage_copy(d, s, b, dev, h2d)) >= 0)
         return err;
     size_t row = (size_t)b->m * b->elsize, hld = (size_t)b->ld * b->elsize;
     cudaError_t e =
@@ -295,7 +296,7 @@ static int host_copy(rt_device_t *d, const rt_block_t *b, void *dev, bool h2d)
                                 s);
     if (e == cudaErrorInvalidValue) {
         cudaGetLastError();
-        if ((err = stage_copy(g, s, b, dev, h2d)) >= 0)
+        if ((err = stage_copy(d, s, b, dev, h2d)) >= 0)
             return err;
     }
     return kern_cuda_result(e, "cudaMemcpy2DAsync", KERN_CUDA_SAY);

@@ -8,6 +8,9 @@
  * use, and at tess_finalize): a range the user had pinned stays pinned. */
 #include <stdlib.h>
 #include "rt.h"
+#ifdef TESS_CUDA_BACKEND
+#include "stage_cuda.h"
+#endif
 
 /* Smaller operands are copied from pageable memory: pinning them costs more
  * than it saves. */
@@ -119,7 +122,21 @@ static bool adopt(const char *p)
     return found;
 }
 
-_Thread_local bool pin_skip_first_use;
+/* Operands of 1 MiB or more are page-locked on first use, unless the
+ * submission in progress on this thread sets this (rt_transient_operands). */
+static _Thread_local bool pin_skip_first_use;
+
+/* Staged copies move pageable memory faster than page-locking it for one
+ * call (docs/design.md); without them, first-use pinning still pays. */
+void rt_transient_operands(bool transient)
+{
+#ifdef TESS_CUDA_BACKEND
+    pin_skip_first_use = transient && stage_enabled();
+#else
+    pin_skip_first_use = false;
+    (void)transient;
+#endif
+}
 
 int pin_request(void *p, size_t bytes, bool user)
 {

@@ -5,6 +5,7 @@
  * is freed. */
 #include <stdlib.h>
 #include "rt.h"
+#include "scratch.h"
 
 typedef struct scratch {
     struct scratch *next;

@@ -19,7 +19,6 @@
 
 #define SLOTS 4
 #define SLOT_BYTES ((size_t)32 << 20)
-#define MAX_GPUS 64
 #define MAX_THREADS 8
 /* Copies smaller than this stay on the calling thread. */
 #define SPLIT_MIN ((size_t)4 << 20)
@@ -55,12 +54,12 @@ struct ring {
     helper_t helper[MAX_THREADS];
 };
 
-static ring_t rings[MAX_GPUS][2]; /* [GPU][0: to the device, 1: from it] */
+static ring_t rings[TESS_MAX_DEVICES][2]; /* [runtime device][0: to the device, 1: from it] */
 static pthread_once_t rings_once = PTHREAD_ONCE_INIT;
 
 static void rings_init(void)
 {
-    for (int i = 0; i < MAX_GPUS; i++)
+    for (int i = 0; i < TESS_MAX_DEVICES; i++)
         for (int d = 0; d < 2; d++) {
             ring_t *r = &rings[i][d];
             pthread_mutex_init(&r->lock, NULL);
@@ -163,7 +162,7 @@ bool stage_wanted(const rt_block_t *b)
 /* The ring, locked and with its buffers made, or NULL (nothing held). */
 static ring_t *ring_take(int dev, int dir)
 {
-    if (dev < 0 || dev >= MAX_GPUS)
+    if (dev < 0 || dev >= TESS_MAX_DEVICES)
         return NULL;
     pthread_once(&rings_once, rings_init);
     ring_t *r = &rings[dev][dir];
@@ -195,7 +194,7 @@ static ring_t *ring_take(int dev, int dir)
 
 void stage_release(int dev)
 {
-    if (dev < 0 || dev >= MAX_GPUS)
+    if (dev < 0 || dev >= TESS_MAX_DEVICES)
         return;
     pthread_once(&rings_once, rings_init);
     for (int d = 0; d < 2; d++) {

@@ -1,4 +1,4 @@
-/* Where the tiles of a call's grid are homed (blas3/tiling.h): on the
+/* Where the tiles of a call's grid are homed (tile/tiling.h): on the
  * devices' p x q block-cyclic map by their own coordinates, unless the grid
  * is narrower or shorter than the map, when they are dealt to every device
  * in turn.  Checked on every map of 1 to 8 devices and every grid up to 9 x

@@ -11,7 +11,7 @@
  * thread's own handle for the current device is used (tess_cuda_* do this).
  *
  * Arguments are valid: the callers (the runtime's tasks, the device API of
- * api.c) checked them with check.h.  Return values: 0, or TESS_EDEVICE when
+ * device/api.c) checked them with tile/check.h.  Return values: 0, or TESS_EDEVICE when
  * CUDA or cuBLAS fails. */
 #ifndef KERN_CUDA_H
 #define KERN_CUDA_H

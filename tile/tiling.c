@@ -1,4 +1,5 @@
 #include <stdlib.h>
+#include "dtype.h"
 #include "tiling.h"
 
 /* Each call picks its tile size.  TESS_NB fixes it.  Otherwise an operand
@@ -16,11 +17,11 @@
 #define TILES_PER_DEVICE 4
 #define CHAIN_PER_DEVICE 2
 
-static int ladder(kern_type_t t, int64_t *sizes)
+static int ladder(kern_type_t t, int64_t nb_max, int64_t *sizes)
 {
-    int n = rt_dtypes[t].is_complex ? 4 : 3;
+    int n = kern_dtypes[t].is_complex ? 4 : 3;
     for (int i = 0; i < n; i++)
-        sizes[i] = rt.cfg.nb_max >> i > 0 ? rt.cfg.nb_max >> i : 1;
+        sizes[i] = nb_max >> i > 0 ? nb_max >> i : 1;
     return n;
 }
 
@@ -35,22 +36,24 @@ static bool used(const blas_operand_t *o)
     return o->ptr && o->m > 0 && o->n > 0;
 }
 
-static bool chains_fit(int nops, const blas_operand_t *ops, int64_t nb)
+static bool chains_fit(int nops, const blas_operand_t *ops, int64_t nb, int ndev)
 {
     for (int i = 0; i < nops; i++)
         if (used(&ops[i]) && ops[i].chain &&
-            (ops[i].m + nb - 1) / nb < (int64_t)CHAIN_PER_DEVICE * rt.ndev)
+            (ops[i].m + nb - 1) / nb < (int64_t)CHAIN_PER_DEVICE * ndev)
             return false;
     return true;
 }
 
 int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
 {
-    if (rt.cfg.nb_fixed)
-        return rt.cfg.nb_max;
+    rt_geometry_t geo;
+    rt_geometry(&geo);
+    if (geo.nb_fixed)
+        return geo.nb_max;
     int64_t sizes[4];
-    int ns = ladder(t, sizes);
-    size_t es = rt_dtypes[t].size;
+    int ns = ladder(t, geo.nb_max, sizes);
+    size_t es = kern_dtypes[t].size;
     for (int i = nops - 1; i >= 0; i--) {
         const blas_operand_t *o = &ops[i];
         for (int s = 0; s < ns && used(o); s++) {
@@ -65,15 +68,15 @@ int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
         if (used(&ops[i]))
             out = &ops[i];
     for (int s = 0; s < ns && out; s++)
-        if (tiles_of(out, sizes[s]) >= (int64_t)TILES_PER_DEVICE * rt.ndev &&
-            chains_fit(nops, ops, sizes[s]))
+        if (tiles_of(out, sizes[s]) >= (int64_t)TILES_PER_DEVICE * geo.ndev &&
+            chains_fit(nops, ops, sizes[s], geo.ndev))
             return sizes[s];
     return sizes[ns - 1];
 }
 
 void tiling_order_at(const tiling_t *C, int64_t x, int64_t *i, int64_t *j)
 {
-    int64_t p = rt.grid_p, q = rt.grid_q;
+    int64_t p = C->p, q = C->q;
     tiling_fold_t fold = tiling_fold(C->mt, C->nt, p, q);
     if (fold != TILING_PLAIN) {
         /* dealt: consecutive tiles go to the devices in turn */
@@ -100,7 +103,11 @@ void tiling_order_at(const tiling_t *C, int64_t x, int64_t *i, int64_t *j)
 int tiling_make(tiling_t *g, int64_t mb, int64_t nb, const void *ptr, int64_t m, int64_t n,
                 int64_t ld, size_t es)
 {
+    rt_geometry_t geo;
+    rt_geometry(&geo);
     g->mb = mb;
+    g->p = geo.grid_p;
+    g->q = geo.grid_q;
     g->mt = (m + mb - 1) / mb;
     g->nt = (n + nb - 1) / nb;
     g->blk = malloc((size_t)(g->mt * g->nt) * sizeof *g->blk + 1);
@@ -111,7 +118,7 @@ int tiling_make(tiling_t *g, int64_t mb, int64_t nb, const void *ptr, int64_t m,
             int64_t r = i * mb, c = j * nb;
             char *p = (char *)ptr + ((size_t)r + (size_t)c * (size_t)ld) * es;
             int64_t ti, tj;
-            tiling_home(i, j, g->mt, g->nt, rt.grid_p, rt.grid_q, &ti, &tj);
+            tiling_home(i, j, g->mt, g->nt, g->p, g->q, &ti, &tj);
             rt_block_t *b =
                 block_get(p, m - r < mb ? m - r : mb, n - c < nb ? n - c : nb, ld, es, ti, tj);
             if (!b) {

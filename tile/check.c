@@ -1,6 +1,6 @@
 /* Reference BLAS's argument checks, in its order (see check.h). */
 #include "check.h"
-#include "rt.h"
+#include "dtype.h"
 
 static int64_t max1(int64_t v)
 {
@@ -11,7 +11,7 @@ int check_gemm(kern_type_t t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64
                const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
                const void *C, int64_t ldc)
 {
-    bool reads_ab = m > 0 && n > 0 && k > 0 && !rt_scalar_is_zero(t, alpha);
+    bool reads_ab = m > 0 && n > 0 && k > 0 && !kern_scalar_is_zero(t, alpha);
     if (!valid_trans(ta))
         return -1;
     if (!valid_trans(tb))
@@ -41,7 +41,7 @@ int check_symm(kern_type_t t, tess_side_t side, tess_uplo_t uplo, int64_t m, int
                const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
                const void *C, int64_t ldc)
 {
-    bool reads_ab = m > 0 && n > 0 && !rt_scalar_is_zero(t, alpha);
+    bool reads_ab = m > 0 && n > 0 && !kern_scalar_is_zero(t, alpha);
     if (!valid_side(side))
         return -1;
     if (!valid_uplo(uplo))
@@ -68,8 +68,8 @@ int check_symm(kern_type_t t, tess_side_t side, tess_uplo_t uplo, int64_t m, int
 int check_syrk(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, int64_t n, int64_t k,
                const void *alpha, const void *A, int64_t lda, const void *C, int64_t ldc)
 {
-    kern_type_t at = herm ? rt_dtypes[t].real : t;
-    bool reads_a = n > 0 && k > 0 && !rt_scalar_is_zero(at, alpha);
+    kern_type_t at = herm ? kern_dtypes[t].real : t;
+    bool reads_a = n > 0 && k > 0 && !kern_scalar_is_zero(at, alpha);
     if (!valid_uplo(uplo))
         return -1;
     if (!valid_rank_trans(t, herm, trans))
@@ -93,7 +93,7 @@ int check_syr2k(kern_type_t t, bool herm, tess_uplo_t uplo, tess_trans_t trans, 
                 int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
                 int64_t ldb, const void *C, int64_t ldc)
 {
-    bool reads_ab = n > 0 && k > 0 && !rt_scalar_is_zero(t, alpha);
+    bool reads_ab = n > 0 && k > 0 && !kern_scalar_is_zero(t, alpha);
     int64_t rows = trans == TessNoTrans ? n : k;
     if (!valid_uplo(uplo))
         return -1;
@@ -122,7 +122,7 @@ int check_gemmt(kern_type_t t, tess_uplo_t uplo, tess_trans_t ta, tess_trans_t t
                 int64_t k, const void *alpha, const void *A, int64_t lda, const void *B,
                 int64_t ldb, const void *C, int64_t ldc)
 {
-    bool reads_ab = n > 0 && k > 0 && !rt_scalar_is_zero(t, alpha);
+    bool reads_ab = n > 0 && k > 0 && !kern_scalar_is_zero(t, alpha);
     if (!valid_uplo(uplo))
         return -1;
     if (!valid_trans(ta))
@@ -152,7 +152,7 @@ int check_trxm(kern_type_t t, tess_side_t side, tess_uplo_t uplo, tess_trans_t t
                tess_diag_t diag, int64_t m, int64_t n, const void *alpha, const void *A,
                int64_t lda, const void *B, int64_t ldb)
 {
-    bool reads_a = m > 0 && n > 0 && !rt_scalar_is_zero(t, alpha);
+    bool reads_a = m > 0 && n > 0 && !kern_scalar_is_zero(t, alpha);
     if (!valid_side(side))
         return -1;
     if (!valid_uplo(uplo))
@@ -179,7 +179,7 @@ int check_trxm(kern_type_t t, tess_side_t side, tess_uplo_t uplo, tess_trans_t t
 int check_gemv(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, const void *alpha,
                const void *A, int64_t lda, const void *x, int64_t incx, const void *y, int64_t incy)
 {
-    bool reads_ax = m > 0 && n > 0 && !rt_scalar_is_zero(t, alpha);
+    bool reads_ax = m > 0 && n > 0 && !kern_scalar_is_zero(t, alpha);
     if (!valid_trans(trans))
         return -1;
     if (m < 0)
@@ -204,7 +204,7 @@ int check_gemv(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, const vo
 int check_symv(kern_type_t t, tess_uplo_t uplo, int64_t n, const void *alpha, const void *A,
                int64_t lda, const void *x, int64_t incx, const void *y, int64_t incy)
 {
-    bool reads_ax = n > 0 && !rt_scalar_is_zero(t, alpha);
+    bool reads_ax = n > 0 && !kern_scalar_is_zero(t, alpha);
     if (!valid_uplo(uplo))
         return -1;
     if (n < 0)

@@ -1,15 +1,15 @@
 /* Element types: what the precision-generic algorithms need to know. */
 #include <complex.h>
-#include "rt.h"
+#include "dtype.h"
 
-const rt_dtype_t rt_dtypes[KERN_NTYPES] = {
+const kern_dtype_t kern_dtypes[KERN_NTYPES] = {
     [KERN_S] = { KERN_S, sizeof(float), false, KERN_S },
     [KERN_D] = { KERN_D, sizeof(double), false, KERN_D },
     [KERN_C] = { KERN_C, sizeof(float _Complex), true, KERN_S },
     [KERN_Z] = { KERN_Z, sizeof(double _Complex), true, KERN_D },
 };
 
-bool rt_scalar_is_zero(kern_type_t t, const void *s)
+bool kern_scalar_is_zero(kern_type_t t, const void *s)
 {
     switch (t) {
     case KERN_S: return *(const float *)s == 0.0f;
@@ -19,7 +19,7 @@ bool rt_scalar_is_zero(kern_type_t t, const void *s)
     }
 }
 
-bool rt_scalar_is_one(kern_type_t t, const void *s)
+bool kern_scalar_is_one(kern_type_t t, const void *s)
 {
     switch (t) {
     case KERN_S: return *(const float *)s == 1.0f;
@@ -29,7 +29,7 @@ bool rt_scalar_is_one(kern_type_t t, const void *s)
     }
 }
 
-void rt_dtype_one(kern_type_t t, void *s)
+void kern_dtype_one(kern_type_t t, void *s)
 {
     switch (t) {
     case KERN_S: *(float *)s = 1.0f; break;
@@ -39,7 +39,7 @@ void rt_dtype_one(kern_type_t t, void *s)
     }
 }
 
-void rt_scalar_from_real(kern_type_t t, const void *r, void *out)
+void kern_scalar_from_real(kern_type_t t, const void *r, void *out)
 {
     switch (t) {
     case KERN_S: *(float *)out = *(const float *)r; break;
@@ -49,7 +49,7 @@ void rt_scalar_from_real(kern_type_t t, const void *r, void *out)
     }
 }
 
-void rt_scalar_conj(kern_type_t t, const void *s, void *out)
+void kern_scalar_conj(kern_type_t t, const void *s, void *out)
 {
     switch (t) {
     case KERN_S: *(float *)out = *(const float *)s; break;

@@ -16,7 +16,7 @@ bool stage_enabled(void);
 bool stage_wanted(const rt_block_t *b);
 
 /* The tile b from pageable host memory into dst (packed, leading dimension
- * b->m) on the current device, GPU ordinal dev, in the order of stream s: the
+ * b->m) on the current device, the runtime's device dev, in the order of stream s: the
  * host memory is read before the call returns, the device memory written in
  * stream order.  0, TESS_EDEVICE, or -1 when it cannot stage (no pinned
  * memory to be had): the caller copies directly. */
@@ -27,7 +27,7 @@ int stage_h2d(int dev, cudaStream_t s, void *dst, const rt_block_t *b);
  * stage_h2d for its return value. */
 int stage_d2h(int dev, cudaStream_t s, const rt_block_t *b, const void *src);
 
-/* Frees GPU dev's staging buffers, with dev current. */
+/* Frees the runtime device dev's staging buffers, with its GPU current. */
 void stage_release(int dev);
 
 #endif

@@ -5,7 +5,9 @@
 #ifndef TILING_H
 #define TILING_H
 
-#include "rt.h"
+#include "block.h"
+#include "call.h"
+#include "kern.h"
 
 /* An operand to tile: the m x n matrix at ptr with leading dimension ld.
  * One that the call does not touch has ptr NULL (or m or n 0) and an empty
@@ -29,13 +31,15 @@ typedef struct {
     int64_t mb;       /* tile rows: nb, or the whole height of a panel tiling (a row-panel
                          tiling's tiles are the whole width: nt is 1) */
     int64_t mt, nt;   /* tiles down and across */
+    int64_t p, q;     /* the device grid its tiles are homed on (tiling_home) */
     rt_block_t **blk; /* column-major mt x nt */
 } tiling_t;
 
 /* The tile size of a call on these operands, the last one the call's output
- * (the rule is in tiling.c). */
+ * (the rule is in tiling.c), for the devices the runtime has (rt_geometry). */
 int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops);
-/* Tiles of mb x nb (the last row and column of tiles what is left); g->nb is the call's
+/* Tiles of mb x nb (the last row and column of tiles what is left), homed on
+ * the runtime's device grid (rt_geometry), which g keeps; g->nb is the call's
  * tile size, set by the caller. */
 int tiling_make(tiling_t *g, int64_t mb, int64_t nb, const void *ptr, int64_t m, int64_t n,
                 int64_t ld, size_t es);

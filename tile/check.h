@@ -14,44 +14,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "kern.h"
-#include "rt.h"
+#include "options.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Whether an option holds one of its values (a character argument that is
- * none of its letters arrives as 0). */
-static inline bool valid_trans(tess_trans_t t)
-{
-    return t == TessNoTrans || t == TessTrans || t == TessConjTrans;
-}
-
-static inline bool valid_uplo(tess_uplo_t u)
-{
-    return u == TessUpper || u == TessLower;
-}
-
-static inline bool valid_side(tess_side_t s)
-{
-    return s == TessLeft || s == TessRight;
-}
-
-static inline bool valid_diag(tess_diag_t d)
-{
-    return d == TessUnit || d == TessNonUnit;
-}
-
-/* syrk/syr2k: real types take N, T and C; complex symmetric ones N and T;
- * Hermitian ones N and C. */
-static inline bool valid_rank_trans(kern_type_t t, bool herm, tess_trans_t trans)
-{
-    if (trans == TessNoTrans)
-        return true;
-    if (!rt_dtypes[t].is_complex)
-        return trans == TessTrans || trans == TessConjTrans;
-    return trans == (herm ? TessConjTrans : TessTrans);
-}
 
 int check_gemm(kern_type_t t, tess_trans_t ta, tess_trans_t tb, int64_t m, int64_t n, int64_t k,
                const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,

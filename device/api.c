@@ -1,9 +1,10 @@
 /* The public device API (tessera_cuda.h): each entry checks its arguments
- * as every Tessera routine does (check.h), then passes its scalars by address
- * to the precision-generic kernels, on the calling thread's cuBLAS handle.
- * Written in C so that float/double _Complex are C's own. */
+ * as every Tessera routine does (tile/check.h), then passes its scalars by
+ * address to the precision-generic kernels, on the calling thread's cuBLAS
+ * handle.  A layer of the routines' level: above the checks, beside blas3/
+ * and blas2/.  Written in C so that float/double _Complex are C's own. */
 #include "check.h"
-#include "kern_cuda.h"
+#include "cuda/kern_cuda.h"
 #include "tessera_cuda.h"
 
 #define TRXM_ENTRY(name, kern, type, T)                                                            \

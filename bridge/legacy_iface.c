@@ -1,14 +1,15 @@
-/* The legacy library's way into the runtime (legacy_iface.h). */
+/* The legacy library's way into libtessera (legacy_iface.h): checks and
+ * dispatch to the routines, and what it asks of the runtime and kernels. */
 #include "legacy_iface.h"
 #include "blas3.h"
 #include "host/host_blas.h"
 #include "host/host_lapack.h"
+#include "call.h"
 #include "lapack.h"
-#include "rt.h"
+#include "scope.h"
 #ifdef TESS_CUDA_BACKEND
 #include "cuda/kern_cuda.h"
 #include "cuda_ctx.h"
-#include "stage_cuda.h"
 #endif
 
 int tess_internal_check(const lg_call_t *c)
@@ -87,17 +88,11 @@ static int submit(const lg_call_t *c)
     }
 }
 
-/* Staged copies move pageable memory faster than page-locking it for one
- * call (docs/design.md); without them, first-use pinning still pays. */
 int tess_internal_submit(const lg_call_t *c, bool transient)
 {
-#ifdef TESS_CUDA_BACKEND
-    pin_skip_first_use = transient && stage_enabled();
-#else
-    (void)transient;
-#endif
+    rt_transient_operands(transient);
     int err = submit(c);
-    pin_skip_first_use = false;
+    rt_transient_operands(false);
     return err;
 }
 
@@ -146,6 +141,11 @@ void *tess_internal_host_lapack(void)
 bool tess_internal_env_flag(const char *name)
 {
     return rt_env_flag(name);
+}
+
+int64_t tess_internal_now_ns(void)
+{
+    return rt_now_ns();
 }
 
 #ifdef TESS_CUDA_BACKEND

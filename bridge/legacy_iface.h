@@ -1,16 +1,22 @@
-/* What the legacy BLAS library (libtessera_blas) takes from the runtime.
+/* The legacy bridge: what the legacy BLAS library (libtessera_blas) takes
+ * from libtessera.  It sits above the routines: it checks a legacy call with
+ * their checks and dispatches it to blas3/ and lapack/.
  *
  * libtessera_blas links libtessera and reaches it only through these
  * functions (besides the public API), so that a process has one runtime,
  * whose state stays its own, serving the application's calls and the legacy
  * library's alike.  They are exported under the tess_internal_ prefix and
- * are not part of the public API: the two libraries are built together. */
+ * are not part of the public API: the two libraries are built together.  The
+ * legacy library compiles on this header's include path alone (the public
+ * API, this folder, and kernels/ for the types it speaks in: kern.h, and
+ * dtype.h, whose tables it compiles in). */
 #ifndef LEGACY_IFACE_H
 #define LEGACY_IFACE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include "build_config.h"
+#include "dtype.h"
 #include "kern.h"
 
 #define TESS_INTERNAL __attribute__((visibility("default")))
@@ -62,7 +68,7 @@ typedef struct {
 } lg_call_t;
 
 /* 0, or -i for the first invalid argument i in reference BLAS's or
- * LAPACK's numbering (blas3/check.h, lapack/lapack_check.h). */
+ * LAPACK's numbering (tile/check.h, lapack/lapack_check.h). */
 TESS_INTERNAL int tess_internal_check(const lg_call_t *c);
 
 /* Submits a valid call as the *_async routines do (0 or a TESS_E* code).
@@ -102,6 +108,9 @@ TESS_INTERNAL void *tess_internal_host_lapack(void);
 /* Whether the environment variable name is set to a true value, as the
  * runtime reads its own flags (TESS_VERBOSE). */
 TESS_INTERNAL bool tess_internal_env_flag(const char *name);
+
+/* The runtime's monotonic clock, in ns. */
+TESS_INTERNAL int64_t tess_internal_now_ns(void);
 
 #ifdef TESS_CUDA_BACKEND
 #include <cublas_v2.h>

@@ -1,0 +1,113 @@
+/* A call through the runtime: submitted as *_async, its output asked
+ * coherent, a wait for its own tasks (whose errors are the call's, not the
+ * application's that may share the runtime), then every operand invalidated
+ * so that the caller owns its memory again when the call returns.  One call
+ * is in the runtime at a time (lg_life.lock): each uses every device, and
+ * tess_memory_invalidate waits for all tasks, not one call's.  Until a
+ * runtime starting on GPUs is up, a call the host BLAS finishes in about a
+ * quarter of a second runs there and a larger one waits for it. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include "legacy.h"
+#include "life.h"
+#include "policy.h"
+
+/* The time a call may take on the host BLAS instead of waiting for the
+ * runtime's start. */
+#define HOST_WHILE_STARTING_S 0.25
+
+/* Under lg_life.lock, with the runtime up.  True when the call is done (or cannot
+ * be redone); false when the host BLAS is to run it.  Redoing it is exact
+ * when the output's old value is not needed, or when nothing reached the
+ * caller's memory: only write-backs touch host memory, so an unchanged
+ * write-back count says nothing did.  A call that reads its output therefore
+ * asks for it only once its tasks have succeeded, so that a failure among
+ * them leaves the output as it was (unless eviction wrote part of it back,
+ * which the count tells); one that does not overlaps the write-back with the
+ * tasks still running. */
+static bool runtime_run(const lg_call_t *c)
+{
+    size_t es = kern_dtypes[c->t].size;
+    lg_region_t r[3];
+    int n = lg_regions(c, r);
+    bool reads = lg_reads_output(c);
+    tess_stats_t before = { 0 }, after = { 0 };
+    if (tess_get_stats(&before)) {
+        /* the application has finalized the runtime it had started: the
+         * next call starts one as if none had been */
+        lg_life.state = LG_RT_UNTRIED;
+        lg_life.ours = false;
+        return false;
+    }
+    /* the call's errors are its own, the application's stay the application's */
+    tess_internal_scope_begin();
+    int err = tess_internal_submit(c, true); /* each call gives its operands back */
+    if (!err && reads)
+        err = tess_internal_scope_sync();
+    for (int i = 0; i < n && !err; i++)
+        if (r[i].out && r[i].m > 0 && r[i].n > 0)
+            err = tess_memory_coherent_async(r[i].part, r[i].m, r[i].n, r[i].p, r[i].ld, es);
+    int sync_err = tess_internal_scope_sync(); /* a partial submission's tasks run out too */
+    tess_internal_scope_end();
+    err = err ? err : sync_err;
+    bool left = false;
+    for (int i = 0; i < n; i++)
+        if (r[i].p && r[i].m > 0 && r[i].n > 0)
+            left |= tess_memory_invalidate(r[i].m, r[i].n, r[i].p, r[i].ld, es) != 0;
+    if (left) /* no device copy may outlive the call */
+        tess_memory_invalidate_all();
+    if (!err)
+        return true;
+    tess_get_stats(&after);
+    if (err == TESS_EDEVICE || err == TESS_EINTERNAL)
+        lg_life.state = LG_RT_OFF; /* a device that failed once is not trusted again */
+    if (err == TESS_ENOTINIT)      /* finalized by the application meanwhile */
+        lg_life.state = LG_RT_UNTRIED;
+    if (!reads || after.writebacks == before.writebacks) {
+        lg_report("%c%s through the runtime failed (%s): it ran on the host BLAS",
+                  lg_type_letter(c->t), lg_routine(c)->name, tess_strerror(err));
+        return false;
+    }
+    lg_report("%c%s failed on a device (%s) after part of its output was written back; the "
+              "output is not valid",
+              lg_type_letter(c->t), lg_routine(c)->name, tess_strerror(err));
+    return true;
+}
+
+/* may_defer: the host BLAS may take the call (when it has no routine for
+ * it, the call waits).  While the runtime starts, it does when the host's
+ * rate says it finishes within HOST_WHILE_STARTING_S.
+ * The start takes cores from the host BLAS, which then runs several times
+ * slower than on its own, so the rate is the last such call's. */
+bool lg_runtime_call(const lg_call_t *c, bool may_defer)
+{
+    pthread_mutex_lock(&lg_life.lock);
+    for (;;) {
+        if (lg_life.state == LG_RT_UNTRIED) /* first, or after an application's tess_finalize */
+            lg_begin_start();
+        if (lg_life.state != LG_RT_STARTING)
+            break;
+        double f = lg_flops(c);
+        if (may_defer && !lg_policy.every_call && f < HOST_WHILE_STARTING_S * lg_life.host_rate) {
+            pthread_mutex_unlock(&lg_life.lock);
+            int64_t t0 = tess_internal_now_ns();
+            bool done = lg_host_run(c);
+            double s = (double)(tess_internal_now_ns() - t0) * 1e-9;
+            pthread_mutex_lock(&lg_life.lock);
+            if (done) {
+                lg_life.on_host++;
+                lg_life.host_rate = s > 0 ? f / s : lg_life.host_rate;
+                pthread_mutex_unlock(&lg_life.lock);
+                return true;
+            }
+            may_defer = false;
+            continue;
+        }
+        pthread_cond_wait(&lg_life.started, &lg_life.lock);
+    }
+    atomic_store(&lg_life.in_runtime, true);
+    bool done = lg_life.state == LG_RT_ON && runtime_run(c);
+    atomic_store(&lg_life.in_runtime, false);
+    pthread_mutex_unlock(&lg_life.lock);
+    return done;
+}

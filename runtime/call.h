@@ -1,0 +1,67 @@
+/* What the layers above the runtime call it for: entering and leaving it,
+ * one call's submission, the geometry its tiles take, and what the legacy
+ * bridge asks of it. */
+#ifndef RT_CALL_H
+#define RT_CALL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include "build_config.h"
+
+/* The monotonic clock in ns. */
+static inline int64_t rt_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* 0 when the runtime can take calls, else TESS_ENOTINIT: an early answer,
+ * taken without the guard below. */
+int rt_check_ready(void);
+/* Every public call that uses the runtime runs between rt_enter (0, or
+ * TESS_ENOTINIT with nothing held) and rt_leave: tess_finalize waits for the
+ * calls inside, and calls after it get TESS_ENOTINIT. */
+int rt_enter(void);
+void rt_leave(void);
+
+/* The submission of one call: between these, under the runtime's submit
+ * lock, its tasks enter the graph at once and after every earlier call's. */
+void rt_submit_begin(void);
+void rt_submit_end(void);
+
+/* What a call's tiling takes from the runtime: the devices, their grid and
+ * the tile sizes allowed (read between rt_enter and rt_leave). */
+typedef struct {
+    int ndev;
+    int grid_p, grid_q; /* the devices' block-cyclic grid, p * q = ndev */
+    int64_t nb_max;     /* the largest tile */
+    bool nb_fixed;      /* TESS_NB or tess_config_t.nb: every call takes nb_max */
+} rt_geometry_t;
+void rt_geometry(rt_geometry_t *g);
+
+int pin_request(void *p, size_t bytes, bool user); /* user: tess_memory_register_async */
+/* transient: the operands of the calls this thread submits until it says
+ * otherwise are given back to their caller when the call returns, so that
+ * page-locking them on first use would be undone by the call that paid for
+ * it; where copies are staged through pinned buffers they are not
+ * page-locked. */
+void rt_transient_operands(bool transient);
+
+/* Whether the calling thread is a device's worker, where host kernels run:
+ * a host BLAS whose CBLAS calls its own Fortran routines (netlib's) reaches
+ * the legacy library's entry points from there. */
+bool rt_on_worker(void);
+
+/* Whether the environment variable is set to anything but "" or "0": the one
+ * rule for on/off switches (TESS_VERBOSE), in the runtime and the legacy
+ * library alike. */
+bool rt_env_flag(const char *name);
+
+#ifdef TESS_CUDA_BACKEND
+int cuda_device_count(void);
+#endif
+
+#endif
