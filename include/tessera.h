@@ -45,8 +45,7 @@ typedef enum { TessAll = 0, TessUpperPart = 121, TessLowerPart = 122 } tess_part
     X(ECONFIG, 5, "invalid configuration (tess_config_t field or TESS_* variable)")                \
     X(ENODEV, 6, "the requested devices do not exist or are not built in")                         \
     X(ENOTREG, 7, "the memory was not registered with tess_memory_register_async")                 \
-    X(EINTERNAL, 8, "internal error (a bug in Tessera)")                                           \
-    X(ENOTSUP, 9, "not supported yet (gels with fewer rows than columns)")
+    X(EINTERNAL, 8, "internal error (a bug in Tessera)")
 
 enum {
 #define TESS_ERRNO_ENUM(name, value, message) TESS_##name = value,
@@ -230,11 +229,12 @@ TESS_LAPACK_DECL(z, double _Complex, double)
 #define TESS_QR_DECL(P, T, R)                                                                      \
     /* A = Q R, A m x n */                                                                         \
     TESS_API int tess_##P##geqrf_async(int64_t m, int64_t n, T *A, int64_t lda, T *tau);           \
-    /* least squares (m >= n) or minimum norm (m < n) solutions of op(A) X = B, as LAPACK's      \
-     * ?gels: trans NoTrans, or Trans (s, d) or ConjTrans (c, z); B is max(m, n) x nrhs and     \
-     * holds X; for a least-squares problem its rows after X hold the part whose norm is the     \
-     * residual's.  *info = i when the i-th diagonal element of the triangular factor is        \
-     * exactly zero (A has not full rank; X is not computed); A holds the factorization. */ \
+    /* least squares (op(A) has at least as many rows as columns) or minimum norm solutions of  \
+     * op(A) X = B, as LAPACK's ?gels: trans NoTrans, or Trans (s, d) or ConjTrans (c, z); B is  \
+     * max(m, n) x nrhs and holds X; for a least-squares problem its rows after X hold the part  \
+     * whose norm is the residual's.  *info = i when the i-th diagonal element of the           \
+     * triangular factor is exactly zero (A has not full rank; X is not computed); A holds the  \
+     * factorization, ?geqrf's for m >= n and ?gelqf's for m < n. */  \
     TESS_API int tess_##P##gels_async(tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs,      \
                                       T *A, int64_t lda, T *B, int64_t ldb, int64_t *info);
 

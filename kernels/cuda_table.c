@@ -462,6 +462,11 @@ CUDA_LAPACK(z, KERN_Z, cuDoubleComplex, double, CUDA_C_64F, true, cusolverDnZpot
             err = CUSOLVER_OK(ORMQR(h, sm, op, (int)m, (int)n, (int)k, w, (int)r, tau, C,          \
                                     (int)ldc, (CT *)((char *)w + ubytes), lwork, x->scratch));     \
         return work_put(x, w, err);                                                                \
+    }                                                                                              \
+    static int cuda_##P##transpose(kern_ctx_t *x, int64_t m, int64_t n, const void *A,             \
+                                   int64_t lda, void *B, int64_t ldb)                              \
+    {                                                                                              \
+        return kern_cuda_transpose(TY, x->stream, m, n, A, lda, B, ldb);                           \
     }
 
 CUDA_QR(s, KERN_S, float, cusolverDnSgeqrf, cusolverDnSgeqrf_bufferSize, cusolverDnSormqr,
@@ -480,7 +485,8 @@ CUDA_QR(z, KERN_Z, cuDoubleComplex, cusolverDnZgeqrf, cusolverDnZgeqrf_bufferSiz
         .syr2k = cuda_##P##syr2k, .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri,        \
         .gemv2 = cuda_##P##gemv2, .potrf = cuda_##P##potrf, .trtri = cuda_##P##trtri,              \
         .lauum = cuda_##P##lauum, .diag_zero = cuda_##P##diag_zero, .getrf = cuda_##P##getrf,      \
-        .laswp = cuda_##P##laswp, .geqrf = cuda_##P##geqrf, .ormqr = cuda_##P##ormqr               \
+        .laswp = cuda_##P##laswp, .geqrf = cuda_##P##geqrf, .ormqr = cuda_##P##ormqr,              \
+        .transpose = cuda_##P##transpose                                                           \
     }
 
 const kern_table_t kern_cuda_table[KERN_NTYPES] = {

@@ -126,6 +126,10 @@ typedef struct {
      * moment, so that tasks may read it at the same time. */
     int (*ormqr)(kern_ctx_t *ctx, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
                  int64_t k, const void *V, int64_t ldv, const void *tau, void *C, int64_t ldc);
+    /* B = A^H (A^T for real types), A m x n, B n x m; A and B do not overlap (GELS's QR of
+     * A^H for m < n, and its copy back as LAPACK's LQ representation) */
+    int (*transpose)(kern_ctx_t *ctx, int64_t m, int64_t n, const void *A, int64_t lda, void *B,
+                     int64_t ldb);
     int (*trtri)(kern_ctx_t *ctx, tess_uplo_t uplo, tess_diag_t diag, int64_t n, void *A,
                  int64_t lda, int64_t *info, int64_t offset);
     /* A = L^H L (Lower) or U U^H (Upper), L or U the triangle; a Hermitian result's diagonal

@@ -1,24 +1,31 @@
-/* GELS for m >= n as LAPACK's ?gels does it (m < n, which LAPACK solves with
- * an LQ factorization, is TESS_ENOTSUP for now), from GEQRF, ORMQR and solves
- * with R, in one graph:
- *   trans NoTrans (least squares): A = Q R, B = Q^H B, then X = R^-1 B(1:n);
- *     rows n + 1..m of B keep Q^H B's, whose norm is the residual's;
- *   trans ConjTrans (minimum norm of A^H X = B): A = Q R, B(1:n) = R^-H B(1:n),
+/* GELS as LAPACK's ?gels does it, from GEQRF, ORMQR and solves with R, in
+ * one graph.  For m >= n, A = Q R:
+ *   trans NoTrans (least squares): B = Q^H B, then X = R^-1 B(1:n); rows
+ *     n + 1..m of B keep Q^H B's, whose norm is the residual's;
+ *   trans ConjTrans (minimum norm of A^H X = B): B(1:n) = R^-H B(1:n),
  *     B(n + 1:m) = 0, then B = Q B.
+ * For m < n LAPACK factors A = L Q (GELQF); cuSOLVER has no LQ, so F = A^H
+ * (n x m) is copied into scratch and factored, F = Q R, A = R^H Q^H: the
+ * minimum norm solution of A X = B is the ConjTrans case above on F, the
+ * least squares one of A^H X = B its NoTrans case.  F is copied back into A
+ * conjugate-transposed, which is exactly GELQF's representation (L = R^H on
+ * and below the diagonal, the conjugated reflectors right of it, the same
+ * tau), as LAPACK leaves A.
  * INFO is LAPACK's (?trtrs'): a chain of checks of R's diagonal blocks, each
  * doing nothing once one has failed, stores the first exactly zero diagonal
- * element; the solves and what follows them are gated on it and come after
- * the chain, so on failure B holds what LAPACK leaves (Q^H B, or B as it
- * was).  tau is the call's scratch (runtime/scratch.c), as it is LAPACK's
- * workspace. */
+ * element (L's diagonal is R's, conjugated); the solves and what follows
+ * them are gated on it and come after the chain, so on failure B holds what
+ * LAPACK leaves (Q^H B, or B as it was).  tau and F are the call's scratch
+ * (runtime/scratch.c), as they are LAPACK's workspace. */
 #include "lapack.h"
 #include "scratch.h"
 
-enum { OP_TAU, OP_B, OP_A };
+enum { OP_TAU, OP_B, OP_F, OP_A };
 
 typedef struct {
-    tess_trans_t trans;
-    int64_t n, *info;
+    tess_trans_t trans; /* NoTrans or ConjTrans, of the factored matrix (A's, or A^H's) */
+    int64_t n;          /* the factored matrix's columns: min(m, n) */
+    int64_t *info;
 } gels_call_t;
 
 /* The checks of R's diagonal blocks, in order, chained through after. */
@@ -49,10 +56,10 @@ static int submit_solve(kern_type_t t, tess_trans_t trans, const tiling_t *A, co
     return err;
 }
 
-static int submit(kern_type_t t, const tiling_t *g, const void *call)
+/* The graph for m >= n on the factored matrix A (A itself or F = A^H). */
+static int submit_qr(kern_type_t t, const gels_call_t *c, const tiling_t *A, const tiling_t *tau,
+                     const tiling_t *B)
 {
-    const gels_call_t *c = call;
-    const tiling_t *A = &g[OP_A], *tau = &g[OP_TAU], *B = &g[OP_B];
     tess_trans_t ct = lapack_ctrans(t);
     rt_block_t *chain = tile(tau, 0, tau->nt - 1);
     lapack_opts_t gate = { c->info, LAPACK_ANY_FAILURE, NULL, 0 };
@@ -69,6 +76,28 @@ static int submit(kern_type_t t, const tiling_t *g, const void *call)
     for (int64_t j = 0; j < B->nt && !err && B->mb > c->n; j++)
         err = lapack_task_zero_rows(t, &gate, c->n, tile(B, 0, j));
     return err ? err : lapack_submit_ormqr(t, &gate, TessLeft, TessNoTrans, A, tau, B);
+}
+
+/* to = from^H on column panels: to's panel i, rows j nb on, from from's panel j, rows i nb
+ * on; the first task on each of to's panels does not read it in. */
+static int submit_transpose(kern_type_t t, const tiling_t *from, const tiling_t *to)
+{
+    int err = 0;
+    for (int64_t i = 0; i < to->nt && !err; i++)
+        for (int64_t j = 0; j < from->nt && !err; j++)
+            err = lapack_task_transpose(t, j == 0, i * from->nb, tile(from, 0, j), j * from->nb,
+                                        tile(to, 0, i));
+    return err;
+}
+
+static int submit(kern_type_t t, const tiling_t *g, const void *call)
+{
+    bool lq = g[OP_F].blk != NULL;
+    const tiling_t *F = lq ? &g[OP_F] : &g[OP_A];
+    int err = lq ? submit_transpose(t, &g[OP_A], F) : 0;
+    if (!err)
+        err = submit_qr(t, call, F, &g[OP_TAU], &g[OP_B]);
+    return !err && lq ? submit_transpose(t, F, &g[OP_A]) : err;
 }
 
 static int zero_b(kern_type_t t, const tiling_t *g, const void *call)
@@ -92,19 +121,28 @@ int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t
         blas_operand_t b = { .ptr = B, .m = m > n ? m : n, .n = nrhs, .ld = ldb };
         return blas_run(t, 1, &b, zero_b, NULL);
     }
-    if (m < n)
-        return TESS_ENOTSUP; /* LAPACK's LQ path: not built yet */
+    bool lq = m < n;
     size_t es = kern_dtypes[t].size;
-    void *tau = rt_scratch_alloc((size_t)n * es);
+    int64_t k = lq ? m : n;
+    /* tau, then F for m < n */
+    void *tau = rt_scratch_alloc((size_t)k * es + (lq ? (size_t)m * (size_t)n * es : 0));
     if (!tau)
         return TESS_ENOMEM;
-    gels_call_t c = { trans, n, info };
+    tess_trans_t ft = kern_trans(t, trans) == TessNoTrans ? TessNoTrans : TessConjTrans;
+    if (lq)
+        ft = ft == TessNoTrans ? TessConjTrans : TessNoTrans;
+    gels_call_t c = { ft, k, info };
     blas_operand_t ops[] = {
-        [OP_TAU] = { .ptr = tau, .m = 1, .n = n, .ld = 1, .panels = true },
-        [OP_B] = { .ptr = B, .m = m, .n = nrhs, .ld = ldb, .panels = true },
+        [OP_TAU] = { .ptr = tau, .m = 1, .n = k, .ld = 1, .panels = true },
+        [OP_B] = { .ptr = B, .m = m > n ? m : n, .n = nrhs, .ld = ldb, .panels = true },
+        [OP_F] = { .ptr = lq ? (char *)tau + (size_t)k * es : NULL,
+                   .m = n,
+                   .n = m,
+                   .ld = n,
+                   .panels = true },
         [OP_A] = { .ptr = A, .m = m, .n = n, .ld = lda, .panels = true },
     };
-    err = blas_run(t, 3, ops, submit, &c);
+    err = blas_run(t, 4, ops, submit, &c);
     rt_scratch_submitted(tau);
     return err;
 }

@@ -103,6 +103,11 @@ int lapack_task_qr_solve(kern_type_t t, const lapack_opts_t *o, tess_trans_t tra
                          int64_t k, rt_block_t *panel, rt_block_t *c);
 /* c's rows from off set to zero */
 int lapack_task_zero_rows(kern_type_t t, const lapack_opts_t *o, int64_t off, rt_block_t *c);
+/* c's rows coff to coff + a->n - 1 = the Hermitian transpose of a's rows off to off + c->n - 1
+ * (a and c column panels); fresh: c's earlier content is not needed, its first write of the
+ * call (not read in) */
+int lapack_task_transpose(kern_type_t t, bool fresh, int64_t off, rt_block_t *a, int64_t coff,
+                          rt_block_t *c);
 
 /* The Hermitian transposition of type t: ConjTrans, or Trans for real types. */
 static inline tess_trans_t lapack_ctrans(kern_type_t t)

@@ -4,13 +4,15 @@
  * gated on the call's INFO as the Cholesky family's are (lapack.h). */
 #include "lapack.h"
 
-typedef enum { QR_GEQRF, QR_ORMQR, QR_CHECK, QR_SOLVE, QR_ZERO } qr_op_t;
+typedef enum { QR_GEQRF, QR_ORMQR, QR_CHECK, QR_SOLVE, QR_ZERO, QR_TRANSPOSE } qr_op_t;
 
 typedef struct {
     int64_t *info;
     int64_t limit;
     int64_t off;     /* the step's first row (of V and, for side Left, of C), or C's column */
     int64_t m, n, k; /* the kernel's sizes */
+    int64_t coff;    /* QR_TRANSPOSE: the first row of C written */
+    bool fresh;      /* QR_TRANSPOSE: C's earlier content is not needed (written, not read) */
     int16_t side, trans;
     int8_t op, type, sv, st, sc; /* access slots: panel or V, tau, C */
 } qr_args_t;
@@ -73,6 +75,9 @@ static int qr_fn(const rt_exec_t *x)
         return x->kern->diag_zero(x->ctx, a->k, at(x, a->sv, a->off, 0, es), x->ld[a->sv], a->info,
                                   a->off);
     case QR_SOLVE: return solve_step(x, a, es);
+    case QR_TRANSPOSE:
+        return x->kern->transpose(x->ctx, a->m, a->n, at(x, a->sv, a->off, 0, es), x->ld[a->sv],
+                                  at(x, a->sc, a->coff, 0, es), x->ld[a->sc]);
     case QR_ZERO: {
         unsigned char zero[16] = { 0 };
         return x->kern->scal(x->ctx, a->m, a->n, zero, at(x, a->sc, a->off, 0, es), x->ld[a->sc]);
@@ -98,7 +103,7 @@ static int submit(kern_type_t t, const lapack_opts_t *o, qr_args_t *a, const cha
     if (tau)
         a->st = (int8_t)task_access(task, tau, panel ? RT_W : RT_R);
     if (c)
-        a->sc = (int8_t)task_access(task, c, RT_RW);
+        a->sc = (int8_t)task_access(task, c, a->fresh ? RT_W : RT_RW);
     if (o && o->after)
         task_access(task, o->after, a->op == QR_CHECK ? RT_RW : RT_R);
     task->prio = o ? o->prio : 0;
@@ -145,4 +150,13 @@ int lapack_task_zero_rows(kern_type_t t, const lapack_opts_t *o, int64_t off, rt
 {
     qr_args_t a = { .op = QR_ZERO, .off = off, .m = c->m - off, .n = c->n };
     return submit(t, o, &a, "scal", NULL, NULL, c);
+}
+
+int lapack_task_transpose(kern_type_t t, bool fresh, int64_t off, rt_block_t *a, int64_t coff,
+                          rt_block_t *c)
+{
+    qr_args_t ta = {
+        .op = QR_TRANSPOSE, .off = off, .m = c->n, .n = a->n, .coff = coff, .fresh = fresh
+    };
+    return submit(t, NULL, &ta, "transpose", a, NULL, c);
 }

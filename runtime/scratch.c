@@ -1,7 +1,7 @@
 /* Host memory that a call's tasks use past the call's return and that the
- * caller never sees (GELS's tau).  It lives until the tess_sync (or
- * tess_finalize) after the call has submitted its tasks, which waits for
- * them; then its blocks are dropped, their device copies discarded, and it
+ * caller never sees (GELS's tau, and A^H when m < n).  It lives until the
+ * tess_sync (or tess_finalize) after the call has submitted its tasks, which
+ * waits for them; then its blocks are dropped, their device copies discarded, and it
  * is freed. */
 #include <stdlib.h>
 #include "rt.h"

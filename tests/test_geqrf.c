@@ -6,11 +6,13 @@
  *                 Q formed by the host LAPACK's ?orgqr/?ungqr from Tessera's A and tau;
  *   ormqr:        ||C - op(Q) C0||_F / (max(m, n) eps ||C0||_F) (or C0 op(Q)), Q formed
  *                 by the host LAPACK from its own GEQRF, whose output Tessera reads;
- *   least squares: ||A^H (B - A X)||_F / (max(m, n, nrhs) eps ||A||_F ||B||_F) (LAPACK's
- *                 xQRT17), and the norm of each column of B's rows after X against that
- *                 column's residual, relative to eps ||B||_F;
+ *   least squares: ||op(A)^H (B - op(A) X)||_F / (max(m, n, nrhs) eps ||A||_F ||B||_F)
+ *                 (LAPACK's xQRT17), and the norm of each column of B's rows after X against
+ *                 that column's residual, relative to max(m, n) eps ||B||_F;
  *   minimum norm: ||X - Xref||_F / (max(m, n) eps ||Xref||_F), Xref the host LAPACK's
- *                 (the solution is unique; the random matrices are well conditioned).
+ *                 (the solution is unique; the random matrices are well conditioned);
+ *   m < n:        A's LQ factors ||A - Aref||_F / (n eps ||A0||_F), Aref the host LAPACK's
+ *                 GELQF output (Householder reflectors are unique up to rounding here).
  * The padding rows below each matrix (leading dimensions larger than the rows) must come
  * back bit for bit. */
 #include <complex.h>
@@ -162,52 +164,63 @@ static void ormqr_applies_lapacks_reflectors_on_both_sides_never_reading_the_dia
     }
 }
 
-/* op(A) X = B by Tessera's and by the host LAPACK's gels; A m x n with m >= n */
+/* op(A) X = B by Tessera's and by the host LAPACK's gels, op(A) p x q: least squares when
+ * p >= q (X's q rows bounded by orthogonality, the rows after them by the residual), minimum
+ * norm when p < q (X against LAPACK's); for m < n A must hold the host LAPACK's GELQF
+ * representation, bounded as X is. */
 static void gels_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs)
 {
-    int64_t lda = m + 1, ldb = max64(m, n) + 2, rows = trans == TessNoTrans ? m : n;
-    int64_t xrows = trans == TessNoTrans ? n : m;
+    int64_t lda = m + 1, ldb = max64(m, n) + 2;
+    int64_t p = trans == TessNoTrans ? m : n, q = trans == TessNoTrans ? n : m;
     void *A = tu_matrix(t, lda, n, (unsigned)(m + n + nrhs)), *A0 = tu_copy(t, A, lda, n);
     void *B = tu_matrix(t, ldb, nrhs, (unsigned)(3 * m + nrhs)), *B0 = tu_copy(t, B, ldb, nrhs);
+    void *Ar = tu_copy(t, A0, lda, n), *Br = tu_copy(t, B0, ldb, nrhs);
     int64_t info = -3;
     assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
     sync_matrix(t, B, ldb, nrhs, ldb);
     sync_matrix(t, A, lda, n, lda);
     assert_int_equal(info, 0);
-    double normb = tu_norm(t, B0, rows, nrhs, ldb), norma = tu_norm(t, A0, m, n, lda);
-    if (trans == TessNoTrans) {
-        /* R = B0 - A X; ||A^H R|| and the rows after X against R's columns */
-        void *R = tu_copy(t, B0, ldb, nrhs), *W = tu_alloc(t, n, nrhs);
-        tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, nrhs, n, -1.0, A0, lda, B, ldb, 1.0, R, ldb);
-        tu_gemm_ref(t, ctrans(t), TessNoTrans, n, nrhs, m, 1.0, A0, lda, R, ldb, 0.0, W, n);
+    assert_int_equal(tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb), 0);
+    double normb = tu_norm(t, B0, p, nrhs, ldb), norma = tu_norm(t, A0, m, n, lda);
+    if (p >= q) {
+        /* R = B0 - op(A) X; ||op(A)^H R|| and the rows after X against R's columns */
+        tess_trans_t ta = trans == TessNoTrans ? TessNoTrans : ctrans(t);
+        tess_trans_t th = trans == TessNoTrans ? ctrans(t) : TessNoTrans;
+        void *R = tu_copy(t, B0, ldb, nrhs), *W = tu_alloc(t, q, nrhs);
+        tu_gemm_ref(t, ta, TessNoTrans, p, nrhs, q, -1.0, A0, lda, B, ldb, 1.0, R, ldb);
+        tu_gemm_ref(t, th, TessNoTrans, q, nrhs, p, 1.0, A0, lda, R, ldb, 0.0, W, q);
         double orth =
-            tu_norm(t, W, n, nrhs, n) / ((double)max64(max64(m, n), nrhs) * t->eps * norma * normb);
+            tu_norm(t, W, q, nrhs, q) / ((double)max64(max64(m, n), nrhs) * t->eps * norma * normb);
         double rows_err = 0;
         for (int64_t j = 0; j < nrhs; j++) {
-            double d = tu_norm(t, (char *)R + (size_t)(j * ldb) * t->es, m, 1, ldb) -
-                       tu_norm(t, (char *)B + (size_t)(n + j * ldb) * t->es, m - n, 1, ldb);
-            rows_err = fmax(rows_err, fabs(d) / ((double)m * t->eps * normb));
+            double d = tu_norm(t, (char *)R + (size_t)(j * ldb) * t->es, p, 1, ldb) -
+                       tu_norm(t, (char *)B + (size_t)(q + j * ldb) * t->es, p - q, 1, ldb);
+            rows_err = fmax(rows_err, fabs(d) / ((double)p * t->eps * normb));
         }
         if (!(orth < TL_BOUND) || !(rows_err < TL_BOUND))
-            fail_msg("%sgels N m %lld n %lld: ||A^H r|| %g, residual rows %g", t->name,
+            fail_msg("%sgels %d m %lld n %lld: ||op(A)^H r|| %g, residual rows %g", t->name, trans,
                      (long long)m, (long long)n, orth, rows_err);
         free(R);
         free(W);
     } else {
-        void *Ar = tu_copy(t, A0, lda, n), *Br = tu_copy(t, B0, ldb, nrhs);
-        assert_int_equal(tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb), 0);
-        double err = tu_diff(t, B, Br, xrows, nrhs, ldb) /
-                     ((double)max64(m, n) * t->eps * tu_norm(t, Br, xrows, nrhs, ldb));
+        double err = tu_diff(t, B, Br, q, nrhs, ldb) /
+                     ((double)max64(m, n) * t->eps * tu_norm(t, Br, q, nrhs, ldb));
         if (!(err < TL_BOUND))
             fail_msg("%sgels %d m %lld n %lld: error against LAPACK %g", t->name, trans,
                      (long long)m, (long long)n, err);
-        free(Ar);
-        free(Br);
+    }
+    if (m < n) {
+        double err = tu_diff(t, A, Ar, m, n, lda) / ((double)n * t->eps * norma);
+        if (!(err < TL_BOUND))
+            fail_msg("%sgels %d m %lld n %lld: A against LAPACK's LQ factors %g", t->name, trans,
+                     (long long)m, (long long)n, err);
     }
     tu_release(t, A, lda, n);
     tu_release(t, B, ldb, nrhs);
     free(A0);
     free(B0);
+    free(Ar);
+    free(Br);
 }
 
 static void gels_solves_least_squares_and_minimum_norm_problems_in_every_precision(void **state)
@@ -224,14 +237,33 @@ static void gels_solves_least_squares_and_minimum_norm_problems_in_every_precisi
     }
 }
 
-/* Column c (0-based) of A zero: R(c, c) is exactly zero and INFO c + 1, LAPACK's; B holds
- * Q^H B (NoTrans, as LAPACK's, within the ormqr bound) or is untouched (Trans). */
+/* m < n, LAPACK's LQ path, by a QR of A^H: minimum norm (NoTrans) and least squares
+ * (ConjTrans), wide by several panels, by less than one, and one row. */
+static void gels_solves_wide_problems_as_lapacks_lq_path_in_every_precision(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < TU_NTYPES; ti++) {
+        const tu_type_t *t = &tu_types[ti];
+        const tess_trans_t trs[] = { TessNoTrans, ctrans(t) };
+        for (int r = 0; r < 2; r++) {
+            gels_case(t, trs[r], 2 * NB + 5, 5 * NB + 3, NB + 2);
+            gels_case(t, trs[r], 3 * NB, 3 * NB + 7, 2);
+            gels_case(t, trs[r], 1, 40, 3);
+        }
+    }
+}
+
+/* Column c (0-based) of A zero for m >= n, row c for m < n: the triangular factor's diagonal
+ * element c (R's, or L's = R^H's of A^H) is exactly zero and INFO c + 1, LAPACK's; B holds what
+ * LAPACK's leaves: Q^H B for a least-squares problem (within the ormqr bound), B untouched for a
+ * minimum-norm one. */
 static void rank_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t c)
 {
-    int64_t lda = m, ldb = m, nrhs = 3;
+    int64_t lda = m, ldb = max64(m, n), nrhs = 3;
+    bool least_squares = (trans == TessNoTrans) == (m >= n);
     void *A = tu_matrix(t, lda, n, (unsigned)(m + c));
-    for (int64_t i = 0; i < m; i++)
-        tu_set(t, A, i, c, lda, 0);
+    for (int64_t i = 0; i < (m >= n ? m : n); i++)
+        tu_set(t, A, m >= n ? i : c, m >= n ? c : i, lda, 0);
     void *B = tu_matrix(t, ldb, nrhs, 77), *B0 = tu_copy(t, B, ldb, nrhs);
     void *Ar = tu_copy(t, A, lda, n), *Br = tu_copy(t, B, ldb, nrhs);
     int64_t info = -1;
@@ -240,15 +272,16 @@ static void rank_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t
     int ref = tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb);
     assert_int_equal(ref, c + 1);
     if (info != ref)
-        fail_msg("%sgels trans %d column %lld: info %lld, LAPACK's %d", t->name, trans,
-                 (long long)c, (long long)info, ref);
-    if (trans == TessNoTrans) {
-        double err =
-            tu_diff(t, B, Br, m, nrhs, ldb) / ((double)m * t->eps * tu_norm(t, B0, m, nrhs, ldb));
+        fail_msg("%sgels trans %d m %lld n %lld zero %lld: info %lld, LAPACK's %d", t->name, trans,
+                 (long long)m, (long long)n, (long long)c, (long long)info, ref);
+    if (least_squares) {
+        double err = tu_diff(t, B, Br, ldb, nrhs, ldb) /
+                     ((double)ldb * t->eps * tu_norm(t, B0, ldb, nrhs, ldb));
         if (!(err < TL_BOUND))
-            fail_msg("%sgels column %lld: Q^H B against LAPACK's %g", t->name, (long long)c, err);
+            fail_msg("%sgels m %lld n %lld zero %lld: Q^H B against LAPACK's %g", t->name,
+                     (long long)m, (long long)n, (long long)c, err);
     } else {
-        assert_true(tu_diff(t, B, B0, m, nrhs, ldb) == 0);
+        assert_true(tu_diff(t, B, B0, ldb, nrhs, ldb) == 0);
     }
     tu_release(t, A, lda, n);
     tu_release(t, B, ldb, nrhs);
@@ -264,8 +297,12 @@ gels_reports_the_first_zero_on_rs_diagonal_at_the_first_column_and_deep_inside(v
     const int64_t m = 5 * NB + 1, n = 4 * NB + 2, cols[] = { 0, NB + 3, 3 * NB, n - 1 };
     for (int ti = 0; ti < TU_NTYPES; ti++)
         for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) {
-            rank_case(&tu_types[ti], TessNoTrans, m, n, cols[i]);
-            rank_case(&tu_types[ti], ctrans(&tu_types[ti]), m, n, cols[i]);
+            const tu_type_t *t = &tu_types[ti];
+            rank_case(t, TessNoTrans, m, n, cols[i]);
+            rank_case(t, ctrans(t), m, n, cols[i]);
+            /* wide: row cols[i] of the n x m matrix */
+            rank_case(t, TessNoTrans, n, m, cols[i]);
+            rank_case(t, ctrans(t), n, m, cols[i]);
         }
 }
 
@@ -332,8 +369,7 @@ static void quick_returns_submit_nothing_and_gels_with_no_unknowns_sets_x_to_zer
     assert_int_equal(tess_memory_invalidate(3, 2, B, 3, sizeof *B), 0);
 }
 
-static void
-qr_routines_reject_invalid_arguments_with_their_lapack_numbers_and_wide_gels(void **state)
+static void qr_routines_reject_invalid_arguments_with_their_lapack_numbers(void **state)
 {
     (void)state;
     double A[9] = { 4, 1, 1, 1, 4, 1, 1, 1, 4 }, tau[3] = { 0 }, B[9] = { 1 }, A0[9], B0[9];
@@ -374,8 +410,6 @@ qr_routines_reject_invalid_arguments_with_their_lapack_numbers_and_wide_gels(voi
     /* ldb covers max(m, n) rows */
     assert_int_equal(tess_dgels_async(N, 2, 3, 1, A, 2, B, 2, &info), -8);
     assert_int_equal(tess_dgels_async(N, 3, 3, 1, A, 3, B, 3, NULL), -9);
-    /* LAPACK's LQ path is not built: said so, nothing submitted */
-    assert_int_equal(tess_dgels_async(N, 2, 3, 1, A, 2, B, 3, &info), TESS_ENOTSUP);
     assert_int_equal(tess_sync(), 0);
     assert_true(tu_tasks_run() == before);
     assert_true(!memcmp(A, A0, sizeof A) && !memcmp(B, B0, sizeof B));
@@ -409,6 +443,7 @@ static void geqrf_and_gels_run_on_the_default_tile_size(void **state)
     assert_int_equal(tess_init(&cfg), 0);
     factor_case(&tu_types[1], 700, 650);
     gels_case(&tu_types[1], TessNoTrans, 900, 500, 3);
+    gels_case(&tu_types[1], TessNoTrans, 500, 900, 3);
     assert_int_equal(tess_finalize(), 0);
 }
 
@@ -418,12 +453,12 @@ int main(void)
         cmocka_unit_test(geqrf_factors_square_tall_and_wide_matrices_in_every_precision),
         cmocka_unit_test(ormqr_applies_lapacks_reflectors_on_both_sides_never_reading_the_diagonal),
         cmocka_unit_test(gels_solves_least_squares_and_minimum_norm_problems_in_every_precision),
+        cmocka_unit_test(gels_solves_wide_problems_as_lapacks_lq_path_in_every_precision),
         cmocka_unit_test(
             gels_reports_the_first_zero_on_rs_diagonal_at_the_first_column_and_deep_inside),
         cmocka_unit_test(geqrf_ormqr_and_trsm_chained_on_views_solve_least_squares_with_no_sync),
         cmocka_unit_test(quick_returns_submit_nothing_and_gels_with_no_unknowns_sets_x_to_zero),
-        cmocka_unit_test(
-            qr_routines_reject_invalid_arguments_with_their_lapack_numbers_and_wide_gels),
+        cmocka_unit_test(qr_routines_reject_invalid_arguments_with_their_lapack_numbers),
     };
     const struct CMUnitTest on_their_own[] = {
         cmocka_unit_test(gels_with_device_memory_of_a_few_panels_completes_out_of_core),

@@ -9,6 +9,8 @@ int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
 {
     size_t es = kern_dtypes[t].size;
     tiling_t g[BLAS_MAX_OPERANDS] = { { 0 } };
+    if (nops > BLAS_MAX_OPERANDS)
+        return TESS_EINTERNAL;
     /* an operand beyond the address space would overflow its tiling */
     for (int i = 0; i < nops; i++)
         if (ops[i].ptr && !block_view_fits(ops[i].ptr, ops[i].m, ops[i].n, ops[i].ld, es))

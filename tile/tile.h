@@ -24,7 +24,8 @@ static inline blas_scalar_t blas_scalar(kern_type_t t, const void *p)
     return s;
 }
 
-#define BLAS_MAX_OPERANDS 3
+/* The most operands a call tiles: GELS of a wide matrix has tau, B, A^H and A. */
+#define BLAS_MAX_OPERANDS 4
 
 /* Tiles the operands, the last one the call's output, on the call's tile size
  * (tiling_pick_nb) and the runtime's device grid, and calls submit(t,

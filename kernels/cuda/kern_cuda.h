@@ -137,6 +137,10 @@ int kern_cuda_laswp(kern_type_t t, cudaStream_t s, int64_t m, int64_t n, void *A
 int kern_cuda_unit_lower(kern_type_t t, cudaStream_t s, int64_t r, int64_t k, const void *V,
                          int64_t ldv, void *U, int64_t ldu);
 
+/* kern.h's transpose: B (n x m) = A^H (A^T for real types), A m x n. */
+int kern_cuda_transpose(kern_type_t t, cudaStream_t s, int64_t m, int64_t n, const void *A,
+                        int64_t lda, void *B, int64_t ldb);
+
 /* The calling thread's cuBLAS handle for the current device, created on first
  * use and destroyed when the thread exits.  0 or TESS_EDEVICE. */
 int kern_cuda_thread_handle(cublasHandle_t *h);

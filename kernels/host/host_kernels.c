@@ -203,6 +203,33 @@ HOST_SCAL(d, double, cblas_dscal, real_zero_d, REAL_ARG)
 HOST_SCAL(c, float _Complex, cblas_cscal, cplx_zero_c, CPLX_ARG)
 HOST_SCAL(z, double _Complex, cblas_zscal, cplx_zero_z, CPLX_ARG)
 
+/* B = A^H by square blocks that stay in cache while one is read by columns and the other
+ * written by rows.  CONJ is the identity for real types. */
+#define HOST_TRANSPOSE_BLOCK 32
+#define HOST_TRANSPOSE(P, T, CONJ)                                                                 \
+    static int host_##P##transpose(kern_ctx_t *ctx, int64_t m, int64_t n, const void *A,           \
+                                   int64_t lda, void *B, int64_t ldb)                              \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        const T *a = A;                                                                            \
+        T *b = B;                                                                                  \
+        for (int64_t j0 = 0; j0 < n; j0 += HOST_TRANSPOSE_BLOCK)                                   \
+            for (int64_t i0 = 0; i0 < m; i0 += HOST_TRANSPOSE_BLOCK) {                             \
+                int64_t j1 = j0 + HOST_TRANSPOSE_BLOCK < n ? j0 + HOST_TRANSPOSE_BLOCK : n;        \
+                int64_t i1 = i0 + HOST_TRANSPOSE_BLOCK < m ? i0 + HOST_TRANSPOSE_BLOCK : m;        \
+                for (int64_t j = j0; j < j1; j++)                                                  \
+                    for (int64_t i = i0; i < i1; i++)                                              \
+                        b[j + i * ldb] = CONJ(a[i + j * lda]);                                     \
+            }                                                                                      \
+        return 0;                                                                                  \
+    }
+
+#define REAL_SAME(x) (x)
+HOST_TRANSPOSE(s, float, REAL_SAME)
+HOST_TRANSPOSE(d, double, REAL_SAME)
+HOST_TRANSPOSE(c, float _Complex, conjf)
+HOST_TRANSPOSE(z, double _Complex, conj)
+
 /* The Cholesky family's diagonal tiles, LU's panels and QR's tasks, on the host LAPACK. */
 #define HOST_LAPACK(P, TY, T)                                                                      \
     static int host_##P##potrf(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, void *A, int64_t lda, \
@@ -267,7 +294,8 @@ HOST_LAPACK(z, KERN_Z, double _Complex)
         .syr2k = host_##P##syr2k, .gemmt = host_##P##gemmt, .scal_tri = host_##P##scal_tri,        \
         .gemv2 = host_##P##gemv2, .potrf = host_##P##potrf, .trtri = host_##P##trtri,              \
         .lauum = host_##P##lauum, .diag_zero = host_##P##diag_zero, .getrf = host_##P##getrf,      \
-        .laswp = host_##P##laswp, .geqrf = host_##P##geqrf, .ormqr = host_##P##ormqr               \
+        .laswp = host_##P##laswp, .geqrf = host_##P##geqrf, .ormqr = host_##P##ormqr,              \
+        .transpose = host_##P##transpose                                                           \
     }
 
 const kern_table_t kern_host_table[KERN_NTYPES] = {
