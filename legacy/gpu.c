@@ -1,7 +1,9 @@
 /* Calls whose operands are in GPU memory (CUDA builds), served on that GPU
  * with the kernels the runtime runs there (cuBLAS, and Tessera's own TRSM,
- * TRMM and GEMMT; cuSOLVER's POTRF and TRTRI and Tessera's LAUUM for
- * LAPACK's), as NVBLAS serves BLAS with cuBLAS.
+ * TRMM and GEMMT; cuSOLVER's POTRF, TRTRI, GEQRF and ORMQR and Tessera's
+ * LAUUM for LAPACK's), as NVBLAS serves BLAS with cuBLAS.  LU and GELS run on
+ * the host LAPACK through host copies of their operands (their pivots are in
+ * host memory, as LAPACK's are).
  *
  * The call is made on the device of its output (else of its first operand in
  * GPU memory), on that device's legacy default stream, which waits for work
@@ -213,6 +215,9 @@ static int lapack_on_device(const kern_table_t *k, const lg_call_t *c, kern_ctx_
             return err;
         return potrs_on_device(k, c, x);
     case LG_POTRS: return c->k ? potrs_on_device(k, c, x) : 0;
+    case LG_GEQRF: return k->geqrf(x, c->m, c->n, A, c->lda, (void *)c->B);
+    case LG_ORMQR:
+        return k->ormqr(x, c->side, c->ta, c->m, c->n, c->k, c->A, c->lda, c->B, c->C, c->ldc);
     default: /* TRTRI, POTRI: LAPACK's check of the diagonal first */
         if (c->r == LG_POTRI || c->diag == TessNonUnit) {
             err = k->diag_zero(x, c->n, A, c->lda, c->info, 0);
@@ -271,9 +276,7 @@ static int run_on_device(const lg_call_t *c, kern_ctx_t *x)
     case LG_SHAPE_TRMM:
         return k->trmm(x, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
                        c->C, c->ldc);
-    case LG_SHAPE_POTRF: /* lapack_on_device's */
-    case LG_SHAPE_POTRS:
-    case LG_SHAPE_TRTRI: break;
+    default: break; /* LAPACK's: lapack_on_device's */
     }
     return TESS_EINTERNAL;
 }
@@ -360,6 +363,7 @@ static bool run_on_host(const lg_call_t *c, const lg_region_t *r, int n)
         p[i] = h[i], ld[i] = r[i].m;
     }
     lg_call_t d = moved(c, r, n, p, ld);
+    d.work = NULL; /* the caller's may be in GPU memory: the host LAPACK takes its own */
     ok = ok && lg_host_run(&d);
     for (int i = 0; i < n && ok; i++)
         if (r[i].out && h[i])
@@ -390,9 +394,13 @@ bool lg_gpu_run(const lg_call_t *c)
         dev = device_of(&r[i]);
     if (dev < 0)
         return false;
+    /* LU and GELS run on the host through copies of their operands; GEQRF and
+     * ORMQR (UNMQR) on the GPU, as the Cholesky family does */
+    lg_shape_t s = lg_routine(c)->shape;
+    bool host = lg_is_lapack(s) && !lg_is_cholesky(s) && s != LG_SHAPE_GEQRF && s != LG_SHAPE_ORMQR;
     int prev = -1, err = TESS_EDEVICE;
     cudaGetDevice(&prev);
-    outcome_t out = dev < TESS_MAX_DEVICES && !CUDA_OK(cudaSetDevice(dev))
+    outcome_t out = !host && dev < TESS_MAX_DEVICES && !CUDA_OK(cudaSetDevice(dev))
                         ? run_on(dev, c, r, n, &err)
                         : FAILED_UNTOUCHED;
     if (prev >= 0)
