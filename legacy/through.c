@@ -59,6 +59,11 @@ static bool runtime_run(const lg_call_t *c)
     for (int i = 0; i < n; i++)
         if (r[i].p && r[i].m > 0 && r[i].n > 0)
             left |= tess_memory_invalidate(r[i].m, r[i].n, r[i].p, r[i].ld, es) != 0;
+    /* the pivots too: the runtime keeps them in blocks of their own, which a later call
+     * at the same address (the temporary's, reused) must not find */
+    int64_t np = lg_ipiv_count(c);
+    if (w.ipiv && np > 0)
+        left |= tess_memory_invalidate(np, 1, w.ipiv, np, sizeof(int64_t)) != 0;
     if (left) /* no device copy may outlive the call */
         tess_memory_invalidate_all();
     if (!err)

@@ -379,6 +379,35 @@ static void a_singular_matrix_gives_info_at_its_first_zero_column_and_gesv_leave
             }
 }
 
+/* Pivots are the caller's memory: new ones at the same address (a factorization made
+ * elsewhere, here the host LAPACK's) are the ones the next call reads. */
+static void getrs_reads_the_pivots_the_caller_holds_now(void **state)
+{
+    (void)state;
+    for (int ty = 0; ty < 4; ty++)
+        for (int wide = 0; wide < 2; wide++) {
+            int64_t n = N_SMALL + 20, lda = n, ldb = n;
+            dc *a1 = mat(n, n, lda, 53, ty), *a2 = mat(n, n, lda, 59, ty);
+            dc *b = mat(n, NRHS, ldb, 61, ty);
+            void *A = to_t(ty, a1, lda * n), *B = to_t(ty, b, ldb * NRHS);
+            int64_t *ipiv = calloc((size_t)n, sizeof *ipiv);
+            int32_t *hp = calloc((size_t)n, sizeof *hp);
+            assert_int_equal(our_getrf(ty, wide, n, n, A, lda, ipiv), 0);
+            assert_int_equal(our_getrs(ty, wide, 'N', n, NRHS, A, lda, ipiv, B, ldb), 0);
+            free(A), free(B);
+            A = to_t(ty, a2, lda * n);
+            B = to_t(ty, b, ldb * NRHS);
+            assert_int_equal(getrf32(theirs(ty, "getrf"), n, n, A, lda, hp), 0);
+            for (int64_t i = 0; i < n; i++)
+                ipiv[i] = hp[i];
+            assert_int_equal(our_getrs(ty, wide, 'N', n, NRHS, A, lda, ipiv, B, ldb), 0);
+            double r = solve_residual(ty, 'N', a2, n, n, lda, B, ldb, b, ldb, NRHS);
+            if (!(r <= BOUND))
+                fail_msg("%cgetrs with new pivots: residual %g", letter[ty], r);
+            free(a1), free(a2), free(b), free(A), free(B), free(ipiv), free(hp);
+        }
+}
+
 /* LASWP forward, backward and with a stride, as the host's (the same rows moved: exact). */
 static void laswp_moves_the_rows_the_host_lapack_moves(void **state)
 {
@@ -703,6 +732,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lu_solves_and_pivots_match_the_host_lapack_in_every_precision_and_width),
         cmocka_unit_test(a_singular_matrix_gives_info_at_its_first_zero_column_and_gesv_leaves_b),
+        cmocka_unit_test(getrs_reads_the_pivots_the_caller_holds_now),
         cmocka_unit_test(laswp_moves_the_rows_the_host_lapack_moves),
         cmocka_unit_test(laswp_with_nothing_to_do_changes_nothing),
         cmocka_unit_test(qr_factors_and_products_match_the_host_lapack),
