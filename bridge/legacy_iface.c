@@ -44,7 +44,19 @@ int tess_internal_check(const lg_call_t *c)
     case LG_POTRI: return check_potrf(c->uplo, c->n, c->A, c->lda, c->info);
     case LG_POTRS:
     case LG_POSV: return check_posv(c->uplo, c->n, c->k, c->A, c->lda, c->B, c->ldb, c->info);
-    default: return check_trtri(c->uplo, c->diag, c->n, c->A, c->lda, c->info);
+    case LG_TRTRI: return check_trtri(c->uplo, c->diag, c->n, c->A, c->lda, c->info);
+    /* the pivots' width is the legacy library's affair: only NULL is checked */
+    case LG_GETRF: return check_getrf(c->m, c->n, c->A, c->lda, c->ipiv, c->info);
+    case LG_GETRS: return check_getrs(c->ta, c->n, c->k, c->A, c->lda, c->ipiv, c->B, c->ldb);
+    case LG_GESV: return check_gesv(c->n, c->k, c->A, c->lda, c->ipiv, c->B, c->ldb, c->info);
+    case LG_LASWP: return check_laswp(c->n, c->A, c->lda, c->k1, c->k2, c->ipiv, c->incx);
+    case LG_GEQRF: return check_geqrf(c->m, c->n, c->A, c->lda, c->B);
+    case LG_ORMQR:
+        return check_ormqr(kern_dtypes[t].is_complex, c->side, c->ta, c->m, c->n, c->k, c->A,
+                           c->lda, c->B, c->C, c->ldc);
+    default:
+        return check_gels(kern_dtypes[t].is_complex, c->ta, c->m, c->n, c->k, c->A, c->lda, c->B,
+                          c->ldb, c->info);
     }
 }
 
@@ -84,12 +96,30 @@ static int submit(const lg_call_t *c)
                            c->info);
     case LG_TRTRI: return lapack_trtri(t, c->uplo, c->diag, c->n, (void *)c->A, c->lda, c->info);
     case LG_LAUUM: return lapack_lauum(t, c->uplo, c->n, (void *)c->A, c->lda);
-    default: return lapack_potri(t, c->uplo, c->n, (void *)c->A, c->lda, c->info);
+    case LG_POTRI: return lapack_potri(t, c->uplo, c->n, (void *)c->A, c->lda, c->info);
+    case LG_GETRF: return lapack_getrf(t, c->m, c->n, (void *)c->A, c->lda, c->ipiv, c->info);
+    case LG_GETRS:
+        return lapack_getrs(t, c->ta, c->n, c->k, c->A, c->lda, c->ipiv, (void *)c->B, c->ldb);
+    case LG_GESV:
+        return lapack_gesv(t, c->n, c->k, (void *)c->A, c->lda, c->ipiv, (void *)c->B, c->ldb,
+                           c->info);
+    case LG_LASWP:
+        return lapack_laswp(t, c->n, (void *)c->A, c->lda, c->k1, c->k2, c->ipiv, c->incx);
+    case LG_GEQRF: return lapack_geqrf(t, c->m, c->n, (void *)c->A, c->lda, (void *)c->B);
+    case LG_ORMQR:
+        return lapack_ormqr(t, c->side, c->ta, c->m, c->n, c->k, c->A, c->lda, c->B, c->C, c->ldc);
+    default:
+        return lapack_gels(t, c->ta, c->m, c->n, c->k, (void *)c->A, c->lda, (void *)c->B, c->ldb,
+                           c->info);
     }
 }
 
+/* The runtime's pivots are 64 bits wide: the legacy library widens 32-bit
+ * ones before it submits. */
 int tess_internal_submit(const lg_call_t *c, bool transient)
 {
+    if (c->ipiv32)
+        return TESS_EINTERNAL;
     rt_transient_operands(transient);
     int err = submit(c);
     rt_transient_operands(false);

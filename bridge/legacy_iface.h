@@ -22,7 +22,8 @@
 #define TESS_INTERNAL __attribute__((visibility("default")))
 
 /* The routines served through the runtime: BLAS-3, then LAPACK's Cholesky
- * family.  GEMMT stands for both of its names (?gemmt, ?gemmtr). */
+ * family, LU and QR.  GEMMT stands for both of its names (?gemmt, ?gemmtr),
+ * ORMQR for UNMQR too. */
 typedef enum {
     LG_GEMM,
     LG_SYMM,
@@ -40,6 +41,13 @@ typedef enum {
     LG_TRTRI,
     LG_LAUUM,
     LG_POTRI,
+    LG_GETRF,
+    LG_GETRS,
+    LG_GESV,
+    LG_LASWP,
+    LG_GEQRF,
+    LG_ORMQR,
+    LG_GELS,
     LG_NROUT
 } lg_rout_t;
 
@@ -48,7 +56,13 @@ typedef enum {
  * TRSM and TRMM keep their transa in ta and their in-place B in C, ldc.
  * The Cholesky family keeps its A in A, lda and its B in B, ldb, each written
  * in place where the routine writes it (A but in POTRS, B in POTRS and
- * POSV), its order in m and n, nrhs in k, and its INFO in *info. */
+ * POSV), its order in m and n, nrhs in k, and its INFO in *info.  LU and QR
+ * keep their sizes in m, n (an order in both), nrhs (ORMQR's k) in k, B (GELS,
+ * GETRS, GESV) or tau (GEQRF, ORMQR: one row, ldb 1) in B, ORMQR's C in C,
+ * trans in ta, and their pivots in ipiv, 64 bits wide unless ipiv32 (the
+ * runtime takes them 64 bits wide); LASWP's rows are lda, as LAPACK's A has
+ * them, and its k1, k2 and incx are its own.  work and lwork are LAPACK's
+ * workspace, for the host LAPACK (NULL: it allocates its own). */
 typedef struct {
     lg_rout_t r;
     kern_type_t t;
@@ -65,6 +79,11 @@ typedef struct {
     void *C;
     int64_t ldc;
     int64_t *info;
+    void *ipiv;
+    bool ipiv32;
+    int64_t k1, k2, incx;
+    void *work;
+    int64_t lwork;
 } lg_call_t;
 
 /* 0, or -i for the first invalid argument i in reference BLAS's or

@@ -84,4 +84,17 @@ static inline lg_call_t lg_lapack_call(lg_rout_t r, kern_type_t t, tess_uplo_t u
     return c;
 }
 
+/* LU and QR (legacy_iface.h): sizes m, n, k (nrhs), B or tau, C, the pivots
+ * 32 bits wide or 64; the entry point sets info, LASWP's numbers, work and
+ * lwork. */
+static inline lg_call_t lg_luqr_call(lg_rout_t r, kern_type_t t, tess_side_t side,
+                                     tess_trans_t trans, int64_t m, int64_t n, int64_t k,
+                                     const void *A, int64_t lda, void *ipiv, bool ipiv32,
+                                     const void *B, int64_t ldb, void *C, int64_t ldc)
+{
+    lg_call_t c = lg_call(r, t, m, n, k, NULL, A, lda, B, ldb, NULL, C, ldc);
+    c.side = side, c.ta = trans, c.ipiv = ipiv, c.ipiv32 = ipiv32;
+    return c;
+}
+
 #endif

@@ -76,7 +76,12 @@ static int wide_position(const lg_call_t *c)
 int lg_run(const lg_call_t *c)
 {
     lg_init();
-    if (c->m == 0 || c->n == 0)
+    lg_region_t r[3];
+    int n = lg_regions(c, r);
+    bool work = false; /* an output to write (GELS's X = 0 with no equations) */
+    for (int i = 0; i < n; i++)
+        work |= r[i].out && r[i].m > 0 && r[i].n > 0;
+    if (!work)
         return 0;
     if (!lg_life.in_child && lg_gpu_run(c))
         return 0;

@@ -1,4 +1,4 @@
-/* The Fortran 77 BLAS-3 entry points and LAPACK's Cholesky family, written
+/* The Fortran 77 BLAS-3 entry points and LAPACK's Cholesky family, LU and QR, written
  * once for the four precisions and both integer widths: dgemm_ and dpotrf_
  * take reference BLAS's 32-bit INTEGER, dgemm_64_ and dpotrf_64_ (as
  * OpenBLAS's 64-bit builds spell them) 64-bit ones.  Character
@@ -80,6 +80,70 @@ static void call64(const lg_call_t *c, const char *name)
         xerbla_64_(name, &info, strlen(name));
 }
 
+/* LAPACK's workspace argument (GEQRF, ORMQR, GELS) and its smallest valid
+ * value, LAPACK's; 0 for the routines without one. */
+static int lwork_position(lg_rout_t r)
+{
+    return r == LG_GEQRF ? 7 : r == LG_ORMQR ? 12 : r == LG_GELS ? 10 : 0;
+}
+
+static int64_t lwork_min(const lg_call_t *c)
+{
+    int64_t mn = c->m < c->n ? c->m : c->n, v;
+    switch (c->r) {
+    case LG_GEQRF: v = c->n; break;
+    case LG_ORMQR: v = c->side == TessLeft ? c->n : c->m; break;
+    default: v = mn + (mn > c->k ? mn : c->k); break;
+    }
+    return v > 1 ? v : 1;
+}
+
+/* INFO's position where the routine's check does not look at it (it
+ * writes INFO all the same). */
+static int info_position(lg_rout_t r)
+{
+    return r == LG_GETRS ? 9 : r == LG_GEQRF ? 8 : r == LG_ORMQR ? 13 : 0;
+}
+
+/* A workspace query's answer, LAPACK's: the host LAPACK's optimal lwork (its
+ * smallest without one) in WORK(1), a real number in the element type. */
+static void answer_query(const lg_call_t *c)
+{
+    int64_t v;
+    if (!c->work)
+        return;
+    if (!lg_host_lwork(c, &v))
+        v = lwork_min(c);
+    memset(c->work, 0, kern_dtypes[c->t].size);
+    if (kern_dtypes[c->t].real == KERN_S)
+        *(float *)c->work = (float)v;
+    else
+        *(double *)c->work = (double)v;
+}
+
+/* The first invalid argument's position in LAPACK's order (0: none), the
+ * workspace's size last as LAPACK checks it; *done once a workspace query
+ * (lwork = -1) is answered.  A query reads no operand: only its numbers
+ * (and INFO) are checked. */
+static int64_t lapack_check(const lg_call_t *c, const void *info, bool *done)
+{
+    static const double any;
+    int lp = lwork_position(c->r);
+    bool query = lp && c->lwork == -1;
+    lg_call_t q = *c;
+    if (query)
+        q.A = &any, q.B = &any, q.C = (void *)&any;
+    int64_t pos = -tess_internal_check(&q);
+    if (!pos && lp && !query && c->lwork < lwork_min(c))
+        pos = lp;
+    if (!pos && !info)
+        pos = info_position(c->r);
+    *done = !pos && query;
+    if (*done)
+        answer_query(c);
+    return pos;
+}
+
 /* LAPACK's: as call32 and call64, with INFO written as LAPACK writes it, set
  * to -position before XERBLA is called.  A NULL INFO (from C) is refused at
  * its own position, and nothing is written. */
@@ -91,8 +155,9 @@ static void lapack32(lg_call_t *c, const char *name, int32_t *info)
         *info = (int32_t)k;
         return;
     }
-    int32_t pos = -tess_internal_check(c);
-    if (!pos)
+    bool done;
+    int32_t pos = (int32_t)lapack_check(c, info, &done);
+    if (!pos && !done)
         pos = lg_run(c);
     if (info)
         *info = pos ? -pos : (int32_t)k;
@@ -104,11 +169,41 @@ static void lapack64(lg_call_t *c, const char *name, int64_t *info)
 {
     int64_t k = 0;
     c->info = info ? &k : NULL;
-    int64_t pos = -tess_internal_check(c);
-    if (!pos)
+    bool done;
+    int64_t pos = lapack_check(c, info, &done);
+    if (!pos && !done)
         pos = lg_run(c);
     if (info)
         *info = pos ? -pos : k;
+    if (pos)
+        xerbla_64_(name, &pos, strlen(name));
+}
+
+/* LASWP, which LAPACK does not check: nothing to do for n <= 0, k2 < k1 or
+ * incx = 0, as in LAPACK, and what the runtime refuses (lda < 1, k1 < 1, a
+ * row past lda, NULL operands: LAPACK's would reach outside A) goes to the
+ * host LAPACK as it is.  A call no LAPACK can take (a 64-bit one without a
+ * 64-bit host LAPACK or the runtime) is refused through XERBLA, as every
+ * routine of this library refuses it. */
+static int64_t laswp(const lg_call_t *c)
+{
+    if (c->n <= 0 || c->k2 < c->k1 || c->incx == 0)
+        return 0;
+    if (!tess_internal_check(c))
+        return lg_run(c);
+    return lg_host_run(c) ? 0 : lg_routine(c)->pos[1];
+}
+
+static void laswp32(const lg_call_t *c, const char *name)
+{
+    int32_t pos = (int32_t)laswp(c);
+    if (pos)
+        xerbla_(name, &pos, strlen(name));
+}
+
+static void laswp64(const lg_call_t *c, const char *name)
+{
+    int64_t pos = laswp(c);
     if (pos)
         xerbla_64_(name, &pos, strlen(name));
 }
@@ -274,7 +369,72 @@ static void lapack64(lg_call_t *c, const char *name, int64_t *info)
     LG_F77_UPLO_N_A(p, P, TYPE, I, SFX, CALL, lauum, LAUUM)                                        \
     LG_F77_UPLO_N_A(p, P, TYPE, I, SFX, CALL, potri, POTRI)
 
-#define LG_F77_ALL(I, SFX, CALL, LCALL)                                                            \
+/* LU: GETRF, GETRS, GESV and LASWP; W32 whether I is 32 bits wide. */
+#define LG_F77_LU(p, P, TYPE, I, SFX, CALL, LASWP, W32)                                            \
+    LG_EXPORT void p##getrf##SFX(const I *m, const I *n, void *A, const I *lda, I *ipiv, I *info)  \
+    {                                                                                              \
+        lg_call_t c =                                                                              \
+            lg_luqr_call(LG_GETRF, TYPE, 0, 0, *m, *n, 0, A, *lda, ipiv, W32, NULL, 0, NULL, 0);   \
+        CALL(&c, #P "GETRF", info);                                                                \
+    }                                                                                              \
+    LG_EXPORT void p##getrs##SFX(const char *trans, const I *n, const I *nrhs, const void *A,      \
+                                 const I *lda, const I *ipiv, void *B, const I *ldb, I *info,      \
+                                 size_t lt)                                                        \
+    {                                                                                              \
+        (void)lt;                                                                                  \
+        lg_call_t c = lg_luqr_call(LG_GETRS, TYPE, 0, f_trans(trans), *n, *n, *nrhs, A, *lda,      \
+                                   (void *)ipiv, W32, B, *ldb, NULL, 0);                           \
+        CALL(&c, #P "GETRS", info);                                                                \
+    }                                                                                              \
+    LG_EXPORT void p##gesv##SFX(const I *n, const I *nrhs, void *A, const I *lda, I *ipiv,         \
+                                void *B, const I *ldb, I *info)                                    \
+    {                                                                                              \
+        lg_call_t c = lg_luqr_call(LG_GESV, TYPE, 0, 0, *n, *n, *nrhs, A, *lda, ipiv, W32, B,      \
+                                   *ldb, NULL, 0);                                                 \
+        CALL(&c, #P "GESV ", info);                                                                \
+    }                                                                                              \
+    LG_EXPORT void p##laswp##SFX(const I *n, void *A, const I *lda, const I *k1, const I *k2,      \
+                                 const I *ipiv, const I *incx)                                     \
+    {                                                                                              \
+        lg_call_t c = lg_luqr_call(LG_LASWP, TYPE, 0, 0, *lda, *n, 0, A, *lda, (void *)ipiv, W32,  \
+                                   NULL, 0, NULL, 0);                                              \
+        c.k1 = *k1, c.k2 = *k2, c.incx = *incx;                                                    \
+        LASWP(&c, #P "LASWP");                                                                     \
+    }
+
+/* QR: GEQRF and GELS, and ORMQR or UNMQR (q, Q); tau is carried as B. */
+#define LG_F77_QR(p, P, TYPE, I, SFX, CALL, q, Q)                                                  \
+    LG_EXPORT void p##geqrf##SFX(const I *m, const I *n, void *A, const I *lda, void *tau,         \
+                                 void *work, const I *lwork, I *info)                              \
+    {                                                                                              \
+        lg_call_t c =                                                                              \
+            lg_luqr_call(LG_GEQRF, TYPE, 0, 0, *m, *n, 0, A, *lda, NULL, false, tau, 1, NULL, 0);  \
+        c.work = work, c.lwork = *lwork;                                                           \
+        CALL(&c, #P "GEQRF", info);                                                                \
+    }                                                                                              \
+    LG_EXPORT void p##q##SFX(const char *side, const char *trans, const I *m, const I *n,          \
+                             const I *k, const void *A, const I *lda, const void *tau, void *C,    \
+                             const I *ldc, void *work, const I *lwork, I *info, size_t ls,         \
+                             size_t lt)                                                            \
+    {                                                                                              \
+        (void)ls, (void)lt;                                                                        \
+        lg_call_t c = lg_luqr_call(LG_ORMQR, TYPE, f_side(side), f_trans(trans), *m, *n, *k, A,    \
+                                   *lda, NULL, false, tau, 1, C, *ldc);                            \
+        c.work = work, c.lwork = *lwork;                                                           \
+        CALL(&c, #P #Q, info);                                                                     \
+    }                                                                                              \
+    LG_EXPORT void p##gels##SFX(const char *trans, const I *m, const I *n, const I *nrhs, void *A, \
+                                const I *lda, void *B, const I *ldb, void *work, const I *lwork,   \
+                                I *info, size_t lt)                                                \
+    {                                                                                              \
+        (void)lt;                                                                                  \
+        lg_call_t c = lg_luqr_call(LG_GELS, TYPE, 0, f_trans(trans), *m, *n, *nrhs, A, *lda, NULL, \
+                                   false, B, *ldb, NULL, 0);                                       \
+        c.work = work, c.lwork = *lwork;                                                           \
+        CALL(&c, #P "GELS ", info);                                                                \
+    }
+
+#define LG_F77_ALL(I, SFX, CALL, LCALL, LASWP, W32)                                                \
     LG_F77_BLAS3(s, S, KERN_S, I, SFX, CALL)                                                       \
     LG_F77_BLAS3(d, D, KERN_D, I, SFX, CALL)                                                       \
     LG_F77_BLAS3(c, C, KERN_C, I, SFX, CALL)                                                       \
@@ -284,10 +444,18 @@ static void lapack64(lg_call_t *c, const char *name, int64_t *info)
     LG_F77_LAPACK(s, S, KERN_S, I, SFX, LCALL)                                                     \
     LG_F77_LAPACK(d, D, KERN_D, I, SFX, LCALL)                                                     \
     LG_F77_LAPACK(c, C, KERN_C, I, SFX, LCALL)                                                     \
-    LG_F77_LAPACK(z, Z, KERN_Z, I, SFX, LCALL)
+    LG_F77_LAPACK(z, Z, KERN_Z, I, SFX, LCALL)                                                     \
+    LG_F77_LU(s, S, KERN_S, I, SFX, LCALL, LASWP, W32)                                             \
+    LG_F77_LU(d, D, KERN_D, I, SFX, LCALL, LASWP, W32)                                             \
+    LG_F77_LU(c, C, KERN_C, I, SFX, LCALL, LASWP, W32)                                             \
+    LG_F77_LU(z, Z, KERN_Z, I, SFX, LCALL, LASWP, W32)                                             \
+    LG_F77_QR(s, S, KERN_S, I, SFX, LCALL, ormqr, ORMQR)                                           \
+    LG_F77_QR(d, D, KERN_D, I, SFX, LCALL, ormqr, ORMQR)                                           \
+    LG_F77_QR(c, C, KERN_C, I, SFX, LCALL, unmqr, UNMQR)                                           \
+    LG_F77_QR(z, Z, KERN_Z, I, SFX, LCALL, unmqr, UNMQR)
 
-LG_F77_ALL(int32_t, _, call32, lapack32)
-LG_F77_ALL(int64_t, _64_, call64, lapack64)
+LG_F77_ALL(int32_t, _, call32, lapack32, laswp32, true)
+LG_F77_ALL(int64_t, _64_, call64, lapack64, laswp64, false)
 
 /* Reference XERBLA prints this and stops the program; this one returns, as
  * OpenBLAS's does, so that a library call never ends the process (the

@@ -1,7 +1,10 @@
 /* Calls whose operands are in GPU memory (CUDA builds), served on that GPU
  * with the kernels the runtime runs there (cuBLAS, and Tessera's own TRSM,
- * TRMM and GEMMT; cuSOLVER's POTRF and TRTRI and Tessera's LAUUM for
- * LAPACK's), as NVBLAS serves BLAS with cuBLAS.
+ * TRMM and GEMMT; cuSOLVER's POTRF, TRTRI, GETRF, GEQRF and ORMQR, Tessera's
+ * LAUUM and row swaps for LAPACK's), as NVBLAS serves BLAS with cuBLAS.  LU's
+ * pivots are host memory, as LAPACK's are, copied to the device and back;
+ * GELS, and LASWP with a stride through its pivots, run on the host LAPACK
+ * through host copies of their operands.
  *
  * The call is made on the device of its output (else of its first operand in
  * GPU memory), on that device's legacy default stream, which waits for work
@@ -194,11 +197,38 @@ static int potrs_on_device(const kern_table_t *k, const lg_call_t *c, kern_ctx_t
     return err;
 }
 
+/* GETRS on getrf's factors, as LAPACK's: B's rows swapped, then L and U solved with;
+ * transposed, U^T and L^T solved with, then the swaps undone from the last. */
+static int getrs_on_device(const kern_table_t *k, const lg_call_t *c, kern_ctx_t *x)
+{
+    _Alignas(16) unsigned char one[16];
+    kern_dtype_one(c->t, one);
+    void *B = (void *)c->B;
+    int64_t n = c->n, nrhs = c->k, *piv = c->ipiv;
+    if (c->ta == TessNoTrans) {
+        int err = k->laswp(x, n, nrhs, B, c->ldb, 1, n, piv, true);
+        err = err ? err
+                  : k->trsm(x, TessLeft, TessLower, TessNoTrans, TessUnit, n, nrhs, one, c->A,
+                            c->lda, B, c->ldb);
+        return err ? err
+                   : k->trsm(x, TessLeft, TessUpper, TessNoTrans, TessNonUnit, n, nrhs, one, c->A,
+                             c->lda, B, c->ldb);
+    }
+    tess_trans_t tr = kern_trans(c->t, c->ta);
+    int err =
+        k->trsm(x, TessLeft, TessUpper, tr, TessNonUnit, n, nrhs, one, c->A, c->lda, B, c->ldb);
+    err =
+        err ? err
+            : k->trsm(x, TessLeft, TessLower, tr, TessUnit, n, nrhs, one, c->A, c->lda, B, c->ldb);
+    return err ? err : k->laswp(x, n, nrhs, B, c->ldb, 1, n, piv, false);
+}
+
 /* The kernels write INFO to *c->info once the stream has come to them; POSV
  * and TRTRI (POTRI) wait for it where LAPACK stops at a failure. */
 static int lapack_on_device(const kern_table_t *k, const lg_call_t *c, kern_ctx_t *x)
 {
     void *A = (void *)c->A;
+    int64_t *piv = c->ipiv; /* LU's, on the device */
     int err;
     switch (c->r) {
     case LG_POTRF: return k->potrf(x, c->uplo, c->n, A, c->lda, c->info, 0);
@@ -211,6 +241,20 @@ static int lapack_on_device(const kern_table_t *k, const lg_call_t *c, kern_ctx_
             return err;
         return potrs_on_device(k, c, x);
     case LG_POTRS: return c->k ? potrs_on_device(k, c, x) : 0;
+    case LG_GETRF: return k->getrf(x, c->m, c->n, A, c->lda, piv, c->info, 0);
+    case LG_GESV:
+        err = k->getrf(x, c->n, c->n, A, c->lda, piv, c->info, 0);
+        if (!err)
+            err = CUDA_OK(cudaStreamSynchronize(x->stream));
+        if (err || *c->info || c->k == 0)
+            return err;
+        return getrs_on_device(k, c, x);
+    case LG_GETRS: return c->k ? getrs_on_device(k, c, x) : 0;
+    case LG_LASWP: /* |incx| = 1 (lg_gpu_run): the entries of rows k1 to k2 in order */
+        return k->laswp(x, c->lda, c->n, A, c->lda, c->k1, c->k2, piv + c->k1 - 1, c->incx > 0);
+    case LG_GEQRF: return k->geqrf(x, c->m, c->n, A, c->lda, (void *)c->B);
+    case LG_ORMQR:
+        return k->ormqr(x, c->side, c->ta, c->m, c->n, c->k, c->A, c->lda, c->B, c->C, c->ldc);
     default: /* TRTRI, POTRI: LAPACK's check of the diagonal first */
         if (kern_trtri_checks(c->r == LG_POTRI ? TessNonUnit : c->diag)) {
             err = k->diag_zero(x, c->n, A, c->lda, c->info, 0);
@@ -269,9 +313,7 @@ static int run_on_device(const lg_call_t *c, kern_ctx_t *x)
     case LG_SHAPE_TRMM:
         return k->trmm(x, c->side, c->uplo, c->ta, c->diag, c->m, c->n, c->alpha, c->A, c->lda,
                        c->C, c->ldc);
-    case LG_SHAPE_POTRF: /* lapack_on_device's */
-    case LG_SHAPE_POTRS:
-    case LG_SHAPE_TRTRI: break;
+    default: break; /* LAPACK's: lapack_on_device's */
     }
     return TESS_EINTERNAL;
 }
@@ -291,6 +333,46 @@ static lg_call_t moved(const lg_call_t *c, const lg_region_t *r, int n, const vo
     return d;
 }
 
+/* LU's pivots on the call's device, 64 bits wide as the kernels take them: those the call
+ * reads copied there, those it writes brought back to the caller's, in its width. */
+typedef struct {
+    lg_call_t w; /* the call with 64-bit host pivots (tmp, or the caller's) */
+    void *tmp;
+    int64_t *dev, n;
+} pivots_t;
+
+static int pivots_place(const lg_call_t *c, pivots_t *p)
+{
+    *p = (pivots_t){ .n = lg_ipiv_count(c) };
+    if (p->n <= 0)
+        return 0;
+    size_t bytes = (size_t)p->n * sizeof(int64_t);
+    if (!lg_ipiv_as(c, true, &p->w, &p->tmp))
+        return TESS_ENOMEM;
+    if (CUDA_OK(cudaMalloc((void **)&p->dev, bytes))) {
+        cudaGetLastError();
+        p->dev = NULL;
+        return TESS_ENOMEM;
+    }
+    return lg_ipiv_read(c) ? CUDA_OK(cudaMemcpy(p->dev, p->w.ipiv, bytes, cudaMemcpyHostToDevice))
+                           : 0;
+}
+
+/* ran: the call succeeded, so that the pivots it wrote are to be the caller's. */
+static int pivots_done(const lg_call_t *c, pivots_t *p, bool ran)
+{
+    int err = 0;
+    if (ran && p->dev && !lg_ipiv_read(c))
+        err = CUDA_OK(
+            cudaMemcpy(p->w.ipiv, p->dev, (size_t)p->n * sizeof(int64_t), cudaMemcpyDeviceToHost));
+    if (ran && !err)
+        lg_ipiv_done(c, p->tmp);
+    else
+        free(p->tmp);
+    cudaFree(p->dev);
+    return err;
+}
+
 /* How far a call on the GPU got before it failed: whether the caller's outputs may have
  * been written. */
 typedef enum { RAN, FAILED_UNTOUCHED, FAILED_TOUCHED } outcome_t;
@@ -305,6 +387,9 @@ static outcome_t run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n
     operand_t o[3] = { { 0 } };
     for (int i = 0; i < n && !err; i++)
         err = place(dev, &r[i], es, &o[i]);
+    pivots_t pv = { .n = 0 };
+    if (!err)
+        err = pivots_place(c, &pv);
     struct kern_ctx x = { .stream = 0, .async_err = &late };
     if (!err && !(x.scratch = scratch_take(dev, cuda_scratch_bytes(c->m > c->n ? c->m : c->n))))
         err = TESS_ENOMEM;
@@ -319,6 +404,7 @@ static outcome_t run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n
         for (int i = 0; i < n; i++)
             p[i] = o[i].p, ld[i] = o[i].ld;
         lg_call_t d = moved(c, r, n, p, ld);
+        d.ipiv = pv.dev;
         err = run_on_device(&d, &x);
         int done = CUDA_OK(cudaStreamSynchronize(x.stream));
         err = err ? err : done ? done : __atomic_load_n(&late, __ATOMIC_ACQUIRE);
@@ -330,6 +416,8 @@ static outcome_t run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n
             err = CUDA_OK(cudaMemcpy2D((void *)r[i].p, (size_t)r[i].ld * es, o[i].tmp,
                                        (size_t)r[i].m * es, (size_t)r[i].m * es, (size_t)r[i].n,
                                        cudaMemcpyDefault));
+    int piv_err = pivots_done(c, &pv, !err);
+    err = err ? err : piv_err;
     for (int i = 0; i < n; i++)
         cudaFree(o[i].tmp);
     if (err)
@@ -358,6 +446,7 @@ static bool run_on_host(const lg_call_t *c, const lg_region_t *r, int n)
         p[i] = h[i], ld[i] = r[i].m;
     }
     lg_call_t d = moved(c, r, n, p, ld);
+    d.work = NULL; /* the caller's may be in GPU memory: the host LAPACK takes its own */
     ok = ok && lg_host_run(&d);
     for (int i = 0; i < n && ok; i++)
         if (r[i].out && h[i])
@@ -388,9 +477,12 @@ bool lg_gpu_run(const lg_call_t *c)
         dev = device_of(&r[i]);
     if (dev < 0)
         return false;
+    /* GELS, and LASWP with a stride through its pivots, run on the host through copies
+     * of their operands */
+    bool host = c->r == LG_GELS || (c->r == LG_LASWP && c->incx != 1 && c->incx != -1);
     int prev = -1, err = TESS_EDEVICE;
     cudaGetDevice(&prev);
-    outcome_t out = dev < TESS_MAX_DEVICES && !CUDA_OK(cudaSetDevice(dev))
+    outcome_t out = !host && dev < TESS_MAX_DEVICES && !CUDA_OK(cudaSetDevice(dev))
                         ? run_on(dev, c, r, n, &err)
                         : FAILED_UNTOUCHED;
     if (prev >= 0)

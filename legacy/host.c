@@ -94,6 +94,8 @@ void lg_host_find_once(void)
 bool lg_host_run(const lg_call_t *c)
 {
     lg_host_find();
+    if (!lg_is_cholesky(lg_routine(c)->shape) && lg_is_lapack(lg_routine(c)->shape))
+        return lg_host_luqr(c);
     lg_fn_t f = lg_host_fns[0][c->r][c->t];
     if (f && lg_fits32(c->m) && lg_fits32(c->n) && lg_fits32(c->k) && lg_fits32(c->lda) &&
         lg_fits32(c->ldb) && lg_fits32(c->ldc)) {

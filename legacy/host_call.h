@@ -81,6 +81,7 @@ lg_host_invoke(lg_fn_t f, const lg_call_t *c, const void *m, const void *n, cons
     case LG_SHAPE_TRTRI:
         ((f_trtri)f)(uplo, c->diag == TessUnit ? "U" : "N", n, c->A, lda, info, 1, 1);
         break;
+    default: break; /* LU's and QR's: host.c */
     }
 }
 
@@ -94,6 +95,10 @@ static inline __attribute__((always_inline)) void lg_host_invoke32(lg_fn_t f, co
     if (c->info)
         *c->info = info;
 }
+
+/* lg_host_run of LU's and QR's calls (host_luqr.c): pivots of the host's
+ * width, and a workspace of the host's optimal size where the call has none. */
+bool lg_host_luqr(const lg_call_t *c);
 
 /* GEMMT where the host BLAS has none, by GEMMs (gemmt_host.c). */
 bool lg_host_gemmt_by_gemm(const lg_call_t *c);

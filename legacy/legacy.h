@@ -1,6 +1,6 @@
 /* The legacy BLAS library (libtessera_blas): Fortran 77 and CBLAS entry
  * points over the runtime, the rest of BLAS forwarded to the host BLAS, and
- * LAPACK's Fortran names of the Cholesky family.
+ * LAPACK's Fortran names of the Cholesky family, LU and QR.
  *
  * routines.c describes each routine served once (lg_routines); the other
  * files read its row and dispatch on its shape.  f77.c and cblas.c turn each
@@ -46,9 +46,10 @@ static inline void *lg_sym(lg_fn_t f)
 /* The argument lists the routines share: each shape has one way to build a
  * call (build.h), to find its operands, count its flops, call the host
  * routine, turn a row-major call around, and run it on a GPU; TRSM and TRMM
- * share a list but not a kernel.  The last three are LAPACK's (Fortran
+ * share a list but not a kernel.  From POTRF on they are LAPACK's (Fortran
  * only): POTRF's (uplo, n, A, lda, info) is LAUUM's and POTRI's too, POTRS's
- * (uplo, n, nrhs, A, lda, B, ldb, info) POSV's. */
+ * (uplo, n, nrhs, A, lda, B, ldb, info) POSV's; LU's and QR's have one
+ * routine each. */
 typedef enum {
     LG_SHAPE_GEMM,
     LG_SHAPE_SYMM,
@@ -60,6 +61,13 @@ typedef enum {
     LG_SHAPE_POTRF,
     LG_SHAPE_POTRS,
     LG_SHAPE_TRTRI,
+    LG_SHAPE_GETRF,
+    LG_SHAPE_GETRS,
+    LG_SHAPE_GESV,
+    LG_SHAPE_LASWP,
+    LG_SHAPE_GEQRF,
+    LG_SHAPE_ORMQR,
+    LG_SHAPE_GELS,
 } lg_shape_t;
 
 /* One routine, as every file of this library sees it (routines.c). */
@@ -96,6 +104,13 @@ static inline const lg_routine_t *lg_routine(const lg_call_t *c)
  * POSV has work), and has an operand B. */
 static inline bool lg_is_lapack(lg_shape_t s)
 {
+    return s >= LG_SHAPE_POTRF;
+}
+
+/* The Cholesky family's shapes, whose host routines the small calls' path
+ * calls (host_call.h); LU's and QR's take pivots or a workspace. */
+static inline bool lg_is_cholesky(lg_shape_t s)
+{
     return s == LG_SHAPE_POTRF || s == LG_SHAPE_POTRS || s == LG_SHAPE_TRTRI;
 }
 
@@ -107,8 +122,20 @@ static inline bool lg_has_k(lg_shape_t s)
 static inline bool lg_has_b(lg_shape_t s)
 {
     return s != LG_SHAPE_SYRK && s != LG_SHAPE_TRSM && s != LG_SHAPE_TRMM && s != LG_SHAPE_POTRF &&
-           s != LG_SHAPE_TRTRI;
+           s != LG_SHAPE_TRTRI && s != LG_SHAPE_GETRF && s != LG_SHAPE_LASWP;
 }
+
+/* LU's pivots (ipiv.c).  The entries of ipiv the call reads or writes, and
+ * whether it reads them (GETRS, LASWP) or writes them (GETRF, GESV). */
+int64_t lg_ipiv_count(const lg_call_t *c);
+bool lg_ipiv_read(const lg_call_t *c);
+
+/* d: the call c with its pivots wide (64 bits) or not, in a temporary
+ * (*tmp, to be given to lg_ipiv_done) when they are not already; false when
+ * it cannot be allocated.  lg_ipiv_done copies pivots the call wrote back to
+ * c's and frees the temporary. */
+bool lg_ipiv_as(const lg_call_t *c, bool wide, lg_call_t *d, void **tmp);
+void lg_ipiv_done(const lg_call_t *c, void *tmp);
 
 /* Runs a valid call to completion: on the GPU that holds its operands, through
  * the runtime when it is large enough, else on the host BLAS (LAPACK), a
@@ -130,6 +157,11 @@ bool lg_run_small32(const lg_call_t *c);
 /* The call on the host BLAS (LAPACK), a LAPACK call's INFO written; false when no host
  * routine takes its sizes. */
 bool lg_host_run(const lg_call_t *c);
+
+/* The host LAPACK's answer to a workspace query (lwork = -1) of a valid
+ * GEQRF, ORMQR or GELS call: its optimal lwork; false when no host LAPACK
+ * has the routine. */
+bool lg_host_lwork(const lg_call_t *c, int64_t *lwork);
 
 /* The precision's letter in a routine's name (S, D, C, Z). */
 static inline char lg_type_letter(kern_type_t t)
@@ -186,7 +218,8 @@ bool lg_runtime_call(const lg_call_t *c, bool may_defer);
 
 /* The operand regions of a call: at most three, its outputs last (BLAS-3
  * has one, POSV two); part says which triangle of an output the call
- * writes, op which operand of the call the region is ('A', 'B' or 'C'). */
+ * writes, op which operand of the call the region is ('A', 'B' or 'C').
+ * LU's pivots are not among them: they are host memory, as LAPACK's are. */
 typedef struct {
     const void *p;
     int64_t m, n, ld;

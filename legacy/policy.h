@@ -34,7 +34,16 @@ static inline __attribute__((always_inline)) double lg_flops(const lg_call_t *c)
     if (c->k == 0 && lg_has_k(s))
         return 0;
     double m = (double)c->m, n = (double)c->n, k = (double)c->k, f = 0;
+    /* LU's and QR's counts are LAPACK's, by the longer side and the shorter */
+    double hi = m > n ? m : n, lo = m > n ? n : m, other = c->side == TessLeft ? n : m;
     switch (s) {
+    case LG_SHAPE_GETRF: f = (hi - lo / 3) * lo * lo; break;
+    case LG_SHAPE_GETRS: f = 2 * n * n * k; break;
+    case LG_SHAPE_GESV: f = (2 * n / 3 + 2 * k) * n * n; break;
+    case LG_SHAPE_LASWP: break;
+    case LG_SHAPE_GEQRF: f = 2 * (hi - lo / 3) * lo * lo; break;
+    case LG_SHAPE_ORMQR: f = 4 * m * n * k - 2 * other * k * k; break;
+    case LG_SHAPE_GELS: f = 2 * (hi - lo / 3) * lo * lo + (4 * hi - lo) * lo * k; break;
     case LG_SHAPE_POTRF:
     case LG_SHAPE_POTRS:
     case LG_SHAPE_TRTRI: f = (rt->n3 * n + rt->n2k * k) * n * n; break;

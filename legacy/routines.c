@@ -18,6 +18,7 @@
  * n, and POTRS (two TRSMs) TRSM's bytes, until they are measured.  TESS_THRESHOLD
  * overrides the flop count of every routine, and TESS_THRESHOLD=0 sends
  * every call through the runtime. */
+#include <math.h>
 #include "legacy.h"
 
 const lg_routine_t lg_routines[LG_NROUT] = {
@@ -56,6 +57,20 @@ const lg_routine_t lg_routines[LG_NROUT] = {
                    .pos = { 0, 2, 0, 4, 0, 0 } },
     [LG_POTRI] = { "POTRI", LG_SHAPE_POTRF, .flops = 3e8, .n3 = 2. / 3, .host = { "potri" },
                    .pos = { 0, 2, 0, 4, 0, 0 } },
+    [LG_GETRF] = { "GETRF", LG_SHAPE_GETRF, .flops = 3e8, .host = { "getrf" },
+                   .pos = { 1, 2, 0, 4, 0, 0 } },
+    [LG_GETRS] = { "GETRS", LG_SHAPE_GETRS, .flops = 2e9, .per_byte = 32, .host = { "getrs" },
+                   .pos = { 0, 2, 3, 5, 8, 0 } },
+    [LG_GESV] = { "GESV", LG_SHAPE_GESV, .flops = 3e8, .host = { "gesv" },
+                  .pos = { 0, 1, 2, 4, 7, 0 } },
+    [LG_LASWP] = { "LASWP", LG_SHAPE_LASWP, .flops = HUGE_VAL, .host = { "laswp" },
+                   .pos = { 3, 1, 0, 3, 0, 0 } },
+    [LG_GEQRF] = { "GEQRF", LG_SHAPE_GEQRF, .flops = 6e8, .host = { "geqrf" },
+                   .pos = { 1, 2, 0, 4, 0, 0 } },
+    [LG_ORMQR] = { "ORMQR", LG_SHAPE_ORMQR, .flops = 2e9, .per_byte = 32,
+                   .host = { "ormqr", "unmqr" }, .pos = { 3, 4, 5, 7, 0, 10 } },
+    [LG_GELS] = { "GELS", LG_SHAPE_GELS, .flops = 6e8, .host = { "gels" },
+                  .pos = { 2, 3, 4, 6, 8, 0 } },
 };
 
 static lg_region_t region(const void *p, tess_trans_t op, int64_t rows, int64_t cols, int64_t ld,
@@ -96,6 +111,29 @@ int lg_regions(const lg_call_t *c, lg_region_t r[3])
     case LG_SHAPE_POTRS:
         r[n++] = (lg_region_t){ c->A, c->n, c->n, c->lda, c->r == LG_POSV, tri, 'A' };
         r[n++] = (lg_region_t){ c->B, c->n, c->k, c->ldb, true, TessAll, 'B' };
+        return n;
+    case LG_SHAPE_GETRF:
+        r[n++] = (lg_region_t){ c->A, c->m, c->n, c->lda, true, TessAll, 'A' };
+        return n;
+    case LG_SHAPE_GETRS:
+    case LG_SHAPE_GESV:
+        r[n++] = (lg_region_t){ c->A, c->n, c->n, c->lda, c->r == LG_GESV, TessAll, 'A' };
+        r[n++] = (lg_region_t){ c->B, c->n, c->k, c->ldb, true, TessAll, 'B' };
+        return n;
+    case LG_SHAPE_LASWP: /* the rows of A that LAPACK's declaration gives it */
+        r[n++] = (lg_region_t){ c->A, c->lda, c->n, c->lda, true, TessAll, 'A' };
+        return n;
+    case LG_SHAPE_GEQRF: /* tau, one row of min(m, n) */
+        r[n++] = (lg_region_t){ c->A, c->m, c->n, c->lda, true, TessAll, 'A' };
+        r[n++] = (lg_region_t){ c->B, 1, c->m < c->n ? c->m : c->n, 1, true, TessAll, 'B' };
+        return n;
+    case LG_SHAPE_ORMQR: /* the k reflectors of Q, of its order, and tau */
+        r[n++] = (lg_region_t){ c->A, ka, c->k, c->lda, .op = 'A' };
+        r[n++] = (lg_region_t){ c->B, 1, c->k, 1, .op = 'B' };
+        break;
+    case LG_SHAPE_GELS: /* B holds max(m, n) rows: the right-hand sides, then X */
+        r[n++] = (lg_region_t){ c->A, c->m, c->n, c->lda, true, TessAll, 'A' };
+        r[n++] = (lg_region_t){ c->B, c->m > c->n ? c->m : c->n, c->k, c->ldb, true, TessAll, 'B' };
         return n;
     }
     r[n++] = (lg_region_t){ c->C, c->m, c->n, c->ldc, true, rt->triangle ? tri : TessAll, 'C' };

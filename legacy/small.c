@@ -21,8 +21,8 @@ static bool letters_valid(const lg_call_t *c)
     case LG_SHAPE_POTRF:
     case LG_SHAPE_POTRS: return c->uplo;
     case LG_SHAPE_TRTRI: return c->uplo && c->diag;
+    default: return false; /* LU and QR: pivots and workspaces to look after (host.c) */
     }
-    return false;
 }
 
 bool lg_run_small32(const lg_call_t *c)

@@ -8,6 +8,7 @@
  * quarter of a second runs there and a larger one waits for it. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include "legacy.h"
 #include "life.h"
 #include "policy.h"
@@ -39,9 +40,13 @@ static bool runtime_run(const lg_call_t *c)
         lg_life.ours = false;
         return false;
     }
+    lg_call_t w; /* the call with 64-bit pivots, which the runtime takes */
+    void *piv;
+    if (!lg_ipiv_as(c, true, &w, &piv))
+        return false;
     /* the call's errors are its own, the application's stay the application's */
     tess_internal_scope_begin();
-    int err = tess_internal_submit(c, true); /* each call gives its operands back */
+    int err = tess_internal_submit(&w, true); /* each call gives its operands back */
     if (!err && reads)
         err = tess_internal_scope_sync();
     for (int i = 0; i < n && !err; i++)
@@ -54,10 +59,21 @@ static bool runtime_run(const lg_call_t *c)
     for (int i = 0; i < n; i++)
         if (r[i].p && r[i].m > 0 && r[i].n > 0)
             left |= tess_memory_invalidate(r[i].m, r[i].n, r[i].p, r[i].ld, es) != 0;
+    /* the pivots too: the runtime keeps them in blocks of their own, which a later call
+     * at the same address (the temporary's, reused) must not find */
+    int64_t np = lg_ipiv_count(c);
+    if (w.ipiv && np > 0)
+        left |= tess_memory_invalidate(np, 1, w.ipiv, np, sizeof(int64_t)) != 0;
     if (left) /* no device copy may outlive the call */
         tess_memory_invalidate_all();
     if (!err)
+        lg_ipiv_done(c, piv);
+    else
+        free(piv);
+    if (!err)
         return true;
+    if (err == TESS_ENOTSUP) /* a case the runtime does not serve yet (GELS's m < n) */
+        return false;
     tess_get_stats(&after);
     if (err == TESS_EDEVICE || err == TESS_EINTERNAL)
         lg_life.state = LG_RT_OFF; /* a device that failed once is not trusted again */

@@ -1,14 +1,15 @@
 #!/bin/sh
 # Runs one of LAPACK's linear-equation testers (Debian's liblapack-test,
-# xlintst{s,d,c,z}) on the paths of the Cholesky family, once on its own and
+# xlintst{s,d,c,z}) on the given paths, once on its own and
 # once with LIB preloaded, and fails unless every test passes under LIB and
 # LIB's run reports as many tests, path by path, as the plain one.
 #
 #   lapack_tester.sh LIB TESTER TEMPLATE PATHS...
 #
-# TEMPLATE is the tester's own input (?test.in): its parameters are kept and
-# its list of paths cut down to PATHS (DPO, DTR: POTRF, POTRS, POSV, POTRI and
-# with it LAUUM; TRTRI).  When LEGACY_EXPECT_STDERR is set, the preloaded
+# TEMPLATE is the tester's own input (?test.in, or lapack_luqr.in's smaller
+# sizes): its parameters are kept and its list of paths cut down to PATHS (DPO,
+# DTR: POTRF, POTRS, POSV, POTRI and with it LAUUM; TRTRI; DGE: GETRF, GETRS,
+# GESV, LASWP; DQR: GEQRF, ORMQR; DLS: GELS).  When LEGACY_EXPECT_STDERR is set, the preloaded
 # run's stderr must contain it (TESS_VERBOSE's statistics at exit, which say
 # the runtime ran).
 set -u
