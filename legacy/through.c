@@ -72,8 +72,6 @@ static bool runtime_run(const lg_call_t *c)
         free(piv);
     if (!err)
         return true;
-    if (err == TESS_ENOTSUP) /* a case the runtime does not serve yet (GELS's m < n) */
-        return false;
     tess_get_stats(&after);
     if (err == TESS_EDEVICE || err == TESS_EINTERNAL)
         lg_life.state = LG_RT_OFF; /* a device that failed once is not trusted again */
