@@ -1,11 +1,12 @@
-/* Blocking DGEMM, DTRSM and DPOTRF through one BLAS (LAPACK) library, as a
- * legacy program calls them: dgemm_, dtrsm_ and dpotrf_ looked up in the
+/* Blocking DGEMM, DTRSM, DPOTRF, DGESV and DGELS through one BLAS (LAPACK)
+ * library, as a legacy program calls them: dgemm_, dtrsm_, dpotrf_, dgesv_
+ * and dgels_ (one right-hand side each) looked up in the
  * library given (opened with dlopen, so that Tessera's libtessera_blas,
  * NVBLAS and OpenBLAS are timed by the same code), operands in ordinary
- * pageable memory from malloc.  A library without dpotrf_ (NVBLAS) times
- * the other two.
+ * pageable memory from malloc.  A library without LAPACK (NVBLAS) times
+ * the BLAS alone.
  *
- *   [ROUTINES=dgemm,dtrsm,dpotrf] bench_legacy LIBRARY LABEL REPEATS n...
+ *   [ROUTINES=dgemm,dtrsm,dpotrf,dgesv,dgels] bench_legacy LIBRARY LABEL REPEATS n...
  *
  * For each n and routine: the first call, then REPEATS calls, each of them
  * (so that an occasional slow one shows), then their median and best, one
@@ -32,6 +33,10 @@ typedef void (*dtrsm_t)(const char *, const char *, const char *, const char *, 
                         const int *, const double *, const double *, const int *, double *,
                         const int *, size_t, size_t, size_t, size_t);
 typedef void (*dpotrf_t)(const char *, const int *, double *, const int *, int *, size_t);
+typedef void (*dgesv_t)(const int *, const int *, double *, const int *, int *, double *,
+                        const int *, int *);
+typedef void (*dgels_t)(const char *, const int *, const int *, const int *, double *, const int *,
+                        double *, const int *, double *, const int *, int *, size_t);
 
 static double now(void)
 {
@@ -144,8 +149,10 @@ typedef struct {
     dgemm_t gemm;
     dtrsm_t trsm;
     dpotrf_t potrf;
-    int n, info;
-    double *A, *B, *C, *L, *X, *X0;
+    dgesv_t gesv;
+    dgels_t gels;
+    int n, info, lwork, *ipiv;
+    double *A, *B, *C, *L, *X, *X0, *b, *b0, *work;
 } job_t;
 
 static void gemm_call(void *arg)
@@ -218,6 +225,51 @@ static const char *potrf_check(void *arg)
     return "ok";
 }
 
+/* DGESV and DGELS of the random A (in X0) with one right-hand side b0, both
+ * copied before each call. */
+static void solve_prepare(void *arg)
+{
+    job_t *j = arg;
+    memcpy(j->X, j->X0, (size_t)j->n * j->n * sizeof *j->X);
+    memcpy(j->b, j->b0, (size_t)j->n * sizeof *j->b);
+}
+
+static void gesv_call(void *arg)
+{
+    job_t *j = arg;
+    int one = 1;
+    j->gesv(&j->n, &one, j->X, &j->n, j->ipiv, j->b, &j->n, &j->info);
+}
+
+static void gels_call(void *arg)
+{
+    job_t *j = arg;
+    int one = 1;
+    j->gels("N", &j->n, &j->n, &one, j->X, &j->n, j->b, &j->n, j->work, &j->lwork, &j->info, 1);
+}
+
+/* Sampled rows of A x - b against the sum of their terms' magnitudes. */
+static const char *solve_check(void *arg)
+{
+    job_t *j = arg;
+    size_t n = (size_t)j->n;
+    unsigned s = 91;
+    if (j->info)
+        return "FAILED";
+    for (int e = 0; e < 16; e++) {
+        s = s * 1103515245u + 12345u;
+        size_t r = (s >> 4) % n;
+        double v = -j->b0[r], mag = fabs(j->b0[r]);
+        for (size_t c = 0; c < n; c++) {
+            v += j->X0[r + c * n] * j->b[c];
+            mag += fabs(j->X0[r + c * n] * j->b[c]);
+        }
+        if (fabs(v) > 1e-8 * mag)
+            return "FAILED";
+    }
+    return "ok";
+}
+
 static bool wanted(const char *routine)
 {
     const char *list = getenv("ROUTINES");
@@ -245,6 +297,8 @@ int main(int argc, char **argv)
     *(void **)&j.gemm = dlsym(lib, "dgemm_");
     *(void **)&j.trsm = dlsym(lib, "dtrsm_");
     *(void **)&j.potrf = dlsym(lib, "dpotrf_");
+    *(void **)&j.gesv = dlsym(lib, "dgesv_");
+    *(void **)&j.gels = dlsym(lib, "dgels_");
     if (!j.potrf && wanted("dpotrf"))
         fprintf(stderr, "bench_legacy: %s has no dpotrf_: not timed\n", argv[1]);
     if (!j.gemm || !j.trsm) {
@@ -277,6 +331,35 @@ int main(int argc, char **argv)
         if (j.potrf && wanted("dpotrf"))
             time_calls(label, "dpotrf", n, repeats, n * n * (n / 3.0), potrf_prepare, potrf_call,
                        &j, potrf_check);
+        if ((j.gesv && wanted("dgesv")) || (j.gels && wanted("dgels"))) {
+            j.X0 = matrix(n, 0, 6);
+            j.b = malloc(n * sizeof *j.b);
+            j.b0 = malloc(n * sizeof *j.b0);
+            j.ipiv = malloc(n * sizeof *j.ipiv);
+            if (!j.b || !j.b0 || !j.ipiv) {
+                fprintf(stderr, "bench_legacy: no memory for n = %zu\n", n);
+                return 1;
+            }
+            for (size_t i = 0; i < n; i++) /* b = A's first column + 1 */
+                j.b0[i] = j.X0[i] + 1.0;
+            if (j.gesv && wanted("dgesv"))
+                time_calls(label, "dgesv", n, repeats, 2.0 * n * n * (n / 3.0) + 2.0 * n * n,
+                           solve_prepare, gesv_call, &j, solve_check);
+            if (j.gels && wanted("dgels")) {
+                double q = 0;
+                int one = 1, query = -1;
+                j.gels("N", &j.n, &j.n, &one, j.X0, &j.n, j.b0, &j.n, &q, &query, &j.info, 1);
+                j.lwork = q > 1 ? (int)q : (int)n;
+                j.work = malloc((size_t)j.lwork * sizeof *j.work);
+                time_calls(label, "dgels", n, repeats, 4.0 * n * n * (n / 3.0), solve_prepare,
+                           gels_call, &j, solve_check);
+                free(j.work);
+            }
+            free(j.X0);
+            free(j.b0);
+            free(j.b);
+            free(j.ipiv);
+        }
         free(j.L);
         free(j.X);
     }
