@@ -389,8 +389,8 @@ static void laswp64(const lg_call_t *c, const char *name)
     LG_EXPORT void p##gesv##SFX(const I *n, const I *nrhs, void *A, const I *lda, I *ipiv,         \
                                 void *B, const I *ldb, I *info)                                    \
     {                                                                                              \
-        lg_call_t c = lg_luqr_call(LG_GESV, TYPE, 0, 0, *n, *n, *nrhs, A, *lda, ipiv, W32, B,      \
-                                   *ldb, NULL, 0);                                                 \
+        lg_call_t c = lg_luqr_call(LG_GESV, TYPE, 0, TessNoTrans, *n, *n, *nrhs, A, *lda, ipiv,    \
+                                   W32, B, *ldb, NULL, 0);                                         \
         CALL(&c, #P "GESV ", info);                                                                \
     }                                                                                              \
     LG_EXPORT void p##laswp##SFX(const I *n, void *A, const I *lda, const I *k1, const I *k2,      \
