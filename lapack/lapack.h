@@ -59,7 +59,8 @@ static inline blas_scalar_t lapack_one(kern_type_t t, int sign)
     blas_scalar_t s = { { 0 } };
     float f = (float)sign;
     double d = sign;
-    kern_scalar_from_real(t, kern_dtypes[t].real == KERN_S ? (const void *)&f : (const void *)&d, s.v);
+    kern_scalar_from_real(t, kern_dtypes[t].real == KERN_S ? (const void *)&f : (const void *)&d,
+                          s.v);
     return s;
 }
 
