@@ -107,6 +107,13 @@ TESS_INTERNAL void tess_internal_scope_begin(void);
 TESS_INTERNAL int tess_internal_scope_sync(void);
 TESS_INTERNAL void tess_internal_scope_end(void);
 
+/* The runtime's write-back clock, and whether a copy to the host of the region (part, p,
+ * m x n, ld, elements of es bytes) was written since it read tick: a failed call whose
+ * outputs were not can be redone on the host. */
+TESS_INTERNAL uint64_t tess_internal_writeback_tick(void);
+TESS_INTERNAL bool tess_internal_written_since(tess_part_t part, const void *p, int64_t m,
+                                               int64_t n, int64_t ld, size_t es, uint64_t tick);
+
 /* Whether the calling thread is one of the runtime's workers (a host kernel
  * calling BLAS, which must not wait for the runtime). */
 TESS_INTERNAL bool tess_internal_on_worker(void);

@@ -8,6 +8,7 @@
  * quarter of a second runs there and a larger one waits for it. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "legacy.h"
 #include "life.h"
@@ -17,23 +18,25 @@
  * runtime's start. */
 #define HOST_WHILE_STARTING_S 0.25
 
-/* Under lg_life.lock, with the runtime up.  True when the call is done (or cannot
- * be redone); false when the host BLAS is to run it.  Redoing it is exact
- * when the output's old value is not needed, or when nothing reached the
- * caller's memory: only write-backs touch host memory, so an unchanged
- * write-back count says nothing did.  A call that reads its output therefore
- * asks for it only once its tasks have succeeded, so that a failure among
- * them leaves the output as it was (unless eviction wrote part of it back,
- * which the count tells); one that does not overlaps the write-back with the
- * tasks still running. */
+/* Under lg_life.lock, with the runtime up.  True when the call is done; false
+ * when the host BLAS is to run it.  Redoing it is exact when the output's old
+ * value is not needed, or when nothing reached the caller's memory: only
+ * write-backs touch host memory, and the runtime stamps each block's with a
+ * tick, so no output tile stamped since the call began says nothing did.  A
+ * call that reads its output therefore asks for it only once its tasks have
+ * succeeded, so that a failure among them leaves the output as it was
+ * (unless eviction wrote part of it back); one that does not overlaps the
+ * write-back with the tasks still running.  A failed call that can be neither
+ * redone nor reported (a BLAS call has no error channel) stops the program,
+ * as XERBLA does. */
 static bool runtime_run(const lg_call_t *c)
 {
     size_t es = kern_dtypes[c->t].size;
     lg_region_t r[3];
     int n = lg_regions(c, r);
     bool reads = lg_reads_output(c);
-    tess_stats_t before = { 0 }, after = { 0 };
-    if (tess_get_stats(&before)) {
+    tess_stats_t stats;
+    if (tess_get_stats(&stats)) {
         /* the application has finalized the runtime it had started: the
          * next call starts one as if none had been */
         lg_life.state = LG_RT_UNTRIED;
@@ -44,6 +47,7 @@ static bool runtime_run(const lg_call_t *c)
     void *piv;
     if (!lg_ipiv_as(c, true, &w, &piv))
         return false;
+    uint64_t tick = tess_internal_writeback_tick();
     /* the call's errors are its own, the application's stay the application's */
     tess_internal_scope_begin();
     int err = tess_internal_submit(&w, true); /* each call gives its operands back */
@@ -55,6 +59,12 @@ static bool runtime_run(const lg_call_t *c)
     int sync_err = tess_internal_scope_sync(); /* a partial submission's tasks run out too */
     tess_internal_scope_end();
     err = err ? err : sync_err;
+    /* before the invalidation below, which writes back tiles straddling the regions */
+    bool touched = false;
+    for (int i = 0; i < n && err && reads; i++)
+        if (r[i].out && r[i].m > 0 && r[i].n > 0)
+            touched |=
+                tess_internal_written_since(r[i].part, r[i].p, r[i].m, r[i].n, r[i].ld, es, tick);
     bool left = false;
     for (int i = 0; i < n; i++)
         if (r[i].p && r[i].m > 0 && r[i].n > 0)
@@ -72,20 +82,21 @@ static bool runtime_run(const lg_call_t *c)
         free(piv);
     if (!err)
         return true;
-    tess_get_stats(&after);
     if (err == TESS_EDEVICE || err == TESS_EINTERNAL)
         lg_life.state = LG_RT_OFF; /* a device that failed once is not trusted again */
     if (err == TESS_ENOTINIT)      /* finalized by the application meanwhile */
         lg_life.state = LG_RT_UNTRIED;
-    if (!reads || after.writebacks == before.writebacks) {
+    if (!touched) {
         lg_report("%c%s through the runtime failed (%s): it ran on the host BLAS",
                   lg_type_letter(c->t), lg_routine(c)->name, tess_strerror(err));
         return false;
     }
-    lg_report("%c%s failed on a device (%s) after part of its output was written back; the "
-              "output is not valid",
-              lg_type_letter(c->t), lg_routine(c)->name, tess_strerror(err));
-    return true;
+    /* a BLAS or LAPACK call has no error channel: never return as if it had succeeded */
+    fprintf(stderr,
+            "tessera_blas: %c%s failed on a device (%s) after part of its output was written "
+            "back, so it cannot be redone on the host: stopping\n",
+            lg_type_letter(c->t), lg_routine(c)->name, tess_strerror(err));
+    exit(EXIT_FAILURE);
 }
 
 /* may_defer: the host BLAS may take the call (when it has no routine for

@@ -80,6 +80,38 @@ static void invalidate_block(rt_block_t *b, bool inside, void *arg)
     block_remove(b);
 }
 
+uint64_t rt_writeback_tick(void)
+{
+    return atomic_load(&rt.wb_clock);
+}
+
+typedef struct {
+    uint64_t tick;
+    bool written;
+} written_t;
+
+static void note_written(rt_block_t *b, bool inside, void *arg)
+{
+    (void)inside;
+    written_t *w = arg;
+    pthread_mutex_lock(&rt.cache_lock);
+    w->written |= b->wb_tick > w->tick;
+    pthread_mutex_unlock(&rt.cache_lock);
+}
+
+bool rt_region_written_since(tess_part_t part, const void *A, int64_t m, int64_t n, int64_t lda,
+                             size_t elsize, uint64_t tick)
+{
+    written_t w = { tick, false };
+    if (rt_enter())
+        return true;
+    pthread_mutex_lock(&rt.submit_lock);
+    int err = block_foreach_in(part, A, m, n, lda, elsize, note_written, &w);
+    pthread_mutex_unlock(&rt.submit_lock);
+    rt_leave();
+    return err || w.written;
+}
+
 TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t lda, size_t elsize)
 {
     int err = enter_region(1, m, n, A, lda, elsize);

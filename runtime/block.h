@@ -48,6 +48,8 @@ typedef struct rt_block {
      * next use of an overlapping block flushes it again (read unlocked when
      * submitting, after waiting for that flush) */
     atomic_int flush_err;
+    /* the write-back clock's value when its host copy was last written (rt_writeback_tick) */
+    uint64_t wb_tick;
     rt_copy_t copies[]; /* one per device */
 } rt_block_t;
 

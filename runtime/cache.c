@@ -390,6 +390,7 @@ static void write_back_done(rt_block_t *b, int src, bool ok)
         return;
     atomic_fetch_add(&rt.bytes_d2h, tile_bytes(b));
     atomic_fetch_add(&rt.writebacks, 1);
+    b->wb_tick = atomic_fetch_add(&rt.wb_clock, 1) + 1;
     b->host_valid = true;
     if (state(oc) == COPY_M || state(oc) == COPY_O)
         set_state(oc, COPY_S);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <time.h>
 #include "build_config.h"
+#include "tessera.h"
 
 /* The monotonic clock in ns. */
 static inline int64_t rt_now_ns(void)
@@ -41,6 +42,13 @@ typedef struct {
     bool nb_fixed;      /* TESS_NB or tess_config_t.nb: every call takes nb_max */
 } rt_geometry_t;
 void rt_geometry(rt_geometry_t *g);
+
+/* Whether a copy of the region's tiles to the host has been written since the write-back
+ * clock read tick (rt_writeback_tick): what a caller that redoes a failed call on the host
+ * must know of its outputs.  True too when the blocks cannot be listed. */
+uint64_t rt_writeback_tick(void);
+bool rt_region_written_since(tess_part_t part, const void *A, int64_t m, int64_t n, int64_t lda,
+                             size_t elsize, uint64_t tick);
 
 int pin_request(void *p, size_t bytes, bool user); /* user: tess_memory_register_async */
 /* transient: the operands of the calls this thread submits until it says

@@ -57,6 +57,7 @@ typedef struct {
     atomic_uint_fast64_t bytes_h2d, bytes_d2h, bytes_d2d;
     atomic_uint_fast64_t hits, misses, evictions, writebacks;
     uint64_t lru_clock;              /* under cache_lock */
+    atomic_uint_fast64_t wb_clock;   /* host copies written, for rt_writeback_tick */
     atomic_int_fast64_t fault_count; /* operations of the kind TESS_FAULT names */
 } rt_t;
 extern rt_t rt;
