@@ -1,6 +1,7 @@
 /* The legacy library's way into libtessera (legacy_iface.h): checks and
  * dispatch to the routines, and what it asks of the runtime and kernels. */
 #include "legacy_iface.h"
+#include "scratch.h"
 #include "blas3.h"
 #include "host/host_blas.h"
 #include "host/host_lapack.h"
@@ -133,9 +134,24 @@ void tess_internal_scope_begin(void)
     rt_scope_enter(&legacy_scope);
 }
 
+/* The call's scratch (GELS's) goes once its tasks are done: the legacy library never calls
+ * tess_sync. */
 int tess_internal_scope_sync(void)
 {
-    return rt_scope_sync(&legacy_scope);
+    int err = rt_scope_sync(&legacy_scope);
+    rt_scratch_free(rt_scratch_take(&legacy_scope));
+    return err;
+}
+
+uint64_t tess_internal_writeback_tick(void)
+{
+    return rt_writeback_tick();
+}
+
+bool tess_internal_written_since(tess_part_t part, const void *p, int64_t m, int64_t n, int64_t ld,
+                                 size_t es, uint64_t tick)
+{
+    return rt_region_written_since(part, p, m, n, ld, es, tick);
 }
 
 void tess_internal_scope_end(void)

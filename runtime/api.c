@@ -241,7 +241,7 @@ TESS_API int tess_sync(void)
     int err = rt_enter();
     if (err)
         return err;
-    void *scratch = rt_scratch_take();
+    void *scratch = rt_scratch_take(&rt.app);
     task_wait_all();
     pin_wait_idle();
     rt_scratch_free(scratch);
@@ -262,7 +262,7 @@ TESS_API int tess_finalize(void)
             pthread_cond_wait(&life_cond, &life_lock);
         task_wait_all();
         pin_wait_idle();
-        rt_scratch_free(rt_scratch_take());
+        rt_scratch_free(rt_scratch_take(NULL));
         err = atomic_exchange(&rt.app.error, 0);
         sched_fini();
         if (rt.dev[0]->be->stop)

@@ -10,7 +10,8 @@
 typedef struct scratch {
     struct scratch *next;
     size_t bytes;
-    bool held; /* its call is still submitting: a sync that starts now keeps it */
+    bool held;               /* its call is still submitting: a sync that starts now keeps it */
+    const rt_scope_t *scope; /* its call's, whose sync frees it */
     _Alignas(16) unsigned char data[];
 } scratch_t;
 
@@ -28,6 +29,7 @@ void *rt_scratch_alloc(size_t bytes)
         return NULL;
     s->bytes = bytes;
     s->held = true;
+    s->scope = rt_scope_current();
     pthread_mutex_lock(&rt.submit_lock);
     s->next = live;
     live = s;
@@ -42,13 +44,13 @@ void rt_scratch_submitted(void *p)
     pthread_mutex_unlock(&rt.submit_lock);
 }
 
-void *rt_scratch_take(void)
+void *rt_scratch_take(const rt_scope_t *scope)
 {
     scratch_t *taken = NULL, **s = &live;
     pthread_mutex_lock(&rt.submit_lock);
     while (*s) {
         scratch_t *x = *s;
-        if (x->held) {
+        if (x->held || (scope && x->scope != scope)) {
             s = &x->next;
             continue;
         }
@@ -64,7 +66,7 @@ static void drop(rt_block_t *b, bool inside, void *arg)
 {
     (void)inside;
     (void)arg;
-    cache_flush_invalidate(NULL, b, false, false);
+    cache_flush_invalidate(NULL, b, false, NULL);
     block_remove(b);
 }
 

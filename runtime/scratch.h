@@ -9,9 +9,11 @@
  * makes once its tasks are submitted (or failed to be); NULL when out of memory */
 void *rt_scratch_alloc(size_t bytes);
 void rt_scratch_submitted(void *p);
-/* The scratch no call holds, taken off the list; after every task submitted so far has
- * completed, rt_scratch_free drops its blocks and frees it (tess_sync, tess_finalize). */
-void *rt_scratch_take(void);
+/* The scratch of scope's calls (NULL: of every scope) that no call holds, taken off the
+ * list; once every task of those calls has completed, rt_scratch_free drops its blocks and
+ * frees it (tess_sync, a legacy call's sync, tess_finalize). */
+struct rt_scope;
+void *rt_scratch_take(const struct rt_scope *scope);
 void rt_scratch_free(void *taken);
 
 #endif
