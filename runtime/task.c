@@ -289,7 +289,9 @@ void task_complete(rt_task_t *t, int err)
     t->nsucc = t->capsucc = 0;
     pthread_mutex_unlock(&t->lock);
     for (size_t i = 0; i < nsucc; i++) {
-        if (err && t->kind == TASK_FLUSH_INVALIDATE)
+        /* a failed flush leaves stale host data; another scope's task would read what a
+         * failed task of this one left, and its caller would never hear of the failure */
+        if (err && (t->kind == TASK_FLUSH_INVALIDATE || succ[i]->scope != scope))
             atomic_store(&succ[i]->poison, err);
         if (atomic_fetch_sub(&succ[i]->ndeps, 1) == 1)
             sched_push(succ[i]);
@@ -298,7 +300,7 @@ void task_complete(rt_task_t *t, int err)
     task_unref(t);
     /* both counts fall before the wake-up, so that a waiter on either sees its own */
     bool scope_done = atomic_fetch_sub(&scope->pending, 1) == 1;
-    if (atomic_fetch_sub(&rt.pending, 1) == 1 || (scope_done && scope != &rt.app)) {
+    if (atomic_fetch_sub(&rt.pending, 1) == 1 || scope_done) {
         pthread_mutex_lock(&rt.done_lock);
         pthread_cond_broadcast(&rt.done_cond);
         pthread_mutex_unlock(&rt.done_lock);
