@@ -115,21 +115,6 @@ typedef struct {
                      int64_t offset);
     /* A = A^-1, A triangular; fails where a diagonal element is exactly zero (never with diag
      * unit, whose diagonal is not read) */
-    /* QR's panels and updates (lapack/qr.c), in LAPACK's representation. */
-    /* A = Q R, m x n, as LAPACK's ?geqrf: R on and above the diagonal, the reflectors below
-     * it, their min(m, n) scalars in tau */
-    int (*geqrf)(kern_ctx_t *ctx, int64_t m, int64_t n, void *A, int64_t lda, void *tau);
-    /* C = op(Q) C (side Left) or C op(Q) (Right), C m x n, as LAPACK's ?ormqr/?unmqr: Q from
-     * the k reflectors stored below the diagonal of V (m x k for Left, n x k for Right) and
-     * tau; trans NoTrans or ConjTrans (Trans for real types).  V's diagonal and what is above
-     * it are never read (they may hold anything) and V is never written, not even for a
-     * moment, so that tasks may read it at the same time. */
-    int (*ormqr)(kern_ctx_t *ctx, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
-                 int64_t k, const void *V, int64_t ldv, const void *tau, void *C, int64_t ldc);
-    /* B = A^H (A^T for real types), A m x n, B n x m; A and B do not overlap (GELS's QR of
-     * A^H for m < n, and its copy back as LAPACK's LQ representation) */
-    int (*transpose)(kern_ctx_t *ctx, int64_t m, int64_t n, const void *A, int64_t lda, void *B,
-                     int64_t ldb);
     int (*trtri)(kern_ctx_t *ctx, tess_uplo_t uplo, tess_diag_t diag, int64_t n, void *A,
                  int64_t lda, int64_t *info, int64_t offset);
     /* A = L^H L (Lower) or U U^H (Upper), L or U the triangle; a Hermitian result's diagonal
@@ -147,6 +132,21 @@ typedef struct {
      * pivot outside 1..m (bad input: LAPACK would write outside A) is not applied. */
     int (*laswp)(kern_ctx_t *ctx, int64_t m, int64_t n, void *A, int64_t lda, int64_t k1,
                  int64_t k2, const int64_t *ipiv, bool forward);
+    /* QR's panels and updates (lapack/qr.c), in LAPACK's representation. */
+    /* A = Q R, m x n, as LAPACK's ?geqrf: R on and above the diagonal, the reflectors below
+     * it, their min(m, n) scalars in tau */
+    int (*geqrf)(kern_ctx_t *ctx, int64_t m, int64_t n, void *A, int64_t lda, void *tau);
+    /* C = op(Q) C (side Left) or C op(Q) (Right), C m x n, as LAPACK's ?ormqr/?unmqr: Q from
+     * the k reflectors stored below the diagonal of V (m x k for Left, n x k for Right) and
+     * tau; trans NoTrans or ConjTrans (Trans for real types).  V's diagonal and what is above
+     * it are never read (they may hold anything) and V is never written, not even for a
+     * moment, so that tasks may read it at the same time. */
+    int (*ormqr)(kern_ctx_t *ctx, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
+                 int64_t k, const void *V, int64_t ldv, const void *tau, void *C, int64_t ldc);
+    /* B = A^H (A^T for real types), A m x n, B n x m; A and B do not overlap (GELS's QR of
+     * A^H for m < n, and its copy back as LAPACK's LQ representation) */
+    int (*transpose)(kern_ctx_t *ctx, int64_t m, int64_t n, const void *A, int64_t lda, void *B,
+                     int64_t ldb);
 } kern_table_t;
 
 /* A tile's failure at global column col stored to *info, atomically: the smallest failure is

@@ -113,7 +113,7 @@ int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t
     int err = check_gels(kern_dtypes[t].is_complex, trans, m, n, nrhs, A, lda, B, ldb, info);
     if (err || (err = rt_check_ready()))
         return err;
-    __atomic_store_n(info, 0, __ATOMIC_RELEASE);
+    lapack_info_start(info);
     if (nrhs == 0)
         return 0;
     if (m == 0 || n == 0) {

@@ -59,11 +59,8 @@ static int solve(const rt_exec_t *x, const lu_args_t *a, size_t es, int64_t m, i
 static int lu_fn(const rt_exec_t *x)
 {
     const lu_args_t *a = x->args;
-    if (a->info) {
-        int64_t info = __atomic_load_n(a->info, __ATOMIC_ACQUIRE);
-        if (info > 0 && info <= a->limit)
-            return 0;
-    }
+    if (tile_gate_closed(a->info, a->limit))
+        return 0;
     size_t es = kern_dtypes[a->type].size;
     int64_t *piv = a->sp >= 0 ? x->ptr[a->sp] : NULL;
     int err;

@@ -55,11 +55,8 @@ static int solve_step(const rt_exec_t *x, const qr_args_t *a, size_t es)
 static int qr_fn(const rt_exec_t *x)
 {
     const qr_args_t *a = x->args;
-    if (a->info) {
-        int64_t info = __atomic_load_n(a->info, __ATOMIC_ACQUIRE);
-        if (info > 0 && info <= a->limit)
-            return 0;
-    }
+    if (tile_gate_closed(a->info, a->limit))
+        return 0;
     size_t es = kern_dtypes[a->type].size;
     switch ((qr_op_t)a->op) {
     case QR_GEQRF:

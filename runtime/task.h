@@ -61,7 +61,7 @@ typedef struct rt_task {
     atomic_int poison;
     struct rt_scope *scope; /* whose errors its are (rt_scope_current when made) */
     /* its kernel's error known only once the device ran it (backend ctx) */
-    atomic_int async_err;
+    int async_err;          /* read and written with __atomic builtins (a backend stores it) */
     bool too_many_accesses; /* a bug: task_submit refuses the task */
     struct rt_task *qnext, *qprev;
 } rt_task_t;

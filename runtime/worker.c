@@ -67,7 +67,7 @@ static int issue_kernel(rt_device_t *d, flight_t *f)
     rt_task_t *t = f->t;
     int s = RT_S_COMPUTE + f->stream, err = 0;
     rt_exec_t x = { .kern = &d->be->kern[t->type],
-                    .ctx = d->be->ctx(d, f->stream, (int *)&t->async_err),
+                    .ctx = d->be->ctx(d, f->stream, &t->async_err),
                     .args = t->args };
     while (!err && f->nuse < t->naccess) {
         cache_use_t *u = &f->use[f->nuse];
@@ -240,7 +240,7 @@ static void retire(rt_device_t *d, window_t *w, flight_t *f)
         if (f->start && f->done && !f->err)
             trace_span(d, RT_S_D2H, "d2h", when(f->start), when(f->done));
     } else if (t->kind == TASK_KERNEL) {
-        int late = atomic_load(&t->async_err);
+        int late = __atomic_load_n(&t->async_err, __ATOMIC_ACQUIRE);
         f->err = f->err ? f->err : late;
         if (f->done && !f->err)
             account_kernel(d, w, f);
