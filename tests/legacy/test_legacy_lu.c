@@ -213,8 +213,30 @@ static void lu_invalid_arguments_reach_xerbla_with_lapacks_name_and_position(voi
     run_bad_calls(bad, sizeof bad / sizeof *bad);
 }
 
-int main(void)
+/* Run with a late task made to fail (TESS_FAULT): the runtime has written pivots back by
+ * then, but nothing of A, so the call is redone on the host LAPACK and gives its answer bit
+ * for bit, never INFO = 0 over an A left unfactored. */
+static void a_getrf_whose_late_task_fails_is_redone_on_the_host(void **state)
 {
+    (void)state;
+    const int64_t n = 64;
+    dc *a = mat(n, n, n, 11, 1);
+    double *A = to_t(1, a, n * n), *H = to_t(1, a, n * n);
+    int32_t ipiv[64], hp[64];
+    assert_int_equal(getrf32(ours(1, "getrf", 0), n, n, A, n, ipiv), 0);
+    assert_int_equal(getrf32(theirs(1, "getrf"), n, n, H, n, hp), 0);
+    assert_memory_equal(ipiv, hp, sizeof ipiv);
+    assert_memory_equal(A, H, (size_t)(n * n) * sizeof *A);
+    free(a), free(A), free(H);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest fault[] = {
+        cmocka_unit_test(a_getrf_whose_late_task_fails_is_redone_on_the_host),
+    };
+    if (argc > 1 && !strcmp(argv[1], "fault"))
+        return cmocka_run_group_tests(fault, host_open, NULL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lu_solves_and_pivots_match_the_host_lapack_in_every_precision_and_width),
         cmocka_unit_test(a_singular_matrix_gives_info_at_its_first_zero_column_and_gesv_leaves_b),
