@@ -257,6 +257,7 @@ static void laswp_case(const tu_type_t *t, int64_t m, int64_t n, int64_t k1, int
         fail_msg("%slaswp %lld x %lld k1 %lld k2 %lld incx %lld differs from LAPACK's", t->name,
                  (long long)m, (long long)n, (long long)k1, (long long)k2, (long long)incx);
     tu_release(t, A, lda, n);
+    free(R);
     release_pivots(ipiv, tu_vec_span(k2 + k1 * s, s));
 }
 
