@@ -37,6 +37,7 @@
 #include <math.h>
 #include <string.h>
 #include "bench_cuda_check.h"
+#include "bench_solver.h"
 #include "bench_util.h"
 
 #define CS(call)                                                                                   \
@@ -74,46 +75,6 @@ static void record(int r, long n, int g, const char *impl, double s)
 static double sym(const double *A, long n, long i, long j)
 {
     return i >= j ? A[i + j * n] : A[j + i * n];
-}
-
-/* ---- the ceiling and cuSOLVER on device 0 --------------------------------- */
-/* On A0's leading m x m block as both operands: a GPU runs DGEMM faster on
- * zeros than on such data (it draws less power), which would raise the
- * ceiling above what any routine meets. */
-static double device_dgemm(long n, const double *A0)
-{
-    long m = n < 32768 ? n : 32768;
-    size_t bytes = (size_t)m * (size_t)m * sizeof(double);
-    double *a, *b, *c, one = 1, zero = 0, t[16];
-    cublasHandle_t h;
-    cudaEvent_t e0, e1;
-    CU(cudaSetDevice(0));
-    CU(cudaMalloc((void **)&a, bytes));
-    CU(cudaMalloc((void **)&b, bytes));
-    CU(cudaMalloc((void **)&c, bytes));
-    size_t row = (size_t)m * sizeof(double), ld = (size_t)n * sizeof(double);
-    CU(cudaMemcpy2D(a, row, A0, ld, row, (size_t)m, cudaMemcpyHostToDevice));
-    CU(cudaMemcpy2D(b, row, A0, ld, row, (size_t)m, cudaMemcpyHostToDevice));
-    CB(cublasCreate(&h));
-    CU(cudaEventCreate(&e0));
-    CU(cudaEventCreate(&e1));
-    for (int i = 0; i <= reps; i++) {
-        float ms;
-        CU(cudaEventRecord(e0, 0));
-        CB(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)m, (int)m, &one, a, (int)m, b,
-                       (int)m, &zero, c, (int)m));
-        CU(cudaEventRecord(e1, 0));
-        CU(cudaEventSynchronize(e1));
-        CU(cudaEventElapsedTime(&ms, e0, e1));
-        if (i)
-            t[i - 1] = ms * 1e-3;
-    }
-    double s = bench_median(t, reps);
-    CB(cublasDestroy(h));
-    CU(cudaFree(a));
-    CU(cudaFree(b));
-    CU(cudaFree(c));
-    return 2.0 * m * m * m / s * 1e-12;
 }
 
 /* cuSOLVER's three routines on device 0; F receives its factor.  Returns the
@@ -407,7 +368,7 @@ int main(int argc, char **argv)
         double *F = bench_xmalloc(prog, an * sizeof *F), *Fcs = bench_xmalloc(prog, an * sizeof *F);
         CU(cudaHostRegister(A, an * sizeof *A, cudaHostRegisterDefault));
         CU(cudaHostRegister(B, bn * sizeof *B, cudaHostRegisterDefault));
-        double gemm = device_dgemm(n, A0), cs[NROUT];
+        double gemm = bench_device_dgemm(n < 32768 ? n : 32768, A0, n, reps), cs[NROUT];
         long gm = n < 32768 ? n : 32768;
         fprintf(csv, "dgemm,%ld,1,cublas_device,%.6f,%.3f\n", gm,
                 2.0 * gm * gm * gm / (gemm * 1e12), gemm);

@@ -30,6 +30,7 @@
 #include <math.h>
 #include <string.h>
 #include "bench_cuda_check.h"
+#include "bench_solver.h"
 #include "bench_util.h"
 
 #define CS(call)                                                                                   \
@@ -57,40 +58,6 @@ static void record(int r, long n, int g, const char *impl, double s)
 {
     fprintf(csv, "%s,%ld,%d,%s,%.6f,%.3f\n", names[r], n, g, impl, s, flops(r, n) / s * 1e-12);
     fflush(csv);
-}
-
-/* On A0's leading m x m block as both operands (random data, as the routines see). */
-static double device_dgemm(long n, const double *A0)
-{
-    long m = n < 32768 ? n : 32768;
-    size_t bytes = (size_t)m * (size_t)m * sizeof(double);
-    double *a, *c, one = 1, zero = 0, t[16];
-    cublasHandle_t h;
-    cudaEvent_t e0, e1;
-    CU(cudaSetDevice(0));
-    CU(cudaMalloc((void **)&a, bytes));
-    CU(cudaMalloc((void **)&c, bytes));
-    size_t row = (size_t)m * sizeof(double), ld = (size_t)n * sizeof(double);
-    CU(cudaMemcpy2D(a, row, A0, ld, row, (size_t)m, cudaMemcpyHostToDevice));
-    CB(cublasCreate(&h));
-    CU(cudaEventCreate(&e0));
-    CU(cudaEventCreate(&e1));
-    for (int i = 0; i <= reps; i++) {
-        float ms;
-        CU(cudaEventRecord(e0, 0));
-        CB(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)m, (int)m, &one, a, (int)m, a,
-                       (int)m, &zero, c, (int)m));
-        CU(cudaEventRecord(e1, 0));
-        CU(cudaEventSynchronize(e1));
-        CU(cudaEventElapsedTime(&ms, e0, e1));
-        if (i)
-            t[i - 1] = ms * 1e-3;
-    }
-    double s = bench_median(t, reps);
-    CB(cublasDestroy(h));
-    CU(cudaFree(a));
-    CU(cudaFree(c));
-    return 2.0 * m * m * m / s * 1e-12;
 }
 
 /* cuSOLVER's DGETRF and DGESV (getrf + getrs) on device 0; F and piv receive its factor. */
@@ -223,27 +190,9 @@ static void tessera(int g, int have, long n, const double *A0, const double *B0,
 int main(int argc, char **argv)
 {
     const char *prog = argv[0];
-    int a = 1;
-    for (; a + 1 < argc && !strncmp(argv[a], "--", 2); a += 2) {
-        int v = atoi(argv[a + 1]);
-        if (!strcmp(argv[a], "--nrhs") && v > 0)
-            nrhs = v;
-        else if (!strcmp(argv[a], "--reps") && v > 0 && v <= 15)
-            reps = v;
-        else
-            a = argc;
-    }
-    int gpus[16], ng = argc - a >= 3 ? bench_parse_list(argv[a + 1], gpus, 16) : -1, have = 0;
-    CU(cudaGetDeviceCount(&have));
-    if (ng < 1 || a >= argc) {
-        fprintf(stderr, "usage: %s [--nrhs K] [--reps R] CSV-DIR NGPUS N...\n", prog);
+    int gpus[16], ng, have, a = bench_solver_args(argc, argv, "N", &nrhs, &reps, gpus, &ng, &have);
+    if (!a)
         return 2;
-    }
-    for (int i = 0; i < ng; i++)
-        if (gpus[i] > have) {
-            fprintf(stderr, "%s: %d GPUs asked, %d present\n", prog, gpus[i], have);
-            return 2;
-        }
     if (!(csv = bench_csv(argv[a], "lu.csv")))
         return 1;
     fprintf(csv, "routine,n,gpus,impl,seconds,tflops\n");
@@ -261,7 +210,7 @@ int main(int argc, char **argv)
         int *piv = bench_xmalloc(prog, (size_t)n * sizeof *piv);
         CU(cudaHostRegister(A, an * sizeof *A, cudaHostRegisterDefault));
         CU(cudaHostRegister(B, bn * sizeof *B, cudaHostRegisterDefault));
-        double gemm = device_dgemm(n, A0), cs[NROUT];
+        double gemm = bench_device_dgemm(n < 32768 ? n : 32768, A0, n, reps), cs[NROUT];
         long gm = n < 32768 ? n : 32768;
         fprintf(csv, "dgemm,%ld,1,cublas_device,%.6f,%.3f\n", gm,
                 2.0 * gm * gm * gm / (gemm * 1e12), gemm);

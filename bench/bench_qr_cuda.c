@@ -33,6 +33,7 @@
 #include <math.h>
 #include <string.h>
 #include "bench_cuda_check.h"
+#include "bench_solver.h"
 #include "bench_util.h"
 
 #define CS(call)                                                                                   \
@@ -64,43 +65,6 @@ static void record(int r, long m, long n, int g, const char *impl, double s)
     fprintf(csv, "%s,%ld,%ld,%d,%s,%.6f,%.3f\n", names[r], m, n, g, impl, s,
             flops(r, m, n) / s * 1e-12);
     fflush(csv);
-}
-
-/* The g x g GEMM's rate on A0's first g^2 elements as both operands, g returned. */
-static double device_dgemm(long m, long n, const double *A0, long *gout)
-{
-    long g = (long)sqrt((double)m * (double)n);
-    g = g < 32768 ? g : 32768;
-    size_t bytes = (size_t)g * (size_t)g * sizeof(double);
-    double *a, *c, one = 1, zero = 0, t[16];
-    cublasHandle_t h;
-    cudaEvent_t e0, e1;
-    CU(cudaSetDevice(0));
-    CU(cudaMalloc((void **)&a, bytes));
-    CU(cudaMalloc((void **)&c, bytes));
-    CU(cudaMemcpy(a, A0, bytes, cudaMemcpyHostToDevice));
-    CB(cublasCreate(&h));
-    CU(cudaEventCreate(&e0));
-    CU(cudaEventCreate(&e1));
-    for (int i = 0; i <= reps; i++) {
-        float ms;
-        CU(cudaEventRecord(e0, 0));
-        CB(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)g, (int)g, (int)g, &one, a, (int)g, a,
-                       (int)g, &zero, c, (int)g));
-        CU(cudaEventRecord(e1, 0));
-        CU(cudaEventSynchronize(e1));
-        CU(cudaEventElapsedTime(&ms, e0, e1));
-        if (i)
-            t[i - 1] = ms * 1e-3;
-    }
-    double s = bench_median(t, reps);
-    CB(cublasDestroy(h));
-    CU(cudaFree(a));
-    CU(cudaFree(c));
-    CU(cudaEventDestroy(e0));
-    CU(cudaEventDestroy(e1));
-    *gout = g;
-    return 2.0 * g * g * g / s * 1e-12;
 }
 
 static void check_info(const int *info, const char *what)
@@ -291,27 +255,10 @@ static bool parse_size(const char *s, long *m, long *n)
 int main(int argc, char **argv)
 {
     const char *prog = argv[0];
-    int a = 1;
-    for (; a + 1 < argc && !strncmp(argv[a], "--", 2); a += 2) {
-        int v = atoi(argv[a + 1]);
-        if (!strcmp(argv[a], "--nrhs") && v > 0)
-            nrhs = v;
-        else if (!strcmp(argv[a], "--reps") && v > 0 && v <= 15)
-            reps = v;
-        else
-            a = argc;
-    }
-    int gpus[16], ng = argc - a >= 3 ? bench_parse_list(argv[a + 1], gpus, 16) : -1, have = 0;
-    CU(cudaGetDeviceCount(&have));
-    if (ng < 1 || a >= argc) {
-        fprintf(stderr, "usage: %s [--nrhs K] [--reps R] CSV-DIR NGPUS SIZE...\n", prog);
+    int gpus[16], ng, have,
+        a = bench_solver_args(argc, argv, "SIZE", &nrhs, &reps, gpus, &ng, &have);
+    if (!a)
         return 2;
-    }
-    for (int i = 0; i < ng; i++)
-        if (gpus[i] > have) {
-            fprintf(stderr, "%s: %d GPUs asked, %d present\n", prog, gpus[i], have);
-            return 2;
-        }
     for (int k = a + 2; k < argc; k++) {
         long m, n;
         if (!parse_size(argv[k], &m, &n)) {
@@ -335,7 +282,10 @@ int main(int argc, char **argv)
         double *rc = bench_xmalloc(prog, (size_t)n * sizeof *rc);
         CU(cudaHostRegister(A, an * sizeof *A, cudaHostRegisterDefault));
         CU(cudaHostRegister(B, bn * sizeof *B, cudaHostRegisterDefault));
-        double gemm = device_dgemm(m, n, A0, &gm), cs[NROUT];
+        /* a square of about the matrix's size, on A0's first gm^2 elements */
+        gm = (long)sqrt((double)m * (double)n);
+        gm = gm < 32768 ? gm : 32768;
+        double gemm = bench_device_dgemm(gm, A0, gm, reps), cs[NROUT];
         fprintf(csv, "dgemm,%ld,%ld,1,cublas_device,%.6f,%.3f\n", gm, gm,
                 2.0 * gm * gm * gm / (gemm * 1e12), gemm);
         device_cusolver(m, n, A0, B0, rc, cs);

@@ -1,0 +1,18 @@
+/* What the LU and QR drivers share: their arguments and their ceiling. */
+#ifndef BENCH_SOLVER_H
+#define BENCH_SOLVER_H
+
+/* [--nrhs K] [--reps R (1-15)] CSV-DIR NGPUS SIZE...: the options into *nrhs and *reps, the
+ * GPU counts (a comma list, each at most the *have GPUs present) into gpus[0..*ngpus) (at
+ * most 16); returns CSV-DIR's index (the sizes follow NGPUS), or 0 after a usage message naming
+ * sizes. */
+int bench_solver_args(int argc, char **argv, const char *sizes, int *nrhs, int *reps, int *gpus,
+                      int *ngpus, int *have);
+
+/* TFLOP/s of an m x m x m DGEMM on device 0, the median of reps timed runs after an untimed
+ * one, with A0's leading m x m block (leading dimension ld) as both operands: a GPU runs
+ * DGEMM faster on zeros than on such data (it draws less power), which would raise the
+ * ceiling above what any routine meets. */
+double bench_device_dgemm(long m, const double *A0, long ld, int reps);
+
+#endif
