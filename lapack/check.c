@@ -71,8 +71,8 @@ int check_trtri(tess_uplo_t uplo, tess_diag_t diag, int64_t n, const void *A, in
     return info ? 0 : -6;
 }
 
-int check_getrf(int64_t m, int64_t n, const void *A, int64_t lda, const int64_t *ipiv,
-                const int64_t *info)
+/* GETRF's and GEQRF's first four: m, n, A, lda */
+static int check_mn(int64_t m, int64_t n, const void *A, int64_t lda)
 {
     if (m < 0)
         return -1;
@@ -80,8 +80,15 @@ int check_getrf(int64_t m, int64_t n, const void *A, int64_t lda, const int64_t 
         return -2;
     if (m > 0 && n > 0 && !A)
         return -3;
-    if (lda < max1(m))
-        return -4;
+    return lda < max1(m) ? -4 : 0;
+}
+
+int check_getrf(int64_t m, int64_t n, const void *A, int64_t lda, const int64_t *ipiv,
+                const int64_t *info)
+{
+    int err = check_mn(m, n, A, lda);
+    if (err)
+        return err;
     if (m > 0 && n > 0 && !ipiv)
         return -5;
     return info ? 0 : -6;
@@ -147,17 +154,8 @@ int check_laswp(int64_t n, const void *A, int64_t lda, int64_t k1, int64_t k2, c
 
 int check_geqrf(int64_t m, int64_t n, const void *A, int64_t lda, const void *tau)
 {
-    if (m < 0)
-        return -1;
-    if (n < 0)
-        return -2;
-    if (m > 0 && n > 0 && !A)
-        return -3;
-    if (lda < max1(m))
-        return -4;
-    if (m > 0 && n > 0 && !tau)
-        return -5;
-    return 0;
+    int err = check_mn(m, n, A, lda);
+    return err ? err : m > 0 && n > 0 && !tau ? -5 : 0;
 }
 
 /* ?ormqr takes N or T, ?unmqr N or C */
