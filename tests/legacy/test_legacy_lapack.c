@@ -536,7 +536,8 @@ static void info_is_lapacks_at_every_position_with_the_tiles_a_call_picks(void *
 }
 
 /* An unchanged LAPACK program's DPOTRF of order 2500 made indefinite in the first, second
- * and last third (issue 44: INFO 3138, 6275 and 9988 on four host devices). */
+ * and last third: on four host devices an offset counted in the largest tile rather than
+ * the call's own gave INFO 3138, 6275 and 9988. */
 static void dpotrf_of_order_2500_reports_lapacks_info_in_each_third(void **state)
 {
     (void)state;
