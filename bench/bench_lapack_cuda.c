@@ -40,16 +40,6 @@
 #include "bench_solver.h"
 #include "bench_util.h"
 
-#define CS(call)                                                                                   \
-    do {                                                                                           \
-        cusolverStatus_t e_ = (call);                                                              \
-        if (e_ != CUSOLVER_STATUS_SUCCESS) {                                                       \
-            char m_[32];                                                                           \
-            snprintf(m_, sizeof m_, "cuSOLVER status %d", (int)e_);                                \
-            BENCH_FAIL(#call, m_);                                                                 \
-        }                                                                                          \
-    } while (0)
-
 enum { POTRF, POTRS, POTRI, NROUT };
 static const char *const names[NROUT] = { "dpotrf", "dpotrs", "dpotri" };
 static int reps = 3, nrhs = 1024, mg_block = 256, failed;

@@ -36,16 +36,6 @@
 #include "bench_solver.h"
 #include "bench_util.h"
 
-#define CS(call)                                                                                   \
-    do {                                                                                           \
-        cusolverStatus_t e_ = (call);                                                              \
-        if (e_ != CUSOLVER_STATUS_SUCCESS) {                                                       \
-            char m_[32];                                                                           \
-            snprintf(m_, sizeof m_, "cuSOLVER status %d", (int)e_);                                \
-            BENCH_FAIL(#call, m_);                                                                 \
-        }                                                                                          \
-    } while (0)
-
 /* Reflectors per cusolverDnDormqr call: its 32-bit sizes then index at most m x 4096. */
 #define ORMQR_BLOCK 4096
 

@@ -1,6 +1,21 @@
-/* What the LU and QR drivers share: their arguments and their ceiling. */
+/* What the LAPACK drivers share: cuSOLVER's check, the LU and QR drivers' arguments, and
+ * their ceiling. */
 #ifndef BENCH_SOLVER_H
 #define BENCH_SOLVER_H
+
+#include <cusolverDn.h>
+#include "bench_cuda_check.h"
+
+/* A failed cuSOLVER call ends the run, as CU and CB do. */
+#define CS(call)                                                                                   \
+    do {                                                                                           \
+        cusolverStatus_t e_ = (call);                                                              \
+        if (e_ != CUSOLVER_STATUS_SUCCESS) {                                                       \
+            char m_[32];                                                                           \
+            snprintf(m_, sizeof m_, "cuSOLVER status %d", (int)e_);                                \
+            BENCH_FAIL(#call, m_);                                                                 \
+        }                                                                                          \
+    } while (0)
 
 /* [--nrhs K] [--reps R (1-15)] CSV-DIR NGPUS SIZE...: the options into *nrhs and *reps, the
  * GPU counts (a comma list, each at most the *have GPUs present) into gpus[0..*ngpus) (at
