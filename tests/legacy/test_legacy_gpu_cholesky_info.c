@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "elements.h"
 #include <cuda_runtime.h>
 #include "tessera.h"
 
@@ -175,34 +176,6 @@ static int call_async(int ty, rout_t r, tess_uplo_t u, int64_t n, void *A, void 
 }
 
 /* ---- matrices ------------------------------------------------------------------------- */
-
-static double complex get(int ty, const void *p, int64_t i)
-{
-    switch (ty) {
-    case 0: return ((const float *)p)[i];
-    case 1: return ((const double *)p)[i];
-    case 2: return ((const float complex *)p)[i];
-    default: return ((const double complex *)p)[i];
-    }
-}
-
-static void set(int ty, void *p, int64_t i, double complex v)
-{
-    switch (ty) {
-    case 0: ((float *)p)[i] = (float)creal(v); break;
-    case 1: ((double *)p)[i] = creal(v); break;
-    case 2: ((float complex *)p)[i] = (float complex)v; break;
-    default: ((double complex *)p)[i] = v; break;
-    }
-}
-
-static unsigned seed = 1;
-
-static double rnd(void)
-{
-    seed = seed * 1103515245u + 12345u;
-    return (double)(seed >> 8 & 0xffff) / 65536.0 - 0.5;
-}
 
 static size_t bytes(int ty, int64_t m, int64_t n)
 {

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "elements.h"
 #include "tessera.h"
 
 enum { N_SMALL = 12, N_LARGE = 400, LD_PAD = 3 };
@@ -229,34 +230,6 @@ void xerbla_64_(const char *name, const int64_t *info, size_t len)
 }
 
 /* ---- matrices ----------------------------------------------------------------- */
-
-static double complex get(int ty, const void *p, int64_t i)
-{
-    switch (ty) {
-    case 0: return ((const float *)p)[i];
-    case 1: return ((const double *)p)[i];
-    case 2: return ((const float complex *)p)[i];
-    default: return ((const double complex *)p)[i];
-    }
-}
-
-static void set(int ty, void *p, int64_t i, double complex v)
-{
-    switch (ty) {
-    case 0: ((float *)p)[i] = (float)creal(v); break;
-    case 1: ((double *)p)[i] = creal(v); break;
-    case 2: ((float complex *)p)[i] = (float complex)v; break;
-    default: ((double complex *)p)[i] = v; break;
-    }
-}
-
-static unsigned seed = 1;
-
-static double rnd(void)
-{
-    seed = seed * 1103515245u + 12345u;
-    return (double)(seed >> 8 & 0xffff) / 65536.0 - 0.5;
-}
 
 /* An n x n Hermitian matrix in ld, both triangles: entries of at most 1/2
  * off the diagonal and n on it, so its eigenvalues lie in [n/2, 3n/2]; scaled
