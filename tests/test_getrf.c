@@ -273,6 +273,19 @@ static void laswp_interchanges_rows_as_lapack_does_for_every_increment(void **st
         }
 }
 
+/* Runs of interchanges longer than a GPU applies as one permutation (512), with rows swapped
+ * again and again, in both directions: the result is still LAPACK's, bit for bit. */
+static void laswp_applies_long_runs_of_interchanges_in_order(void **state)
+{
+    (void)state;
+    const int64_t incs[] = { 1, -1 };
+    for (int ti = 0; ti < TU_NTYPES; ti++)
+        for (int i = 0; i < 2; i++) {
+            laswp_case(&tu_types[ti], 1600, 37, 3, 1500, incs[i], true);
+            laswp_case(&tu_types[ti], 1600, 37, 1, 1100, incs[i], false);
+        }
+}
+
 /* A window of a parent: every element outside A's m x n and B is what it was. */
 static void gesv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched(void **state)
 {
@@ -454,6 +467,7 @@ int main(void)
         cmocka_unit_test(getrf_reports_the_first_zero_pivot_and_completes_the_factorization),
         cmocka_unit_test(gesv_leaves_b_untouched_when_the_matrix_is_singular),
         cmocka_unit_test(laswp_interchanges_rows_as_lapack_does_for_every_increment),
+        cmocka_unit_test(laswp_applies_long_runs_of_interchanges_in_order),
         cmocka_unit_test(gesv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched),
         cmocka_unit_test(a_front_chains_getrf_laswp_trsm_gemm_and_getrf_with_no_sync),
         cmocka_unit_test(lu_with_empty_dimensions_returns_at_once),

@@ -3,9 +3,9 @@
  * parameters, a tile's info carried from the device to the host without the
  * worker waiting for it, POTRF's info checked against the factor, the check
  * for a zero on the diagonal (TRTRI's, and GETRF's INFO, taken from U rather
- * than from cuSOLVER), GETRF's pivots made global, the row interchanges
- * of LASWP, and ORMQR's copy of the reflectors with their implicit unit
- * diagonal made explicit. */
+ * than from cuSOLVER), GETRF's pivots made global, and ORMQR's copy of the
+ * reflectors with their implicit unit diagonal made explicit (laswp.cu has
+ * the row interchanges). */
 #include <climits>
 #include "check.cuh"
 #include "scalar.cuh"
@@ -131,28 +131,6 @@ __global__ void add_offset(int64_t n, int64_t *ipiv, int64_t offset)
         ipiv[i] += offset;
 }
 
-/* One thread a column, each applying the interchanges in order; the pivots are read by every
- * thread of a warp at once (one broadcast). */
-template <class T>
-__global__ void swap_rows(int64_t m, int64_t n, T *A, int64_t lda, int64_t k1, int64_t k2,
-                          const int64_t *ipiv, bool forward)
-{
-    const int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (j >= n)
-        return;
-    T *col = A + j * lda;
-    for (int64_t s = 0; s <= k2 - k1; s++) {
-        const int64_t i = forward ? k1 + s : k2 - s, p = ipiv[i - k1];
-        if (p == i || p < 1 || p > m)
-            continue;
-        const T v = col[i - 1];
-        col[i - 1] = col[p - 1];
-        col[p - 1] = v;
-    }
-}
-
-constexpr int LASWP_THREADS = 128;
-
 /* U = V's r x k reflectors with ones on the diagonal and zeros above it: one thread an
  * element, V's diagonal and upper part never read. */
 template <class T>
@@ -197,21 +175,6 @@ extern "C" int kern_cuda_getrf_finish(kern_type_t t, cudaStream_t s, int64_t mn,
         KERN_LAUNCH_CHECK();
     }
     return kern_cuda_diag_zero(t, s, mn, A, lda, dev_out);
-}
-
-extern "C" int kern_cuda_laswp(kern_type_t t, cudaStream_t s, int64_t m, int64_t n, void *A,
-                               int64_t lda, int64_t k1, int64_t k2, const int64_t *ipiv,
-                               bool forward)
-{
-    if (n == 0 || k2 < k1)
-        return 0;
-    return kern_by_type(t, [&](auto z) -> int {
-        using T = decltype(z);
-        swap_rows<T><<<(unsigned)((n + LASWP_THREADS - 1) / LASWP_THREADS), LASWP_THREADS, 0, s>>>(
-            m, n, static_cast<T *>(A), lda, k1, k2, ipiv, forward);
-        KERN_LAUNCH_CHECK();
-        return 0;
-    });
 }
 
 extern "C" int kern_cuda_thread_solver(cudaStream_t s, cusolverDnHandle_t *h)
