@@ -71,7 +71,7 @@ static int issue_kernel(rt_device_t *d, flight_t *f)
                     .args = t->args };
     while (!err && f->nuse < t->naccess) {
         cache_use_t *u = &f->use[f->nuse];
-        err = cache_acquire(d, t->acc[f->nuse].blk, t->acc[f->nuse].mode, u);
+        err = cache_acquire(d, t->acc[f->nuse].blk, t->acc[f->nuse].mode, u, t->scope);
         if (!err) {
             x.ptr[f->nuse] = u->ptr;
             x.ld[f->nuse] = u->blk->m;
@@ -151,7 +151,7 @@ static int issue_kernel_task(rt_device_t *d, window_t *w, flight_t *f)
         } else {
             nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
         }
-        if ((err = cache_make_room(d, &others)))
+        if ((err = cache_make_room(d, &others, f->t->scope)))
             break;
     }
     if (room)
