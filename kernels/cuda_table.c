@@ -248,6 +248,13 @@ static int info_to_host(kern_ctx_t *x, int64_t *info, int64_t offset)
     return kern_cuda_info_to_host(x->stream, x->scratch, info, offset, x->async_err);
 }
 
+/* The devInfo of a cuSOLVER routine that fails only on our arguments (GEQRF, ORMQR): a
+ * negative one fails the task with TESS_EINTERNAL, as a diagonal tile's does. */
+static int status_to_host(kern_ctx_t *x)
+{
+    return info_to_host(x, NULL, 0);
+}
+
 static int work_get(kern_ctx_t *x, int64_t n, size_t bytes, void **w)
 {
     if (INFO_BYTES + bytes <= cuda_scratch_bytes(n)) {
@@ -308,7 +315,8 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
 
 /* A panel's LU on cuSOLVER's 64-bit getrf, which writes 64-bit pivots; then the pivots made
  * global and the info taken from U's diagonal (kern_cuda_getrf_finish), cuSOLVER's own not
- * trusted (its POTRF's misreports in CUDA 13).  A host workspace is handled as TRTRI's. */
+ * trusted (its POTRF's misreports in CUDA 13) unless negative, an argument error that fails
+ * the task.  A host workspace is handled as TRTRI's. */
 static int cuda_getrf(kern_ctx_t *x, kern_type_t t, cudaDataType dt, int64_t m, int64_t n, void *A,
                       int64_t lda, int64_t *ipiv, int64_t *info, int64_t offset)
 {
@@ -422,7 +430,8 @@ CUDA_LAPACK(z, KERN_Z, cuDoubleComplex, double, CUDA_C_64F, true, cusolverDnZpot
  * with an explicit unit diagonal (kern.h: V's diagonal and above are never read, nor is V
  * written, which cuSOLVER does not promise), the copy and the workspace together in the
  * context's scratch or in stream-ordered memory.  Neither routine fails on valid arguments:
- * the info cuSOLVER writes to the scratch's head is not read. */
+ * the devInfo cuSOLVER writes to the scratch's head can only say that one of ours was not
+ * (status_to_host). */
 #define CUDA_QR(P, TY, CT, GEQRF, GEQRF_BS, ORMQR, ORMQR_BS)                                       \
     static int cuda_##P##geqrf(kern_ctx_t *x, int64_t m, int64_t n, void *A, int64_t lda,          \
                                void *tau)                                                          \
@@ -437,6 +446,8 @@ CUDA_LAPACK(z, KERN_Z, cuDoubleComplex, double, CUDA_C_64F, true, cusolverDnZpot
             err = work_get(x, n, (size_t)(lwork > 0 ? lwork : 1) * sizeof(CT), &w);                \
         if (!err)                                                                                  \
             err = CUSOLVER_OK(GEQRF(h, (int)m, (int)n, A, (int)lda, tau, w, lwork, x->scratch));   \
+        if (!err)                                                                                  \
+            err = status_to_host(x);                                                               \
         return work_put(x, w, err);                                                                \
     }                                                                                              \
     static int cuda_##P##ormqr(kern_ctx_t *x, tess_side_t side, tess_trans_t trans, int64_t m,     \
@@ -461,6 +472,8 @@ CUDA_LAPACK(z, KERN_Z, cuDoubleComplex, double, CUDA_C_64F, true, cusolverDnZpot
         if (!err)                                                                                  \
             err = CUSOLVER_OK(ORMQR(h, sm, op, (int)m, (int)n, (int)k, w, (int)r, tau, C,          \
                                     (int)ldc, (CT *)((char *)w + ubytes), lwork, x->scratch));     \
+        if (!err)                                                                                  \
+            err = status_to_host(x);                                                               \
         return work_put(x, w, err);                                                                \
     }                                                                                              \
     static int cuda_##P##transpose(kern_ctx_t *x, int64_t m, int64_t n, const void *A,             \

@@ -210,9 +210,24 @@ int lapack_gesv(kern_type_t t, int64_t n, int64_t nrhs, void *A, int64_t lda, in
     return blas_run(t, 2, ops, submit, &c);
 }
 
+/* The rows of A that LASWP touches: rows 1 to k2 and to the largest pivot of rows k1 to k2
+ * that lies in A's lda rows (one outside is not applied), the pivots read from the host (s:
+ * their stride).  When an earlier call is still computing them, the rows they name are known
+ * only when the tasks run: then all of LAPACK's lda x n A. */
+static int64_t laswp_rows(int64_t lda, int64_t k1, int64_t k2, const int64_t *ipiv, int64_t s)
+{
+    const int64_t *p = ipiv + k1 - 1;
+    if (!rt_region_host_current(p, 1, k2 - k1 + 1, s, sizeof *p))
+        return lda;
+    int64_t rows = k2;
+    for (int64_t q = 0; q <= k2 - k1; q++)
+        if (p[q * s] > rows && p[q * s] <= lda)
+            rows = p[q * s];
+    return rows;
+}
+
 /* LAPACK's entry for row i is ipiv(k1 + (i - k1)|incx|); a negative incx takes the rows from
- * k2 down.  The panels are lda rows high: the rows that
- * ipiv names are known only when the tasks run, and LAPACK's A is lda x n. */
+ * k2 down. */
 int lapack_laswp(kern_type_t t, int64_t n, void *A, int64_t lda, int64_t k1, int64_t k2,
                  const int64_t *ipiv, int64_t incx)
 {
@@ -228,8 +243,8 @@ int lapack_laswp(kern_type_t t, int64_t n, void *A, int64_t lda, int64_t k1, int
                     .k2 = k2,
                     .stride = s,
                     .forward = incx > 0 };
-    blas_operand_t ops[] = {
-        [OP_B] = { NULL, 0, 0, 1 }, [OP_A] = { A, lda, n, lda, .panels = true }
-    };
+    blas_operand_t ops[] = { [OP_B] = { NULL, 0, 0, 1 },
+                             [OP_A] = { A, laswp_rows(lda, k1, k2, ipiv, s), n, lda,
+                                        .panels = true } };
     return blas_run(t, 2, ops, submit, &c);
 }

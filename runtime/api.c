@@ -73,15 +73,23 @@ static void device_grid(int n, int *p, int *q)
     *q = n / *p;
 }
 
-static void release_all(void)
+/* A device that could not be drained may still be running work on any device's memory,
+ * the blocks' and the events: then none of it is released (it is left to the process's end),
+ * and the drain's error is returned. */
+static int release_all(void)
 {
+    int err = 0;
     for (int i = 0; i < rt.ndev; i++)
-        if (rt.dev[i] && rt.dev[i]->be && rt.dev[i]->be->drain)
-            rt.dev[i]->be->drain(rt.dev[i]);
-    block_dir_free();
+        if (rt.dev[i] && rt.dev[i]->be && rt.dev[i]->be->drain) {
+            int e = rt.dev[i]->be->drain(rt.dev[i]);
+            err = err ? err : e;
+        }
+    if (!err)
+        block_dir_free();
     for (int i = 0; i < rt.ndev; i++) {
         rt_device_t *d = rt.dev[i];
-        if (!d)
+        rt.dev[i] = NULL;
+        if (!d || err)
             continue;
         cache_pool_free(d);
         if (d->be) {
@@ -91,7 +99,6 @@ static void release_all(void)
         pthread_mutex_destroy(&d->ev_lock);
         free(d->trace);
         free(d);
-        rt.dev[i] = NULL;
     }
     free(rt.cfg.trace);
     rt.cfg.trace = NULL;
@@ -102,6 +109,7 @@ static void release_all(void)
     pthread_mutex_destroy(&rt.done_lock);
     pthread_cond_destroy(&rt.sched_cond);
     pthread_cond_destroy(&rt.done_cond);
+    return err;
 }
 
 /* Which GPUs: all of them for "cuda" and "auto", the listed ones otherwise;
@@ -275,7 +283,8 @@ TESS_API int tess_finalize(void)
             stats_print();
         atomic_store(&initialized, false);
         pin_fini();
-        release_all();
+        int rerr = release_all();
+        err = err ? err : rerr;
         atomic_store(&closing, false);
         finalizing = false;
     }

@@ -112,6 +112,31 @@ bool rt_region_written_since(tess_part_t part, const void *A, int64_t m, int64_t
     return err || w.written;
 }
 
+/* A block with a write still to run, or whose newest copy is on a device (a write-back not
+ * yet done, or one that failed). */
+static void note_pending(rt_block_t *b, bool inside, void *arg)
+{
+    (void)inside;
+    bool *pending = arg;
+    if (b->last_writer && !atomic_load(&b->last_writer->done))
+        *pending = true;
+    pthread_mutex_lock(&rt.cache_lock);
+    *pending |= !b->host_valid || atomic_load(&b->wb_failed);
+    pthread_mutex_unlock(&rt.cache_lock);
+}
+
+bool rt_region_host_current(const void *A, int64_t m, int64_t n, int64_t lda, size_t elsize)
+{
+    bool pending = false;
+    if (rt_enter())
+        return false;
+    pthread_mutex_lock(&rt.submit_lock);
+    int err = block_foreach_in(TessAll, A, m, n, lda, elsize, note_pending, &pending);
+    pthread_mutex_unlock(&rt.submit_lock);
+    rt_leave();
+    return !err && !pending;
+}
+
 TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t lda, size_t elsize)
 {
     int err = enter_region(1, m, n, A, lda, elsize);

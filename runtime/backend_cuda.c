@@ -195,15 +195,19 @@ static void cuda_close(rt_device_t *d)
     d->be_data = NULL;
 }
 
-/* Errors are the device's to report elsewhere: this only waits. */
-static void cuda_drain(rt_device_t *d)
+/* A stream whose work failed has stopped: its error is the device's to report
+ * elsewhere.  A GPU that cannot be made current was not waited for at all. */
+static int cuda_drain(rt_device_t *d)
 {
     cuda_dev_t *g = gpu(d);
-    if (!g || make_current(d))
-        return;
+    if (!g)
+        return 0;
+    if (make_current(d))
+        return TESS_EDEVICE;
     for (int i = 0; i < RT_NSTREAMS; i++)
         if (g->stream[i] && cudaStreamSynchronize(g->stream[i]) != cudaSuccess)
             cudaGetLastError();
+    return 0;
 }
 
 static kern_ctx_t *cuda_ctx(rt_device_t *d, int compute_stream, int *async_err)

@@ -48,12 +48,16 @@ static int host_open(rt_device_t *d)
     return 0;
 }
 
-static void host_drain(rt_device_t *d)
+static int host_drain(rt_device_t *d)
 {
     host_dev_t *h = d->be_data;
+    int err = 0;
     for (int i = 0; h && i < RT_S_COMPUTE; i++)
-        if (h->copy[i])
-            hs_stream_drain(h->copy[i]);
+        if (h->copy[i]) {
+            int e = hs_stream_drain(h->copy[i]);
+            err = err ? err : e;
+        }
+    return err;
 }
 
 /* Also undoes a partial host_open. */

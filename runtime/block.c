@@ -1,18 +1,32 @@
 /* The block directory: every tile view the runtime has seen, found exactly
  * by (pointer, shape, ld, element size) through a hash table, and by address
- * range through an array sorted by start address, which is how views that
- * share memory without being the same tile are found. */
+ * range through arrays sorted by start address, which is how views that
+ * share memory without being the same tile are found.
+ *
+ * The range arrays are one per span class (blocks whose byte span has the
+ * same bit length): a search for what reaches into an address looks back in
+ * each class only as far as that class's blocks can reach.  One array with
+ * the widest span ever seen as its reach made every lookup scan every block
+ * within that width, for good, once a strided vector piece spanning a whole
+ * matrix had been made. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
 
-static struct {
-    rt_block_t **hash;
-    size_t nhash;        /* power of two */
+/* Span class c holds the blocks whose byte span is below 2^c and at least 2^(c-1). */
+#define NCLASSES 65
+
+typedef struct {
     rt_block_t **sorted; /* by ptr */
     size_t n, cap;
-    size_t max_span; /* largest byte span of any block */
+} span_class_t;
+
+static struct {
+    rt_block_t **hash;
+    size_t nhash; /* power of two */
+    size_t n;     /* blocks, in all classes */
+    span_class_t cls[NCLASSES];
 } dir;
 
 size_t block_span_bytes(int64_t m, int64_t n, int64_t ld, size_t es)
@@ -49,16 +63,17 @@ int block_dir_init(void)
 
 void block_dir_clear(void)
 {
-    while (dir.n)
-        block_remove(dir.sorted[dir.n - 1]);
-    dir.max_span = 0;
+    for (int c = 0; c < NCLASSES; c++)
+        while (dir.cls[c].n)
+            block_remove(dir.cls[c].sorted[dir.cls[c].n - 1]);
 }
 
 void block_dir_free(void)
 {
     block_dir_clear();
     free(dir.hash);
-    free(dir.sorted);
+    for (int c = 0; c < NCLASSES; c++)
+        free(dir.cls[c].sorted);
     memset(&dir, 0, sizeof dir);
 }
 
@@ -81,13 +96,23 @@ static void rehash(void)
     dir.nhash = nh;
 }
 
-/* First index whose block starts at or after p. */
-static size_t lower_bound(const char *p)
+static int span_class(size_t span)
 {
-    size_t lo = 0, hi = dir.n;
+    return span ? 64 - __builtin_clzll((unsigned long long)span) : 0;
+}
+
+static span_class_t *class_of(const rt_block_t *b)
+{
+    return &dir.cls[span_class(block_span_bytes(b->m, b->n, b->ld, b->elsize))];
+}
+
+/* First index of class k whose block starts at or after address a. */
+static size_t lower_bound(const span_class_t *k, uintptr_t a)
+{
+    size_t lo = 0, hi = k->n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (dir.sorted[mid]->ptr < p)
+        if ((uintptr_t)k->sorted[mid]->ptr < a)
             lo = mid + 1;
         else
             hi = mid;
@@ -146,47 +171,54 @@ static void drop_overlap(rt_block_t *a, const rt_block_t *b)
     }
 }
 
-/* Index of the first block that may reach into memory at p: no block spans
- * more than max_span bytes, so none starting earlier than that does. */
-static size_t first_near(const char *p)
+/* Calls fn on every block whose address range may meet [p, p + span) (a superset:
+ * fn tests), until fn returns false; false then.  A block of class c spans less
+ * than 2^c bytes, so in that class none starting 2^c or more before p does. */
+static bool for_each_near(const char *p, size_t span, bool (*fn)(rt_block_t *, void *), void *arg)
 {
-    uintptr_t a = (uintptr_t)p, back = dir.max_span < a ? dir.max_span : a;
-    size_t lo = 0, hi = dir.n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if ((uintptr_t)dir.sorted[mid]->ptr < a - back)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static bool link_overlaps(rt_block_t *nb)
-{
-    size_t span = block_span_bytes(nb->m, nb->n, nb->ld, nb->elsize);
-    for (size_t i = first_near(nb->ptr); i < dir.n && dir.sorted[i]->ptr < nb->ptr + span; i++) {
-        rt_block_t *b = dir.sorted[i];
-        if (b == nb || !block_views_overlap(nb->ptr, nb->m, nb->n, nb->ld, nb->elsize, b->ptr, b->m,
-                                            b->n, b->ld, b->elsize))
+    uintptr_t a = (uintptr_t)p;
+    for (int c = 0; c < NCLASSES; c++) {
+        const span_class_t *k = &dir.cls[c];
+        if (!k->n)
             continue;
-        if (!add_overlap(nb, b))
-            return false;
-        if (!add_overlap(b, nb)) {
-            nb->noverlaps--;
-            return false;
-        }
+        uintptr_t reach = c < 64 ? ((uintptr_t)1 << c) - 1 : UINTPTR_MAX;
+        for (size_t i = lower_bound(k, reach < a ? a - reach : 0);
+             i < k->n && k->sorted[i]->ptr < p + span; i++)
+            if (!fn(k->sorted[i], arg))
+                return false;
     }
     return true;
 }
 
+static bool link_one(rt_block_t *b, void *arg)
+{
+    rt_block_t *nb = arg;
+    if (b == nb || !block_views_overlap(nb->ptr, nb->m, nb->n, nb->ld, nb->elsize, b->ptr, b->m,
+                                        b->n, b->ld, b->elsize))
+        return true;
+    if (!add_overlap(nb, b))
+        return false;
+    if (!add_overlap(b, nb)) {
+        nb->noverlaps--;
+        return false;
+    }
+    return true;
+}
+
+static bool link_overlaps(rt_block_t *nb)
+{
+    return for_each_near(nb->ptr, block_span_bytes(nb->m, nb->n, nb->ld, nb->elsize), link_one, nb);
+}
+
 static bool insert_sorted(rt_block_t *b)
 {
-    if (!rt_grow(&dir.sorted, &dir.cap, dir.n, sizeof *dir.sorted, 1024))
+    span_class_t *k = class_of(b);
+    if (!rt_grow(&k->sorted, &k->cap, k->n, sizeof *k->sorted, 256))
         return false;
-    size_t i = lower_bound(b->ptr);
-    memmove(dir.sorted + i + 1, dir.sorted + i, (dir.n - i) * sizeof *dir.sorted);
-    dir.sorted[i] = b;
+    size_t i = lower_bound(k, (uintptr_t)b->ptr);
+    memmove(k->sorted + i + 1, k->sorted + i, (k->n - i) * sizeof *k->sorted);
+    k->sorted[i] = b;
+    k->n++;
     dir.n++;
     return true;
 }
@@ -212,9 +244,6 @@ rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, in
     *b = (rt_block_t){
         .ptr = ptr, .m = m, .n = n, .ld = ld, .elsize = es, .ti = ti, .tj = tj, .host_valid = true
     };
-    size_t span = block_span_bytes(m, n, ld, es);
-    if (span > dir.max_span)
-        dir.max_span = span;
     if (!link_overlaps(b) || !insert_sorted(b)) {
         for (size_t i = 0; i < b->noverlaps; i++)
             drop_overlap(b->overlaps[i], b);
@@ -257,29 +286,43 @@ static bool inside(const char *p, int64_t m, int64_t n, int64_t ld, size_t es, c
     return r0 + b->m <= m && c0 + b->n <= n;
 }
 
+/* block_foreach_in's region and the blocks found in it so far. */
+typedef struct {
+    tess_part_t part;
+    const char *p;
+    int64_t m, n, ld;
+    size_t es;
+    rt_block_t **hits;
+    size_t cnt, cap;
+} region_t;
+
+static bool collect(rt_block_t *b, void *arg)
+{
+    region_t *r = arg;
+    if (!block_views_overlap(r->p, r->m, r->n, r->ld, r->es, b->ptr, b->m, b->n, b->ld,
+                             b->elsize) ||
+        !meets_part(r->part, r->p, r->m, r->n, r->ld, r->es, b))
+        return true;
+    if (!rt_grow(&r->hits, &r->cap, r->cnt, sizeof *r->hits, 64))
+        return false;
+    r->hits[r->cnt++] = b;
+    return true;
+}
+
 int block_foreach_in(tess_part_t part, const char *p, int64_t m, int64_t n, int64_t ld, size_t es,
                      void (*fn)(rt_block_t *, bool inside, void *), void *arg)
 {
     if (m <= 0 || n <= 0)
         return 0;
-    size_t span = block_span_bytes(m, n, ld, es);
     /* fn may remove the block it is given: collect first */
-    size_t cap = 0, cnt = 0;
-    rt_block_t **hits = NULL;
-    for (size_t i = first_near(p); i < dir.n && dir.sorted[i]->ptr < p + span; i++) {
-        rt_block_t *b = dir.sorted[i];
-        if (!block_views_overlap(p, m, n, ld, es, b->ptr, b->m, b->n, b->ld, b->elsize) ||
-            !meets_part(part, p, m, n, ld, es, b))
-            continue;
-        if (!rt_grow(&hits, &cap, cnt, sizeof *hits, 64)) {
-            free(hits);
-            return TESS_ENOMEM;
-        }
-        hits[cnt++] = b;
+    region_t r = { part, p, m, n, ld, es, NULL, 0, 0 };
+    if (!for_each_near(p, block_span_bytes(m, n, ld, es), collect, &r)) {
+        free(r.hits);
+        return TESS_ENOMEM;
     }
-    for (size_t i = 0; i < cnt; i++)
-        fn(hits[i], inside(p, m, n, ld, es, hits[i]), arg);
-    free(hits);
+    for (size_t i = 0; i < r.cnt; i++)
+        fn(r.hits[i], inside(p, m, n, ld, es, r.hits[i]), arg);
+    free(r.hits);
     return 0;
 }
 
@@ -292,9 +335,12 @@ void block_remove(rt_block_t *b)
             break;
         }
     }
-    for (size_t i = lower_bound(b->ptr); i < dir.n && dir.sorted[i]->ptr == b->ptr; i++) {
-        if (dir.sorted[i] == b) {
-            memmove(dir.sorted + i, dir.sorted + i + 1, (dir.n - i - 1) * sizeof *dir.sorted);
+    span_class_t *c = class_of(b);
+    for (size_t i = lower_bound(c, (uintptr_t)b->ptr); i < c->n && c->sorted[i]->ptr == b->ptr;
+         i++) {
+        if (c->sorted[i] == b) {
+            memmove(c->sorted + i, c->sorted + i + 1, (c->n - i - 1) * sizeof *c->sorted);
+            c->n--;
             dir.n--;
             break;
         }

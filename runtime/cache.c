@@ -70,11 +70,13 @@ static void free_copy(int dev, rt_block_t *b)
     c->ptr = NULL;
 }
 
-static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, rt_scope_t *own);
+static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, rt_scope_t *own,
+                           rt_scope_t *charge);
 
 /* Evicts the least recently used unpinned copy, clean ones first; a dirty one
- * is written back first.  False when every copy is in use. */
-static bool evict_one(rt_device_t *d, int *err)
+ * is written back first, and its failure is charged to scope, the scope of the
+ * task that wanted the room.  False when every copy is in use. */
+static bool evict_one(rt_device_t *d, int *err, rt_scope_t *scope)
 {
     struct cache_dev *cd = d->cache;
     rt_block_t *victim = NULL;
@@ -96,7 +98,7 @@ static bool evict_one(rt_device_t *d, int *err)
     if (!victim_clean) {
         /* copied under the lock: an eviction is no task, so nothing else
          * orders it against a task writing the block on another device */
-        *err = write_back_sync(d, victim, false, &rt.evict);
+        *err = write_back_sync(d, victim, false, &rt.evict, scope);
         if (*err)
             return false;
     }
@@ -105,7 +107,7 @@ static bool evict_one(rt_device_t *d, int *err)
     return true;
 }
 
-static int alloc_copy(rt_device_t *d, rt_block_t *b)
+static int alloc_copy(rt_device_t *d, rt_block_t *b, rt_scope_t *scope)
 {
     struct cache_dev *cd = d->cache;
     rt_copy_t *c = &b->copies[d->id];
@@ -116,7 +118,7 @@ static int alloc_copy(rt_device_t *d, rt_block_t *b)
         return TESS_ENOMEM;
     while (!pool_alloc(cd->pool, bytes, &off)) {
         int err = 0;
-        if (!evict_one(d, &err))
+        if (!evict_one(d, &err, scope))
             return err ? err : TESS_ENOMEM;
     }
     c->ptr = d->pool_base + off;
@@ -126,11 +128,11 @@ static int alloc_copy(rt_device_t *d, rt_block_t *b)
     return 0;
 }
 
-int cache_make_room(rt_device_t *d, bool *others)
+int cache_make_room(rt_device_t *d, bool *others, rt_scope_t *scope)
 {
     int err = 0;
     pthread_mutex_lock(&rt.cache_lock);
-    while (evict_one(d, &err))
+    while (evict_one(d, &err, scope))
         ;
     *others = d->cache->nres > 0;
     /* a task pins copies only while a worker has it (counted in rt.inflight
@@ -272,7 +274,7 @@ static void take_ownership(rt_device_t *d, rt_block_t *b)
     b->host_valid = false;
 }
 
-int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, cache_use_t *u)
+int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, cache_use_t *u, rt_scope_t *scope)
 {
     *u = (cache_use_t){ .blk = b, .src = -1 };
     rt_copy_t *c = &b->copies[d->id];
@@ -282,7 +284,7 @@ int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, cache_use_t *u)
         atomic_fetch_add(&rt.hits, 1);
     } else {
         if (!c->ptr)
-            err = alloc_copy(d, b);
+            err = alloc_copy(d, b, scope);
         if (!err && (mode & RT_R)) {
             atomic_fetch_add(&rt.misses, 1);
             c->pins++;
@@ -320,9 +322,11 @@ void cache_release(rt_device_t *d, cache_use_t *u)
 /* Queues the copy of the newest version to the host, under rt.cache_lock
  * (dropped meanwhile with unlock: only for tasks, whose dependencies keep
  * writers of the block away).  *done is NULL when the host was valid.  own:
- * on whose behalf, which may hold it back (rt_scope_hold). */
-static int queue_d2h(rt_block_t *b, bool unlock, rt_scope_t *own, int *src, rt_event_t **start,
-                     rt_event_t **done)
+ * on whose behalf, which may hold it back (rt_scope_hold); charge: the scope
+ * whose tasks' error its failure is (own, or for an eviction the scope of the
+ * task it makes room for; NULL: nobody's). */
+static int queue_d2h(rt_block_t *b, bool unlock, rt_scope_t *own, rt_scope_t *charge, int *src,
+                     rt_event_t **start, rt_event_t **done)
 {
     *src = -1;
     *start = *done = NULL;
@@ -353,8 +357,8 @@ static int queue_d2h(rt_block_t *b, bool unlock, rt_scope_t *own, int *src, rt_e
     if (err) {
         /* held from now, not from when the task behind it retires: another
          * device's eviction must not write to the host meanwhile */
-        if (own)
-            rt_task_failed(own == &rt.evict ? &rt.app : own, err);
+        if (charge)
+            rt_task_failed(charge, err);
         oc->pins--;
         event_put(*done);
         event_put(*start);
@@ -367,10 +371,10 @@ static int queue_d2h(rt_block_t *b, bool unlock, rt_scope_t *own, int *src, rt_e
 
 /* queue_d2h, and a write-back that could not start leaves the block marked:
  * whoever reads its host copy next flushes it again first. */
-static int write_back_start(rt_block_t *b, bool unlock, rt_scope_t *own, int *src,
-                            rt_event_t **start, rt_event_t **done)
+static int write_back_start(rt_block_t *b, bool unlock, rt_scope_t *own, rt_scope_t *charge,
+                            int *src, rt_event_t **start, rt_event_t **done)
 {
-    int err = queue_d2h(b, unlock, own, src, start, done);
+    int err = queue_d2h(b, unlock, own, charge, src, start, done);
     if (err)
         atomic_store(&b->wb_failed, true);
     return err;
@@ -396,12 +400,13 @@ static void write_back_done(rt_block_t *b, int src, bool ok)
         set_state(oc, COPY_S);
 }
 
-static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, rt_scope_t *own)
+static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, rt_scope_t *own,
+                           rt_scope_t *charge)
 {
     int64_t t0 = rt_now_ns();
     int src;
     rt_event_t *start, *done;
-    int err = write_back_start(b, unlock, own, &src, &start, &done);
+    int err = write_back_start(b, unlock, own, charge, &src, &start, &done);
     if (err || !done)
         return err;
     if (unlock)
@@ -409,8 +414,8 @@ static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, rt_s
     err = done->dev->be->event_sync(done);
     if (unlock)
         pthread_mutex_lock(&rt.cache_lock);
-    if (err && own)
-        rt_task_failed(own == &rt.evict ? &rt.app : own, err);
+    if (err && charge)
+        rt_task_failed(charge, err);
     write_back_done(b, src, !err);
     event_put(start);
     event_put(done);
@@ -423,7 +428,7 @@ int cache_writeback_start(rt_block_t *b, rt_scope_t *own, int *src, rt_event_t *
                           rt_event_t **done)
 {
     pthread_mutex_lock(&rt.cache_lock);
-    int err = write_back_start(b, true, own, src, start, done);
+    int err = write_back_start(b, true, own, own, src, start, done);
     pthread_mutex_unlock(&rt.cache_lock);
     return err;
 }
@@ -438,7 +443,7 @@ void cache_writeback_done(rt_block_t *b, int src, bool ok)
 int cache_flush_invalidate(rt_device_t *runner, rt_block_t *b, bool keep_dirty, rt_scope_t *own)
 {
     pthread_mutex_lock(&rt.cache_lock);
-    int err = keep_dirty ? write_back_sync(runner, b, runner != NULL, own) : 0;
+    int err = keep_dirty ? write_back_sync(runner, b, runner != NULL, own, own) : 0;
     if (!err) {
         for (int i = 0; i < rt.ndev; i++)
             free_copy(i, b);

@@ -50,6 +50,12 @@ uint64_t rt_writeback_tick(void);
 bool rt_region_written_since(tess_part_t part, const void *A, int64_t m, int64_t n, int64_t lda,
                              size_t elsize, uint64_t tick);
 
+/* Whether the host holds the newest data of the region: no block sharing memory with it
+ * has a write still to run or a newer copy on a device (what a call that must read an
+ * operand's values when it is made, not when its tasks run, asks).  False too when the
+ * blocks cannot be listed. */
+bool rt_region_host_current(const void *A, int64_t m, int64_t n, int64_t lda, size_t elsize);
+
 int pin_request(void *p, size_t bytes, bool user); /* user: tess_memory_register_async */
 /* transient: the operands of the calls this thread submits until it says
  * otherwise are given back to their caller when the call returns, so that

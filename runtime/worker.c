@@ -37,6 +37,7 @@ typedef struct {
     int units;                /* its share of the window, in UNITS_PER_TILE of a tile */
     int wb_src;               /* write-back tasks: the device copied from */
     rt_event_t *start, *done; /* around the task's device work; done NULL: none */
+    bool running;             /* its kernel's end cannot be known: what it uses is kept */
 } flight_t;
 
 typedef struct {
@@ -71,7 +72,7 @@ static int issue_kernel(rt_device_t *d, flight_t *f)
                     .args = t->args };
     while (!err && f->nuse < t->naccess) {
         cache_use_t *u = &f->use[f->nuse];
-        err = cache_acquire(d, t->acc[f->nuse].blk, t->acc[f->nuse].mode, u);
+        err = cache_acquire(d, t->acc[f->nuse].blk, t->acc[f->nuse].mode, u, t->scope);
         if (!err) {
             x.ptr[f->nuse] = u->ptr;
             x.ld[f->nuse] = u->blk->m;
@@ -92,9 +93,10 @@ static int issue_kernel(rt_device_t *d, flight_t *f)
     f->err = rt_fault(RT_FAULT_KERNEL) ? TESS_EDEVICE : t->fn(&x);
     int rec = d->be->record(d, s, f->done);
     if (rec) {
-        /* with no event after it, the kernel's end is known only once the device is idle */
-        if (d->be->drain)
-            d->be->drain(d);
+        /* with no event after it, the kernel's end is known only once the device is idle;
+         * one that cannot be waited for may still run it, so its tiles stay pinned and its
+         * start event held for good rather than handed to other work */
+        f->running = d->be->drain && d->be->drain(d);
         event_put(f->done);
         f->done = NULL;
         f->err = f->err ? f->err : rec;
@@ -151,7 +153,7 @@ static int issue_kernel_task(rt_device_t *d, window_t *w, flight_t *f)
         } else {
             nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
         }
-        if ((err = cache_make_room(d, &others)))
+        if ((err = cache_make_room(d, &others, f->t->scope)))
             break;
     }
     if (room)
@@ -245,14 +247,15 @@ static void retire(rt_device_t *d, window_t *w, flight_t *f)
         if (f->done && !f->err)
             account_kernel(d, w, f);
     }
-    for (int i = 0; i < f->nuse; i++) {
+    for (int i = 0; i < f->nuse && !f->running; i++) {
         cache_use_t *u = &f->use[i];
         if (u->fetch_start && !f->err)
             trace_span(d, u->src >= 0 ? RT_S_PEER : RT_S_H2D, u->src >= 0 ? "d2d" : "h2d",
                        when(u->fetch_start), when(u->fetched));
         cache_release(d, u);
     }
-    event_put(f->start);
+    if (!f->running)
+        event_put(f->start);
     event_put(f->done);
     atomic_fetch_add(&d->ntasks, 1);
     atomic_fetch_sub(&rt.inflight, 1);

@@ -284,6 +284,55 @@ static void coherent_on_a_triangle_includes_blocks_that_wrap_past_the_region_col
     free(M);
 }
 
+/* A row of M read as a vector (increment n) is a block spanning NB of M's columns, far wider
+ * than any tile of M.  A GEMV through it sees the GEMM that wrote M before it, a GEMM writing
+ * M afterwards is seen by the next GEMV through it, and once the row is invalidated (its wide
+ * blocks gone) views of M one row down and off the tile grid still see M's last write. */
+static void views_are_ordered_while_a_wide_vector_block_lives_and_after_it_goes(void **state)
+{
+    (void)state;
+    int64_t n = 4 * NB + 3, r = 5, w = 2 * NB + 1, off = NB / 2 + 1;
+    double *A = tu_matrix(D, n, n, 70), *B = tu_matrix(D, n, n, 71), *M = tu_matrix(D, n, n, 72);
+    double *y = tu_matrix(D, n, 2, 74), *E = tu_matrix(D, w, w, 75);
+    double *Mr = tu_copy(D, M, n, n), *yr = tu_copy(D, y, n, 2), *Er = tu_copy(D, E, w, w);
+    /* y(:,0) = A^T row r of (A B + M); then M = B A - M and y(:,1) = A^T row r of that */
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 1, M, n),
+                     0);
+    assert_int_equal(tess_dgemv_async(TessTrans, n, n, 1, A, n, M + r, n, 0, y, 1), 0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, B, n, A, n, -1, M, n),
+                     0);
+    assert_int_equal(tess_dgemv_async(TessTrans, n, n, 1, A, n, M + r, n, 0, y + n, 1), 0);
+    coherent_sync(y, n, 2, n);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 1, Mr, n);
+    tu_gemv_ref(D, TessTrans, n, n, 1, A, n, Mr + r, n, 0, yr, 1);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, B, n, A, n, -1, Mr, n);
+    tu_gemv_ref(D, TessTrans, n, n, 1, A, n, Mr + r, n, 0, yr + n, 1);
+    double nA = tu_norm(D, A, n, n, n), nM = tu_norm(D, Mr, n, n, n);
+    assert_true(tu_diff(D, y, yr, n, 2, n) / (4 * n * D->eps * nA * nM) < TU_GEMM_BOUND);
+
+    assert_int_equal(tess_memory_invalidate(1, n, M + r, n, 8), 0);
+    /* E = (M one row down)'s w x w window at (off, off) times B */
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 1, M, n),
+                     0);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, w, w, w, 1, M + 1 + off + off * n,
+                                      n, B, n, 0, E, w),
+                     0);
+    coherent_sync(E, w, w, w);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 1, Mr, n);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, w, w, w, 1, Mr + 1 + off + off * n, n, B, n, 0, Er, w);
+    nM = tu_norm(D, Mr, n, n, n);
+    assert_true(tu_diff(D, E, Er, w, w, w) / (2 * n * D->eps * nM * tu_norm(D, B, n, n, n)) <
+                TU_GEMM_BOUND);
+    tu_release(D, A, n, n);
+    tu_release(D, B, n, n);
+    tu_release(D, M, n, n);
+    tu_release(D, y, n, 2);
+    tu_release(D, E, w, w);
+    free(Mr);
+    free(yr);
+    free(Er);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,6 +346,7 @@ int main(void)
         cmocka_unit_test(overlapping_views_off_the_tile_grid_are_ordered),
         cmocka_unit_test(one_call_reading_two_overlapping_views_of_a_matrix_sees_its_last_write),
         cmocka_unit_test(coherent_on_a_triangle_includes_blocks_that_wrap_past_the_region_columns),
+        cmocka_unit_test(views_are_ordered_while_a_wide_vector_block_lives_and_after_it_goes),
     };
     return cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
 }

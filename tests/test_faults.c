@@ -8,6 +8,7 @@
  * initialises its own runtime. */
 #include <stdlib.h>
 #include <string.h>
+#include "legacy_iface.h"
 #include "testutil.h"
 
 #define NB 16
@@ -250,6 +251,57 @@ static void a_failed_eviction_write_back_loses_nothing(void **state)
     assert_int_equal(tess_finalize(), 0);
 }
 
+/* One try of the sequence below: whether the eviction happened (the other scope's sync
+ * returned an error). */
+static bool eviction_fails_in_another_scope(int64_t n)
+{
+    init_with_fault("d2h:1", 2, 3 * TILE_BYTES);
+    double *A = tu_matrix(D, n, n, 81), *B = tu_matrix(D, n, n, 82), *E = tu_matrix(D, n, n, 83);
+    double *G = tu_matrix(D, n, n, 84), *H = tu_matrix(D, n, n, 85), *F = tu_matrix(D, n, n, 86);
+    double *Er = tu_copy(D, E, n, n);
+    tu_gemm_ref(D, TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, Er, n);
+    /* the application's E, dirty on its device */
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, B, n, 0, E, n),
+                     0);
+    assert_int_equal(tess_sync(), 0);
+    /* another caller's product, in its own scope: where it runs on E's device, its tiles
+     * evict E, whose write-back fails */
+    tess_internal_scope_begin();
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, G, n, H, n, 0, F, n),
+                     0);
+    int err = tess_internal_scope_sync();
+    tess_internal_scope_end();
+    /* the application's calls all succeeded */
+    assert_int_equal(tess_sync(), 0);
+    if (err) {
+        assert_int_equal(err, TESS_EDEVICE);
+        /* and E, kept on its device, is whole */
+        assert_int_equal(tess_memory_coherent_async(TessAll, n, n, E, n, 8), 0);
+        assert_int_equal(tess_sync(), 0);
+        assert_memory_equal(E, Er, (size_t)(n * n) * sizeof(double));
+    }
+    assert_int_equal(tess_finalize(), 0);
+    double *all[] = { A, B, E, G, H, F, Er };
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        free(all[i]);
+    return err != 0;
+}
+
+/* Devices of three tiles, one-tile products: the application's product leaves its output
+ * dirty, then another caller's product in a scope of its own (as a legacy call makes) needs
+ * its device's whole memory, and evicting that output fails.  The error is the other
+ * caller's, whose task wanted the room, not the application's, whose calls all succeeded.
+ * Where the second product runs depends on the scheduling, so the sequence is tried until
+ * the eviction happens (20 times at most). */
+static void a_failed_eviction_write_back_is_the_error_of_the_task_that_evicted(void **state)
+{
+    (void)state;
+    bool hit = false;
+    for (int r = 0; r < 20 && !hit; r++)
+        hit = eviction_fails_in_another_scope(NB);
+    assert_true(hit);
+}
+
 /* X is written, then read through a view one row down: X's tiles get a
  * flush-invalidate task, whose copy to the host fails.  X's data stays on
  * the device: the next use of the view flushes it again, and a coherent
@@ -378,6 +430,8 @@ int main(void)
         cmocka_unit_test_teardown(a_failed_write_back_loses_nothing, finish),
         cmocka_unit_test_teardown(a_failed_peer_copy_is_returned_by_sync, finish),
         cmocka_unit_test_teardown(a_failed_eviction_write_back_loses_nothing, finish),
+        cmocka_unit_test_teardown(
+            a_failed_eviction_write_back_is_the_error_of_the_task_that_evicted, finish),
         cmocka_unit_test_teardown(a_failed_flush_invalidate_loses_nothing, finish),
         cmocka_unit_test_teardown(a_block_whose_flush_failed_is_flushed_before_an_overlapping_write,
                                   finish),

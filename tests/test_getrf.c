@@ -12,6 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "lapackutil.h"
 
 #define NB TU_NB
@@ -286,6 +288,49 @@ static void laswp_applies_long_runs_of_interchanges_in_order(void **state)
         }
 }
 
+/* LASWP on an m x n view of lda = m + 40 rows whose pivots name rows up to m only: the rows
+ * below m hold NaN and are neither changed nor fetched (the host-to-device bytes stay within
+ * the m rows' and the pivots' copies to each device), and the last column ends where an
+ * unmapped page begins, so a read past it would fault.  A's m rows are LAPACK's. */
+static void laswp_touches_only_the_rows_its_pivots_name(void **state)
+{
+    (void)state;
+    const tu_type_t *t = &tu_types[1];
+    int64_t m = 3 * NB + 1, n = 2 * NB + 3, lda = m + 40, k2 = 2 * NB + 5;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), span = (size_t)(lda * (n - 1) + m) * 8;
+    size_t mapped = (span + page - 1) / page * page;
+    char *map =
+        mmap(NULL, mapped + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(map != MAP_FAILED);
+    assert_int_equal(mprotect(map + mapped, page, PROT_NONE), 0);
+    double *A = (double *)(map + mapped - span), *R = malloc((size_t)(lda * n) * 8);
+    double *src = tu_matrix(t, lda, n, 91);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < lda; i++)
+            R[i + j * lda] = i < m ? src[i + j * lda] : NAN;
+    memcpy(A, R, span);
+    int64_t *ipiv = pivots(k2);
+    for (int64_t i = 0; i < k2; i++)
+        ipiv[i] = i + 1 + rand() % (m - i);
+    ipiv[k2 / 2] = m;
+    uint64_t h2d = tu_h2d_bytes();
+    assert_int_equal(tess_dlaswp_async(n, A, lda, 1, k2, ipiv, 1), 0);
+    sync_matrix(t, A, m, n, lda);
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    assert_true(tu_h2d_bytes() - h2d <= (uint64_t)(m * n + s.ndevices * k2) * 8);
+    tl_laswp_ref(t, n, R, lda, 1, k2, ipiv, 1);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < (j < n - 1 ? lda : m); i++)
+            if (i < m ? A[i + j * lda] != R[i + j * lda] : !isnan(A[i + j * lda]))
+                fail_msg("A(%lld, %lld) is %g", (long long)i, (long long)j, A[i + j * lda]);
+    assert_int_equal(tess_memory_invalidate(m, n, A, lda, 8), 0);
+    assert_int_equal(munmap(map, mapped + page), 0);
+    release_pivots(ipiv, k2);
+    free(src);
+    free(R);
+}
+
 /* A window of a parent: every element outside A's m x n and B is what it was. */
 static void gesv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched(void **state)
 {
@@ -468,6 +513,7 @@ int main(void)
         cmocka_unit_test(gesv_leaves_b_untouched_when_the_matrix_is_singular),
         cmocka_unit_test(laswp_interchanges_rows_as_lapack_does_for_every_increment),
         cmocka_unit_test(laswp_applies_long_runs_of_interchanges_in_order),
+        cmocka_unit_test(laswp_touches_only_the_rows_its_pivots_name),
         cmocka_unit_test(gesv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched),
         cmocka_unit_test(a_front_chains_getrf_laswp_trsm_gemm_and_getrf_with_no_sync),
         cmocka_unit_test(lu_with_empty_dimensions_returns_at_once),

@@ -99,6 +99,8 @@ int kern_cuda_thread_solver(cudaStream_t s, cusolverDnHandle_t *h);
  * offset + *dev_info is stored to *info when *dev_info > 0, nothing when it is 0; a
  * negative *dev_info (cuSOLVER refused an argument we passed: a bug of ours, never the
  * caller's INFO) stores TESS_EINTERNAL to *async_err instead, when async_err is not NULL.
+ * info NULL: the devInfo of a routine with no INFO of its own (GEQRF, ORMQR), of which only
+ * a negative value is reported.
  * Atomic stores.  The worker does not wait: the int goes through page-locked memory and a
  * host function in stream order.  dev_info stays valid in stream order. */
 int kern_cuda_info_to_host(cudaStream_t s, const int *dev_info, int64_t *info, int64_t offset,
@@ -123,7 +125,8 @@ int kern_cuda_solver_params(cusolverDnParams_t *p);
 
 /* After cuSOLVER's getrf of a panel's rows offset on: the mn pivots ipiv (device, 64-bit) made
  * global (offset added), and *dev_out = 1 + the first exactly zero element of U's diagonal,
- * or 0 (GETRF's INFO, taken from the factor, not from cuSOLVER). */
+ * or 0 (GETRF's INFO, taken from the factor, not from cuSOLVER), unless it holds cuSOLVER's
+ * negative devInfo, which is kept for kern_cuda_info_to_host to report. */
 int kern_cuda_getrf_finish(kern_type_t t, cudaStream_t s, int64_t mn, const void *A, int64_t lda,
                            int64_t *ipiv, int64_t offset, int *dev_out);
 

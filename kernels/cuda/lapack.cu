@@ -59,11 +59,12 @@ struct thread_rings {
 thread_local thread_rings tl_rings;
 
 /* A negative value is cuSOLVER's complaint about an argument we passed: the task's
- * error, never the caller's INFO (as on the host backend). */
+ * error, never the caller's INFO (as on the host backend).  A slot with no dest is a
+ * routine's with no INFO of its own. */
 void CUDART_CB deliver(void *p)
 {
     const info_slot *s = static_cast<const info_slot *>(p);
-    if (s->value > 0)
+    if (s->value > 0 && s->dest)
         kern_info_store(s->dest, s->offset + s->value);
     else if (s->value < 0 && s->async_err)
         __atomic_store_n(s->async_err, (int)TESS_EINTERNAL, __ATOMIC_RELEASE);
@@ -105,8 +106,10 @@ __global__ void first_nonpositive_pivot(int64_t n, const T *A, int64_t lda, int 
         *info = first == INT_MAX ? 0 : first;
 }
 
+/* keep_error: a negative *out (cuSOLVER's argument error, written before) stays. */
 template <class T>
-__global__ void first_zero_on_diagonal(int64_t n, const T *A, int64_t lda, int *out)
+__global__ void first_zero_on_diagonal(int64_t n, const T *A, int64_t lda, int *out,
+                                       bool keep_error)
 {
     __shared__ int first;
     if (threadIdx.x == 0)
@@ -119,8 +122,20 @@ __global__ void first_zero_on_diagonal(int64_t n, const T *A, int64_t lda, int *
         }
     }
     __syncthreads();
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0 && !(keep_error && *out < 0))
         *out = first == INT_MAX ? 0 : first;
+}
+
+int diag_zero(kern_type_t t, cudaStream_t s, int64_t n, const void *A, int64_t lda, int *dev_out,
+              bool keep_error)
+{
+    return kern_by_type(t, [&](auto z) -> int {
+        using T = decltype(z);
+        first_zero_on_diagonal<T>
+            <<<1, 256, 0, s>>>(n, static_cast<const T *>(A), lda, dev_out, keep_error);
+        KERN_LAUNCH_CHECK();
+        return 0;
+    });
 }
 
 /* Pivots local to a panel made global. */
@@ -174,7 +189,7 @@ extern "C" int kern_cuda_getrf_finish(kern_type_t t, cudaStream_t s, int64_t mn,
         add_offset<<<(unsigned)((mn + 255) / 256), 256, 0, s>>>(mn, ipiv, offset);
         KERN_LAUNCH_CHECK();
     }
-    return kern_cuda_diag_zero(t, s, mn, A, lda, dev_out);
+    return diag_zero(t, s, mn, A, lda, dev_out, true);
 }
 
 extern "C" int kern_cuda_thread_solver(cudaStream_t s, cusolverDnHandle_t *h)
@@ -222,10 +237,5 @@ extern "C" int kern_cuda_potrf_info(kern_type_t t, cudaStream_t s, int64_t n, co
 extern "C" int kern_cuda_diag_zero(kern_type_t t, cudaStream_t s, int64_t n, const void *A,
                                    int64_t lda, int *dev_out)
 {
-    return kern_by_type(t, [&](auto z) -> int {
-        using T = decltype(z);
-        first_zero_on_diagonal<T><<<1, 256, 0, s>>>(n, static_cast<const T *>(A), lda, dev_out);
-        KERN_LAUNCH_CHECK();
-        return 0;
-    });
+    return diag_zero(t, s, n, A, lda, dev_out, false);
 }

@@ -25,8 +25,9 @@ int cache_pool_init(rt_device_t *d);
 void cache_pool_free(rt_device_t *d);
 /* Makes the block's copy on d usable in mode: allocated (evicting if need
  * be), its transfer queued when it must be read and is not there.  The copy
- * stays pinned until cache_release. */
-int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, cache_use_t *u);
+ * stays pinned until cache_release.  scope: the acquiring task's, which an
+ * eviction's failed write-back is charged to. */
+int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, cache_use_t *u, rt_scope_t *scope);
 /* cache_acquire's failure when no memory can be had whatever is evicted or
  * waited for (an injected allocation fault): TESS_ENOMEM, not retried.  It is
  * negative, outside the TESS_E* codes (all positive), and the worker turns it
@@ -44,10 +45,11 @@ void cache_writeback_done(rt_block_t *b, int src, bool ok);
  * !keep_dirty; own: on whose behalf (rt_scope_hold).  Records the error in
  * b->flush_err. */
 int cache_flush_invalidate(rt_device_t *d, rt_block_t *b, bool keep_dirty, rt_scope_t *own);
-/* Evicts every copy on d that nothing pins, dirty ones written back first.
+/* Evicts every copy on d that nothing pins, dirty ones written back first
+ * (a failure charged to scope, the scope of the task wanting the room).
  * *others: copies remain, pinned by other tasks in flight (they let go when
  * those retire).  TESS_EINTERNAL for pins that no task in flight can hold. */
-int cache_make_room(rt_device_t *d, bool *others);
+int cache_make_room(rt_device_t *d, bool *others, rt_scope_t *scope);
 void cache_drop(rt_block_t *b);       /* frees every device copy, dirty or not */
 int cache_owner(const rt_block_t *b); /* device with the newest copy, or -1 */
 int cache_resident(const rt_block_t *b, int dev);

@@ -64,8 +64,10 @@ typedef struct {
     int (*near_cpuset)(struct rt_device *d, hwloc_topology_t topo, hwloc_bitmap_t set);
     /* blocks until everything queued on d's streams has run; called on every
      * device before any device's events or memory are released, since a
-     * stream may still be reading another device's (after a failed issue) */
-    void (*drain)(struct rt_device *d);
+     * stream may still be reading another device's (after a failed issue).
+     * 0, or an error when it could not wait: work may still be running then,
+     * and nothing that work may use can be released */
+    int (*drain)(struct rt_device *d);
     /* page-locks host memory; *mine false when it was locked already (by the
      * user, say), so that only what we locked is unlocked */
     int (*pin)(void *p, size_t bytes, bool *mine);
