@@ -17,10 +17,16 @@
 #include "tile.h"
 #include "lapack_check.h"
 
-/* A task's gate, extra read and priority: { info, limit, after, prio }, the tile
- * framework's (tile.h); prio 1 on the critical path, ahead of the updates in its device's
- * queue. */
+/* A task's gate, extra read, priority and urgency: { info, limit, after, prio, urgent }, the
+ * tile framework's (tile.h).  Both are set on the critical path (lapack_on_path): ahead of
+ * the updates in its device's queue, its kernel on the device's urgent stream. */
 typedef tile_opts_t lapack_opts_t;
+
+static inline void lapack_on_path(lapack_opts_t *o, bool on)
+{
+    o->prio = on;
+    o->urgent = on;
+}
 
 /* *info is the call's from here on: 0 until a diagonal task stores its failure.  Every
  * routine with an INFO sets it here, once its arguments have passed. */

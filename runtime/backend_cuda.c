@@ -122,8 +122,13 @@ static int cuda_open(rt_device_t *d)
      * what they leave free */
     if (make_current(d))
         return TESS_EDEVICE;
+    int least, greatest;
+    if (CUDA_OK(cudaDeviceGetStreamPriorityRange(&least, &greatest)))
+        return TESS_EDEVICE;
     for (int i = 0; i < RT_NSTREAMS; i++)
-        if (CUDA_OK(cudaStreamCreateWithFlags(&g->stream[i], cudaStreamNonBlocking)))
+        if (CUDA_OK(cudaStreamCreateWithPriority(&g->stream[i], cudaStreamNonBlocking,
+                                                 i == RT_S_COMPUTE + RT_URGENT_STREAM ? greatest
+                                                                                      : least)))
             return TESS_EDEVICE;
     for (int i = 0; i < RT_COMPUTE_STREAMS; i++) {
         struct kern_ctx *x = &g->ctx[i];

@@ -179,6 +179,18 @@ rt_task_t *sched_take(rt_device_t *d, bool idle)
     }
 }
 
+rt_task_t *sched_take_urgent(rt_device_t *d)
+{
+    pthread_mutex_lock(&rt.sched_lock);
+    rt_task_t *t = d->qhead;
+    if (t && t->urgent)
+        unlink_task(d, t);
+    else
+        t = NULL;
+    pthread_mutex_unlock(&rt.sched_lock);
+    return t;
+}
+
 /* Cores per device, for the host BLAS each worker drives. */
 int sched_cores_per_device(void)
 {

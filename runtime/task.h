@@ -53,6 +53,9 @@ typedef struct rt_task {
     /* a ready queue runs higher first, in order of readiness among equals:
      * the critical path of a call ahead of its bulk work */
     int prio;
+    /* on its call's critical path: its kernel runs on its device's urgent stream, and it may
+     * be issued beyond the device's window (worker.c) */
+    bool urgent;
     /* placed where its first block (a BLAS-2 task's matrix tile) is, when a device holds
      * it, rather than by the block it writes */
     bool place_by_first;

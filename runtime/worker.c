@@ -4,8 +4,9 @@
  * RT_MAX_WINDOW tasks).
  *
  * Issuing a kernel task queues the transfers of its missing inputs on the
- * copy streams, then its kernel on one of the compute streams, behind the
- * events saying those inputs have arrived, then an event after the kernel.
+ * copy streams, then its kernel on one of the compute streams (the urgent one
+ * for a task on its call's critical path), behind the events saying those
+ * inputs have arrived, then an event after the kernel.
  * While that kernel runs the worker issues the next tasks, so their inputs
  * arrive meanwhile.  A task retires, releasing its tiles and its successors,
  * when its event has completed; nothing waits for a whole device. */
@@ -136,7 +137,7 @@ static int issue_kernel_task(rt_device_t *d, window_t *w, flight_t *f)
     bool room = false, others = true;
     int err;
     for (;;) {
-        f->stream = w->next_stream;
+        f->stream = f->t->urgent ? RT_URGENT_STREAM : w->next_stream;
         err = issue_kernel(d, f);
         if (!err)
             break;
@@ -188,6 +189,13 @@ static bool window_full(const window_t *w)
     return w->n == RT_MAX_WINDOW || w->units >= UNITS_PER_TILE * rt.cfg.window;
 }
 
+/* A full window still takes an urgent task, up to one tile's worth beyond it: the critical
+ * path is not held until the bulk issued before it retires. */
+static bool urgent_room(const window_t *w)
+{
+    return w->n < RT_MAX_WINDOW && w->units < UNITS_PER_TILE * (rt.cfg.window + 1);
+}
+
 static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
 {
     flight_t f = { .t = t, .wb_src = -1, .units = units_of(t) };
@@ -200,7 +208,8 @@ static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
         err = atomic_load(&t->poison);
         if (!err)
             err = issue_kernel_task(d, w, &f);
-        w->next_stream = (w->next_stream + 1) % RT_COMPUTE_STREAMS;
+        if (!t->urgent) /* the bulk take turns on the other compute streams */
+            w->next_stream = (w->next_stream + 1) % RT_URGENT_STREAM;
         break;
     case TASK_WRITEBACK:
         err = cache_writeback_start(t->acc[0].blk, t->scope, &f.wb_src, &f.start, &f.done);
@@ -352,7 +361,11 @@ void *worker_main(void *arg)
             continue;
         }
         if (window_full(&w)) {
-            wait_oldest(&w);
+            rt_task_t *t = urgent_room(&w) ? sched_take_urgent(d) : NULL;
+            if (t)
+                issue(d, &w, t);
+            else
+                wait_oldest(&w);
             continue;
         }
         /* the clock is read only here, never between tasks */

@@ -1,6 +1,6 @@
 /* The tile tasks the routines share: GEMM, scaling, a triangular solve or
  * product, and a rank-k (2k) update of a diagonal tile.  Each takes a
- * tile_opts_t: its priority, and its gate on the call's INFO (tile.h). */
+ * tile_opts_t: its priority, urgency, and gate on the call's INFO (tile.h). */
 #include "tile.h"
 
 /* The gated task's extra read (tile_opts_t.after), after its own accesses. */
@@ -36,6 +36,7 @@ int blas_task_gemm_opts(kern_type_t t, const tile_opts_t *o, tess_trans_t ta, te
     if (!task)
         return TESS_ENOMEM;
     task->prio = o->prio;
+    task->urgent = o->urgent;
     gemm_args_t g = { .ta = ta,
                       .info = o->info,
                       .limit = o->limit,
@@ -143,6 +144,7 @@ int blas_task_trxm(kern_type_t t, const tile_opts_t *o, bool solve, tess_side_t 
     if (!task)
         return TESS_ENOMEM;
     task->prio = o->prio;
+    task->urgent = o->urgent;
     trxm_args_t s = { .solve = solve,
                       .side = side,
                       .uplo = uplo,
@@ -193,6 +195,7 @@ int blas_task_rank(kern_type_t t, const tile_opts_t *o, bool herm, tess_uplo_t u
     if (!task)
         return TESS_ENOMEM;
     task->prio = o->prio;
+    task->urgent = o->urgent;
     rank_args_t s = { .herm = herm,
                       .two = two,
                       .uplo = uplo,

@@ -38,13 +38,15 @@ int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
 /* How a tile task enters its call (the field order is lapack_opts_t's): its
  * gate on the call's INFO, a task that does nothing when 0 < *info <= limit
  * (info NULL: not gated; lapack.h says when a gate may be read), a tile it
- * also reads to come after that tile's last writer (after, NULL: none), and
- * its priority (rt_task_t.prio). */
+ * also reads to come after that tile's last writer (after, NULL: none), its
+ * priority (rt_task_t.prio), and whether it is on the call's critical path
+ * (rt_task_t.urgent). */
 typedef struct {
     int64_t *info;
     int64_t limit;
     rt_block_t *after;
     int prio;
+    bool urgent;
 } tile_opts_t;
 
 /* Whether a gated task is to do nothing: read when it runs. */

@@ -23,7 +23,12 @@ struct rt_device;
  * a stream told to wait for an event (of any device) runs nothing queued
  * after that until the event completes. */
 enum { RT_S_H2D, RT_S_D2H, RT_S_PEER, RT_S_COMPUTE };
-#define RT_COMPUTE_STREAMS 2
+/* The last compute stream is the urgent one: it runs the kernels of tasks on a call's critical
+ * path (rt_task_t.urgent), at the device's highest priority where the backend has priorities,
+ * so that they take the device's cores as the bulk kernels queued before them on the others
+ * give them up, rather than after those kernels have all run. */
+#define RT_COMPUTE_STREAMS 3
+#define RT_URGENT_STREAM (RT_COMPUTE_STREAMS - 1)
 #define RT_NSTREAMS (RT_S_COMPUTE + RT_COMPUTE_STREAMS)
 #define RT_MAX_WINDOW KERN_MAX_PENDING
 
