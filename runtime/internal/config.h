@@ -20,13 +20,17 @@ typedef struct {
     int window;         /* work in flight per device, in tiles of nb_default */
     double cache_fraction;
     size_t host_device_mem;
-    double host_link_gbps; /* host devices' copy rate; 0: as fast as memcpy */
+    double host_link_gbps;    /* host devices' copy rate; 0: as fast as memcpy */
+    double host_open_delay_s; /* TESS_HOST_OPEN_DELAY: how long each host device's open takes */
     char *trace;
     int verbose;
     int fault_op;    /* TESS_FAULT: rt_fault_t, RT_FAULT_NONE when unset */
     int64_t fault_n; /* ... failing its fault_n-th operation (from 1) */
 } rt_config_t;
 int config_resolve(const tess_config_t *user, rt_config_t *out); /* nb 0: not set */
+/* How long a start of the runtime on the devices TESS_DEVICES names is
+ * expected to take, in seconds: 0 for host devices that open at once. */
+double config_start_expected_s(void);
 void config_device_defaults(rt_config_t *c);
 /* A whole decimal number, nothing else: 0, or TESS_ECONFIG. */
 int config_parse_int(const char *s, int64_t *v);
