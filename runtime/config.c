@@ -125,7 +125,7 @@ static int host_open_delay(double *s)
     return err || !(*s >= 0 && *s <= MAX_OPEN_DELAY_S) ? TESS_ECONFIG : 0;
 }
 
-double config_start_expected_s(void)
+double rt_start_expected_s(void)
 {
     const char *s = getenv("TESS_DEVICES");
     double delay;

@@ -28,9 +28,6 @@ typedef struct {
     int64_t fault_n; /* ... failing its fault_n-th operation (from 1) */
 } rt_config_t;
 int config_resolve(const tess_config_t *user, rt_config_t *out); /* nb 0: not set */
-/* How long a start of the runtime on the devices TESS_DEVICES names is
- * expected to take, in seconds: 0 for host devices that open at once. */
-double config_start_expected_s(void);
 void config_device_defaults(rt_config_t *c);
 /* A whole decimal number, nothing else: 0, or TESS_ECONFIG. */
 int config_parse_int(const char *s, int64_t *v);
