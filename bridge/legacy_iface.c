@@ -174,6 +174,11 @@ int tess_internal_gpu_count(void)
 #endif
 }
 
+double tess_internal_start_expected_s(void)
+{
+    return rt_start_expected_s();
+}
+
 void *tess_internal_host_blas(void)
 {
     return host_blas_library();

@@ -123,6 +123,10 @@ TESS_INTERNAL bool tess_internal_on_worker(void);
  * runtime's start. */
 TESS_INTERNAL int tess_internal_gpu_count(void);
 
+/* How long a start of the runtime on the devices TESS_DEVICES names is
+ * expected to take, in seconds: 0 for host devices that open at once. */
+TESS_INTERNAL double tess_internal_start_expected_s(void);
+
 /* The host BLAS library (kernels/host/host_blas.h: opened once with
  * RTLD_LOCAL, never a Tessera library), or NULL. */
 TESS_INTERNAL void *tess_internal_host_blas(void);

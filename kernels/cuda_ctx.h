@@ -24,8 +24,10 @@ static inline size_t cuda_scratch_bytes(int64_t nb)
 struct kern_ctx {
     cudaStream_t stream;
     cublasHandle_t blas;
-    /* this stream's own, made on first use (cuSOLVER keeps state per handle, so
-     * two streams never share one); NULL until then */
+    /* this stream's own (cuSOLVER keeps state per handle, so two streams never
+     * share one), made with the context: making one allocates device memory,
+     * which would order the device's streams in the middle of a task; NULL in
+     * a context that runs no LAPACK kernel */
     cusolverDnHandle_t solver;
     void *scratch; /* cuda_scratch_bytes(nb), used in stream order */
     /* a vendor's status read on the device (cuSOLVER's negative INFO) lands here as a

@@ -226,21 +226,12 @@ CUDA_GEMV2(z, KERN_Z)
  * TRMM and their triangle merged into the tile. */
 #define INFO_BYTES 256
 
-/* The context's cuSOLVER handle, made on first use and bound to its stream. */
+/* The context's cuSOLVER handle, bound to its stream by whoever made the
+ * context (cuda_ctx.h). */
 static int solver(kern_ctx_t *x, cusolverDnHandle_t *h)
 {
-    if (!x->solver) {
-        cusolverDnHandle_t made;
-        if (CUSOLVER_OK(cusolverDnCreate(&made)))
-            return TESS_EDEVICE;
-        if (CUSOLVER_OK(cusolverDnSetStream(made, x->stream))) {
-            cusolverDnDestroy(made);
-            return TESS_EDEVICE;
-        }
-        x->solver = made;
-    }
     *h = x->solver;
-    return 0;
+    return *h ? 0 : TESS_EINTERNAL;
 }
 
 static int info_to_host(kern_ctx_t *x, int64_t *info, int64_t offset)

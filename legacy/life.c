@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "legacy.h"
 #include "life.h"
 
@@ -11,7 +12,7 @@
  * estimated with (double, a current server core on its own). */
 #define HOST_THREAD_FLOPS 16e9
 
-lg_life_t lg_life = { .lock = PTHREAD_MUTEX_INITIALIZER, .started = PTHREAD_COND_INITIALIZER };
+lg_life_t lg_life = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The child has one thread, the one that forked, which held lg_life.lock since
  * fork_prepare: no call was in the runtime.  The runtime's threads did not
@@ -34,11 +35,17 @@ static void fork_child(void)
         lg_life.state == LG_RT_STARTING) /* the start's thread stayed behind */
         lg_life.state = LG_RT_OFF;
     lg_life.ours = false;
+    lg_life.waiting = 0; /* their threads did not come along */
     pthread_mutex_unlock(&lg_life.lock);
 }
 
 void lg_life_init(void)
 {
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_cond_init(&lg_life.started, &a);
+    pthread_condattr_destroy(&a);
     pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
@@ -110,13 +117,15 @@ static void start_done(lg_rt_state_t state, bool ours)
     if (ours && !lg_life.exit_after)
         lg_life.exit_after = !atexit(stop_at_exit);
     pthread_cond_broadcast(&lg_life.started);
-    if (lg_verbose && lg_life.on_host)
+    if (lg_verbose && (lg_life.on_host || lg_life.waiting))
         fprintf(stderr,
-                "tessera_blas: the runtime was %s %.3f s after the call that started it; %lld "
-                "calls ran on the host BLAS meanwhile\n",
+                "tessera_blas: the runtime was %s %.3f s after the call that started it "
+                "(expected: %.3f s); %lld calls ran on the host BLAS meanwhile, %lld of them "
+                "after waiting as long as the host would take; %lld calls were waiting\n",
                 state == LG_RT_ON ? "up" : "off",
                 (double)(tess_internal_now_ns() - lg_life.start_ns) * 1e-9,
-                (long long)lg_life.on_host);
+                lg_life.start_expected_s, (long long)lg_life.on_host, (long long)lg_life.gave_up,
+                (long long)lg_life.waiting);
 }
 
 static void *start_main(void *arg)
@@ -148,11 +157,12 @@ void lg_begin_start(void)
     join_starter(); /* a start before an application's tess_finalize */
     lg_life.state = LG_RT_STARTING;
     lg_life.start_ns = tess_internal_now_ns();
-    lg_life.on_host = 0;
+    lg_life.on_host = lg_life.gave_up = 0;
+    lg_life.start_expected_s = tess_internal_start_expected_s();
     lg_life.host_rate = HOST_THREAD_FLOPS * host_threads();
     if (!lg_life.exit_before)
         lg_life.exit_before = !atexit(stop_at_exit);
-    bool threaded = !host_devices_named() && !application_runtime_up() &&
+    bool threaded = lg_life.start_expected_s > 0 && !application_runtime_up() &&
                     !pthread_create(&lg_life.starter, NULL, start_main, NULL);
     lg_life.starter_joinable = threaded;
     if (!threaded) {

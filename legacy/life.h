@@ -2,10 +2,11 @@
  *
  * The runtime starts on the first call that wants it, and only on GPUs unless
  * TESS_DEVICES names host devices (simulated devices are for testing: on a
- * machine without a GPU the host BLAS alone is faster).  On GPUs it starts on
- * a thread of its own, since the driver and the contexts take most of a
- * second (through.c says what calls do meanwhile).  It stops at exit; a
- * child process of a fork uses the host BLAS only. */
+ * machine without a GPU the host BLAS alone is faster).  A start expected to
+ * take time (on GPUs, the driver and the devices' opens; host devices slowed
+ * by TESS_HOST_OPEN_DELAY) runs on a thread of its own (through.c says what
+ * calls do meanwhile).  It stops at exit; a child process of a fork uses the
+ * host BLAS only. */
 #ifndef LG_LIFE_H
 #define LG_LIFE_H
 
@@ -25,6 +26,8 @@ typedef struct {
     pthread_t starter;            /* the start's thread ... */
     bool starter_joinable;        /* ... until joined */
     int64_t start_ns, on_host;    /* the start's beginning, the calls run on the host meanwhile */
+    int64_t waiting, gave_up;     /* calls waiting for the start, and those that stopped */
+    double start_expected_s;      /* how long from start_ns the start is expected to take */
     double host_rate;             /* flop/s of the host BLAS while the runtime starts */
     atomic_bool in_runtime;       /* a call is in the runtime (through.c) */
     bool in_child;                /* a fork's child: no runtime, no GPU */
@@ -32,12 +35,14 @@ typedef struct {
 
 extern lg_life_t lg_life;
 
-/* Once, at the library's first call: the fork handlers. */
+/* Once, at the library's first call: the fork handlers, and lg_life.started,
+ * whose waits time out on CLOCK_MONOTONIC (tess_internal_now_ns's clock). */
 void lg_life_init(void);
 
 /* Under lg_life.lock, the state LG_RT_UNTRIED: starts the runtime, on the
- * start's thread for GPUs, here for host devices (which start at once), the
- * application's runtime (up already) or where no thread can be made. */
+ * start's thread when it is expected to take time, here for host devices
+ * that open at once, the application's runtime (up already) or where no
+ * thread can be made. */
 void lg_begin_start(void);
 
 #endif

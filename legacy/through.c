@@ -4,19 +4,21 @@
  * so that the caller owns its memory again when the call returns.  One call
  * is in the runtime at a time (lg_life.lock): each uses every device, and
  * tess_memory_invalidate waits for all tasks, not one call's.  Until a
- * runtime starting on GPUs is up, a call the host BLAS finishes in about a
- * quarter of a second runs there and a larger one waits for it. */
+ * runtime starting on a thread of its own is up, a call runs on the host BLAS
+ * when that ends before the start is expected to, and otherwise waits for
+ * the start, never longer than the host BLAS would take (lg_runtime_call). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include "legacy.h"
 #include "life.h"
 #include "policy.h"
 
-/* The time a call may take on the host BLAS instead of waiting for the
- * runtime's start. */
-#define HOST_WHILE_STARTING_S 0.25
+/* The longest a call waits for the start, in seconds, whatever its host
+ * estimate: the wait's deadline stays a time the clock reaches. */
+#define MAX_WAIT_S 1e6
 
 /* Under lg_life.lock, with the runtime up.  True when the call is done; false
  * when the host BLAS is to run it.  Redoing it is exact when the output's old
@@ -99,36 +101,86 @@ static bool runtime_run(const lg_call_t *c)
     exit(EXIT_FAILURE);
 }
 
-/* may_defer: the host BLAS may take the call (when it has no routine for
- * it, the call waits).  While the runtime starts, it does when the host's
- * rate says it finishes within HOST_WHILE_STARTING_S.
- * The start takes cores from the host BLAS, which then runs several times
- * slower than on its own, so the rate is the last such call's. */
+/* Under lg_life.lock, while the runtime starts: runs the call on the host
+ * BLAS, its rate measured for the next call's estimate; false when the host
+ * BLAS cannot (then it waits for the start). */
+static bool host_run_while_starting(const lg_call_t *c, double f)
+{
+    pthread_mutex_unlock(&lg_life.lock);
+    int64_t t0 = tess_internal_now_ns();
+    bool done = lg_host_run(c);
+    double s = (double)(tess_internal_now_ns() - t0) * 1e-9;
+    pthread_mutex_lock(&lg_life.lock);
+    if (done) {
+        lg_life.on_host++;
+        if (s > 0 && f > 0)
+            lg_life.host_rate = f / s;
+    }
+    return done;
+}
+
+/* Under lg_life.lock: waits for the start to end, until deadline (ns,
+ * CLOCK_MONOTONIC) unless it is negative; the caller reads the state and the
+ * clock for which woke it. */
+static void wait_for_start(int64_t deadline)
+{
+    struct timespec ts = { (time_t)(deadline / 1000000000), (long)(deadline % 1000000000) };
+    lg_life.waiting++;
+    if (deadline < 0)
+        pthread_cond_wait(&lg_life.started, &lg_life.lock);
+    else
+        pthread_cond_timedwait(&lg_life.started, &lg_life.lock, &ts);
+    lg_life.waiting--;
+}
+
+/* may_defer: the host BLAS may take the call (when it has no routine for it,
+ * the call waits for the start, however long that takes).  While the runtime
+ * starts, the call's host estimate (its flops at the host's rate) is set
+ * against what the start has left to go by its expectation
+ * (lg_life.start_expected_s from the start's beginning):
+ *  - no longer: the call runs on the host BLAS, and ends no later than the
+ *    runtime would have been up to take it;
+ *  - longer: it waits for the start, and runs through the runtime, but
+ *    waits no longer than its host estimate: if the start is still going
+ *    then, it runs on the host BLAS, and the start, later than expected, is
+ *    expected to take twice the time it has taken so far.
+ * So no call waits longer than the host would take, and a call runs on the
+ * host only when the start has at least as long to go: a large call is
+ * never sent to the host moments before the runtime is up.  The host BLAS
+ * runs slower than on its own while the runtime starts (their threads share
+ * the cores), so the rate is the last such call's; the first is estimated
+ * at HOST_THREAD_FLOPS a thread.  TESS_THRESHOLD=0 makes every call wait. */
 bool lg_runtime_call(const lg_call_t *c, bool may_defer)
 {
     pthread_mutex_lock(&lg_life.lock);
+    int64_t deadline = -1; /* of the call's wait for the start, once it waits */
     for (;;) {
         if (lg_life.state == LG_RT_UNTRIED) /* first, or after an application's tess_finalize */
             lg_begin_start();
         if (lg_life.state != LG_RT_STARTING)
             break;
-        double f = lg_flops(c);
-        if (may_defer && !lg_policy.every_call && f < HOST_WHILE_STARTING_S * lg_life.host_rate) {
-            pthread_mutex_unlock(&lg_life.lock);
-            int64_t t0 = tess_internal_now_ns();
-            bool done = lg_host_run(c);
-            double s = (double)(tess_internal_now_ns() - t0) * 1e-9;
-            pthread_mutex_lock(&lg_life.lock);
-            if (done) {
-                lg_life.on_host++;
-                lg_life.host_rate = s > 0 ? f / s : lg_life.host_rate;
+        if (!may_defer || lg_policy.every_call) {
+            wait_for_start(-1);
+            continue;
+        }
+        double f = lg_flops(c), host_s = f / lg_life.host_rate;
+        int64_t now = tess_internal_now_ns();
+        double elapsed_s = (double)(now - lg_life.start_ns) * 1e-9;
+        bool late = deadline >= 0 && now >= deadline;
+        if (late && lg_life.start_expected_s < 2 * elapsed_s)
+            lg_life.start_expected_s = 2 * elapsed_s;
+        if (late || host_s <= lg_life.start_expected_s - elapsed_s) {
+            if (host_run_while_starting(c, f)) {
+                lg_life.gave_up += late;
                 pthread_mutex_unlock(&lg_life.lock);
                 return true;
             }
             may_defer = false;
             continue;
         }
-        pthread_cond_wait(&lg_life.started, &lg_life.lock);
+        if (deadline < 0)
+            deadline = now + (int64_t)((host_s < MAX_WAIT_S ? host_s : MAX_WAIT_S) * 1e9);
+        wait_for_start(deadline);
     }
     atomic_store(&lg_life.in_runtime, true);
     bool done = lg_life.state == LG_RT_ON && runtime_run(c);

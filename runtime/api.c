@@ -148,32 +148,105 @@ static const rt_backend_t *backend(void)
     return &rt_backend_host;
 }
 
+void rt_open_step(rt_device_t *d, const char *name)
+{
+    if (d->nsteps < RT_OPEN_STEPS)
+        d->step[d->nsteps++] = (rt_open_step_t){ name, rt_now_ns() };
+}
+
+enum { AT_CONFIG, AT_SCHED, AT_OPEN, AT_CONNECT, AT_PIN, AT_BACKEND, AT_WORKERS, AT_N };
+
 /* Where the start went, under TESS_VERBOSE: the seconds from t0 at each
- * step's end. */
+ * step's end, then each device's steps from when the devices began to open
+ * (at[AT_SCHED]), a device's wait for the others' opens among them. */
 static void report_start(int64_t t0, const int64_t *at)
 {
-    static const char *const step[] = { "configuration and device count",
-                                        "devices opened",
-                                        "scheduler",
-                                        "pinning thread",
-                                        "backend start",
-                                        "workers" };
-    fprintf(stderr, "tessera: started in %.3f s:", (double)(at[5] - t0) * 1e-9);
-    for (int i = 0; i < 6; i++)
+    static const char *const step[AT_N] = { "configuration and device count",
+                                            "scheduler",
+                                            "devices opened",
+                                            "peers and cache pools",
+                                            "pinning thread",
+                                            "backend start",
+                                            "workers" };
+    fprintf(stderr, "tessera: started in %.3f s:", (double)(at[AT_N - 1] - t0) * 1e-9);
+    for (int i = 0; i < AT_N; i++)
         fprintf(stderr, "%s %s %.3f", i ? "," : "", step[i],
                 (double)(at[i] - (i ? at[i - 1] : t0)) * 1e-9);
     fputc('\n', stderr);
+    for (int i = 0; i < rt.ndev; i++) {
+        const rt_device_t *d = rt.dev[i];
+        fprintf(stderr, "tessera: %s %d opened in %.3f s:", rt.cfg.cuda ? "GPU" : "host device",
+                rt.cfg.cuda ? rt.cfg.cuda_ids[i] : i,
+                d->nsteps ? (double)(d->step[d->nsteps - 1].end_ns - at[AT_SCHED]) * 1e-9 : 0);
+        for (int k = 0; k < d->nsteps; k++)
+            fprintf(stderr, "%s %s %.3f", k ? "," : "", d->step[k].name,
+                    (double)(d->step[k].end_ns - (k ? d->step[k - 1].end_ns : at[AT_SCHED])) *
+                        1e-9);
+        fprintf(stderr, " (cache pool of %.1f GiB)\n", (double)d->pool_size / (1 << 30));
+    }
+}
+
+typedef struct {
+    rt_device_t *d;
+    int (*step)(rt_device_t *d);
+    int err;
+} device_step_t;
+
+static void *device_step_main(void *arg)
+{
+    device_step_t *s = arg;
+    s->err = s->step(s->d);
+    return NULL;
+}
+
+/* Runs step on every device at once, each on a thread of its own (the
+ * calling thread, the application's, keeps its binding and its current
+ * GPU); where no thread can be made, on the calling thread.  The first
+ * failing device's error. */
+static int on_every_device(int (*step)(rt_device_t *d))
+{
+    pthread_t th[TESS_MAX_DEVICES];
+    bool made[TESS_MAX_DEVICES];
+    device_step_t s[TESS_MAX_DEVICES];
+    for (int i = 0; i < rt.ndev; i++) {
+        s[i] = (device_step_t){ rt.dev[i], step, 0 };
+        made[i] = !pthread_create(&th[i], NULL, device_step_main, &s[i]);
+    }
+    for (int i = 0; i < rt.ndev; i++)
+        if (made[i])
+            pthread_join(th[i], NULL);
+        else
+            device_step_main(&s[i]);
+    for (int i = 0; i < rt.ndev; i++)
+        if (s[i].err)
+            return s[i].err;
+    return 0;
+}
+
+/* What a device needs of no other device. */
+static int open_device(rt_device_t *d)
+{
+    return d->be->open(d);
+}
+
+/* Once every device is open: what needs the others (peer access), then the
+ * cache's pool.  The wait for the others' opens is a step of the report. */
+static int connect_device(rt_device_t *d)
+{
+    rt_open_step(d, "waiting for the other devices");
+    int err = d->be->connect ? d->be->connect(d) : 0;
+    return err ? err : cache_pool_init(d);
 }
 
 static int start(const tess_config_t *cfg)
 {
-    int64_t t0 = rt_now_ns(), at[6];
+    int64_t t0 = rt_now_ns(), at[AT_N];
     int err = config_resolve(cfg, &rt.cfg);
     if (!err)
         err = choose_devices(&rt.cfg);
     if (err)
         return err;
-    at[0] = rt_now_ns();
+    at[AT_CONFIG] = rt_now_ns();
     config_device_defaults(&rt.cfg);
     rt.ndev = rt.cfg.ndev;
     device_grid(rt.ndev, &rt.grid_p, &rt.grid_q);
@@ -195,26 +268,34 @@ static int start(const tess_config_t *cfg)
         d->id = i;
         pthread_mutex_init(&d->ev_lock, NULL);
         d->be = backend();
-        if ((err = d->be->open(d)) || (err = cache_pool_init(d)))
-            return err;
     }
-    at[1] = rt_now_ns();
+    /* first, so that a device's opening thread can be bound as its worker will be */
     if ((err = sched_init()))
         return err;
-    at[2] = rt_now_ns();
+    at[AT_SCHED] = rt_now_ns();
+    if ((err = on_every_device(open_device))) {
+        sched_fini();
+        return err;
+    }
+    at[AT_OPEN] = rt_now_ns();
+    if ((err = on_every_device(connect_device))) {
+        sched_fini();
+        return err;
+    }
+    at[AT_CONNECT] = rt_now_ns();
     if ((err = pin_init())) {
         pin_fini();
         sched_fini();
         return err;
     }
-    at[3] = rt_now_ns();
+    at[AT_PIN] = rt_now_ns();
     const rt_backend_t *be = rt.dev[0]->be;
     if (be->start && (err = be->start())) {
         pin_fini();
         sched_fini();
         return err;
     }
-    at[4] = rt_now_ns();
+    at[AT_BACKEND] = rt_now_ns();
     if ((err = sched_start())) {
         if (be->stop)
             be->stop();
@@ -222,7 +303,7 @@ static int start(const tess_config_t *cfg)
         sched_fini();
         return err;
     }
-    at[5] = rt_now_ns();
+    at[AT_WORKERS] = rt_now_ns();
     if (rt.cfg.verbose)
         report_start(t0, at);
     return 0;

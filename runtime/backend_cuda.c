@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #define KERN_CUDA_SAY rt.cfg.verbose
+#include "cuda_ctx.h" /* cuSOLVER's header, before cuda_check.h */
 #include "cuda_check.h"
-#include "cuda_ctx.h"
 #include "rt.h"
 #include "stage_cuda.h"
 
@@ -48,80 +48,51 @@ int cuda_device_count(void)
     return n;
 }
 
-/* Peer access both ways with every GPU opened before this one, where the
- * hardware allows it, and the links' performance ranks as CUDA reports them;
- * without peer access, copies are staged through the host. */
+/* Peer access from this GPU to every other of the runtime's, where the
+ * hardware allows it both ways, and the links' performance ranks as CUDA
+ * reports them; without peer access, copies are staged through the host.
+ * Each device's connect enables its own side, so every pair gets both. */
 static int enable_peers(rt_device_t *d)
 {
-    gpu(d)->rank[d->id] = 0;
-    for (int i = 0; i < d->id; i++) {
-        int a = gpu(d)->ordinal, b = gpu(rt.dev[i])->ordinal, can_ab = 0, can_ba = 0;
-        int rank_ab = 0, rank_ba = 0;
+    cuda_dev_t *g = gpu(d);
+    g->rank[d->id] = 0;
+    for (int i = 0; i < rt.ndev; i++) {
+        if (i == d->id)
+            continue;
+        int a = g->ordinal, b = gpu(rt.dev[i])->ordinal, can_ab = 0, can_ba = 0;
         if (CUDA_OK(cudaDeviceCanAccessPeer(&can_ab, a, b)) ||
             CUDA_OK(cudaDeviceCanAccessPeer(&can_ba, b, a)))
             return TESS_EDEVICE;
-        gpu(d)->rank[i] = gpu(rt.dev[i])->rank[d->id] = INT_MAX;
+        g->rank[i] = INT_MAX;
         if (!can_ab || !can_ba)
             continue;
-        if (CUDA_OK(cudaDeviceGetP2PAttribute(&rank_ab, cudaDevP2PAttrPerformanceRank, b, a)) ||
-            CUDA_OK(cudaDeviceGetP2PAttribute(&rank_ba, cudaDevP2PAttrPerformanceRank, a, b)))
+        if (CUDA_OK(cudaDeviceGetP2PAttribute(&g->rank[i], cudaDevP2PAttrPerformanceRank, b, a)))
             return TESS_EDEVICE;
-        gpu(d)->rank[i] = rank_ab;
-        gpu(rt.dev[i])->rank[d->id] = rank_ba;
-        cudaError_t e1 = (cudaSetDevice(a), cudaDeviceEnablePeerAccess(b, 0));
-        cudaError_t e2 = (cudaSetDevice(b), cudaDeviceEnablePeerAccess(a, 0));
-        if ((e1 != cudaSuccess && e1 != cudaErrorPeerAccessAlreadyEnabled) ||
-            (e2 != cudaSuccess && e2 != cudaErrorPeerAccessAlreadyEnabled))
-            return TESS_EDEVICE;
+        cudaError_t e = cudaDeviceEnablePeerAccess(b, 0);
+        if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
+            return kern_cuda_result(e, "cudaDeviceEnablePeerAccess", KERN_CUDA_SAY);
         cudaGetLastError();
     }
-    return make_current(d);
+    return 0;
 }
 
-/* Creating a GPU's context (its first CUDA call) takes a large part of the
- * runtime's start, and contexts of different GPUs can be created at once:
- * the first device's open creates every chosen GPU's on a thread of its own,
- * and each device's open then finds its own made (or fails as it would have,
- * returning the error). */
-static void *create_context(void *ordinal)
-{
-    if (cudaSetDevice(*(const int *)ordinal) != cudaSuccess || cudaFree(NULL) != cudaSuccess)
-        cudaGetLastError();
-    return NULL;
-}
-
-static void create_contexts(void)
-{
-    pthread_t th[TESS_MAX_DEVICES];
-    bool made[TESS_MAX_DEVICES] = { false };
-    for (int i = 1; i < rt.cfg.ndev; i++)
-        made[i] = !pthread_create(&th[i], NULL, create_context, &rt.cfg.cuda_ids[i]);
-    create_context(&rt.cfg.cuda_ids[0]);
-    for (int i = 1; i < rt.cfg.ndev; i++)
-        if (made[i])
-            pthread_join(th[i], NULL);
-}
-
-static double seconds_since(int64_t t0)
-{
-    return (double)(rt_now_ns() - t0) * 1e-9;
-}
-
+/* On the device's own thread, every GPU's at once (its first CUDA call makes
+ * its context, which takes a large part of the start).  The thread is bound
+ * as the device's worker will be, so that the staging buffers and their
+ * copying threads are near the GPU.  cuSOLVER's handles are made here, not
+ * on first use: making one allocates device memory, which would order the
+ * device's streams in the middle of a task. */
 static int cuda_open(rt_device_t *d)
 {
-    int64_t t0 = rt_now_ns();
-    if (d->id == 0 && rt.cfg.ndev > 1)
-        create_contexts();
-    double t_ctx = seconds_since(t0);
     cuda_dev_t *g = calloc(1, sizeof *g);
     if (!g)
         return TESS_ENOMEM;
     d->be_data = g;
     g->ordinal = rt.cfg.cuda_ids[d->id];
-    /* streams, the handle and peer mappings first: the pool takes a share of
-     * what they leave free */
-    if (make_current(d))
+    if (make_current(d) || CUDA_OK(cudaFree(NULL)))
         return TESS_EDEVICE;
+    rt_open_step(d, "context");
+    sched_bind_worker(d);
     int least, greatest;
     if (CUDA_OK(cudaDeviceGetStreamPriorityRange(&least, &greatest)))
         return TESS_EDEVICE;
@@ -145,11 +116,31 @@ static int cuda_open(rt_device_t *d)
         CUDA_OK(cudaEventSynchronize(g->origin)))
         return TESS_EDEVICE;
     g->origin_ns = rt_now_ns();
-    double t_streams = seconds_since(t0);
+    rt_open_step(d, "streams, cuBLAS handles and scratch");
+    for (int i = 0; i < RT_COMPUTE_STREAMS; i++) {
+        struct kern_ctx *x = &g->ctx[i];
+        if (CUSOLVER_OK(cusolverDnCreate(&x->solver)) ||
+            CUSOLVER_OK(cusolverDnSetStream(x->solver, x->stream)))
+            return TESS_EDEVICE;
+    }
+    rt_open_step(d, "cuSOLVER handles");
+    if (stage_enabled()) {
+        stage_prepare(d->id);
+        rt_open_step(d, "staging buffers");
+    }
+    return 0;
+}
+
+/* Peer mappings before the pool, which takes a share of what they leave
+ * free. */
+static int cuda_connect(rt_device_t *d)
+{
     size_t free_b, total_b;
-    if (enable_peers(d) || CUDA_OK(cudaMemGetInfo(&free_b, &total_b)))
+    if (make_current(d) || enable_peers(d))
         return TESS_EDEVICE;
-    double t_peers = seconds_since(t0);
+    rt_open_step(d, "peers");
+    if (CUDA_OK(cudaMemGetInfo(&free_b, &total_b)))
+        return TESS_EDEVICE;
     size_t want = (size_t)(rt.cfg.cache_fraction * (double)free_b);
     /* processes sharing this GPU (cuda:local) take equal parts of the fraction
      * of its whole memory, whichever opens first, not each a fraction of what
@@ -165,16 +156,11 @@ static int cuda_open(rt_device_t *d)
         return TESS_ENOMEM;
     }
     d->pool_base = pool;
-    if (rt.cfg.verbose)
-        fprintf(stderr,
-                "tessera: GPU %d opened in %.3f s: contexts %.3f, streams, cuBLAS handles and "
-                "scratch %.3f, peers %.3f, cache pool of %.1f GiB %.3f\n",
-                g->ordinal, seconds_since(t0), t_ctx, t_streams - t_ctx, t_peers - t_streams,
-                (double)d->pool_size / (1 << 30), seconds_since(t0) - t_peers);
+    rt_open_step(d, "cache pool");
     return 0;
 }
 
-/* Also undoes a partial cuda_open. */
+/* Also undoes a partial cuda_open and cuda_connect. */
 static void cuda_close(rt_device_t *d)
 {
     cuda_dev_t *g = gpu(d);
@@ -366,6 +352,7 @@ const rt_backend_t rt_backend_cuda = {
     .name = "cuda",
     .kern = kern_cuda_table,
     .open = cuda_open,
+    .connect = cuda_connect,
     .close = cuda_close,
     .drain = cuda_drain,
     .ctx = cuda_ctx,

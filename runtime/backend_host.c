@@ -10,8 +10,10 @@
  * queued.  The copy streams are asynchronous, each on a thread of its own
  * (host_stream.c), as a GPU's copy engines are; TESS_HOST_LINK_GBPS slows
  * their copies down to a link's rate. */
+#include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include "host/host_blas.h"
 #include "host_stream.h"
 #include "rt.h"
@@ -26,9 +28,18 @@ static hs_stream_t *copy_stream(const rt_device_t *d, int stream)
 }
 
 /* A device's memory is an anonymous mapping: pages are committed as tiles
- * land in them, as on a device whose pool is carved out once. */
+ * land in them, as on a device whose pool is carved out once.  An open takes
+ * TESS_HOST_OPEN_DELAY first, as a GPU's context takes time to make (a
+ * testing aid for the start). */
 static int host_open(rt_device_t *d)
 {
+    double delay = rt.cfg.host_open_delay_s;
+    if (delay > 0) {
+        struct timespec ts = { (time_t)delay, (long)((delay - (double)(time_t)delay) * 1e9) };
+        while (nanosleep(&ts, &ts) && errno == EINTR)
+            continue;
+        rt_open_step(d, "TESS_HOST_OPEN_DELAY");
+    }
     host_dev_t *h = calloc(1, sizeof *h);
     if (!h)
         return TESS_ENOMEM;
@@ -45,6 +56,7 @@ static int host_open(rt_device_t *d)
     if (p == MAP_FAILED)
         return TESS_ENOMEM;
     d->pool_base = p;
+    rt_open_step(d, "copy streams and memory");
     return 0;
 }
 

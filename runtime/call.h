@@ -74,6 +74,11 @@ bool rt_on_worker(void);
  * library alike. */
 bool rt_env_flag(const char *name);
 
+/* How long a start of the runtime on the devices TESS_DEVICES names is
+ * expected to take, in seconds: 0 for host devices that open at once
+ * (config.c). */
+double rt_start_expected_s(void);
+
 #ifdef TESS_CUDA_BACKEND
 int cuda_device_count(void);
 #endif

@@ -11,6 +11,12 @@
 #define DEFAULT_NB_CUDA 4096
 #define DEFAULT_HOST_MEM ((size_t)1 << 30)
 #define DEFAULT_WINDOW 8
+/* What a start on GPUs takes, every GPU opening at once: the driver's
+ * initialisation, then one GPU's open (BENCHMARKS.md, the legacy library's
+ * section). */
+#define START_EXPECTED_GPU_S 0.5
+/* TESS_HOST_OPEN_DELAY's largest value: a test's start, not a hang. */
+#define MAX_OPEN_DELAY_S 60.0
 
 bool rt_env_flag(const char *name)
 {
@@ -108,6 +114,26 @@ static int parse_devices(const char *s, rt_config_t *c)
     return TESS_ECONFIG;
 }
 
+/* TESS_HOST_OPEN_DELAY, seconds from 0 to MAX_OPEN_DELAY_S; 0 when unset. */
+static int host_open_delay(double *s)
+{
+    const char *v = getenv("TESS_HOST_OPEN_DELAY");
+    *s = 0;
+    if (!v || !*v)
+        return 0;
+    int err = parse_double(v, s);
+    return err || !(*s >= 0 && *s <= MAX_OPEN_DELAY_S) ? TESS_ECONFIG : 0;
+}
+
+double rt_start_expected_s(void)
+{
+    const char *s = getenv("TESS_DEVICES");
+    double delay;
+    if (s && !strncmp(s, "host:", 5))
+        return host_open_delay(&delay) ? 0 : delay;
+    return START_EXPECTED_GPU_S;
+}
+
 static const char *const fault_names[RT_NFAULTS] = {
     [RT_FAULT_H2D] = "h2d",       [RT_FAULT_D2H] = "d2h",     [RT_FAULT_D2D] = "d2d",
     [RT_FAULT_KERNEL] = "kernel", [RT_FAULT_ALLOC] = "alloc",
@@ -200,6 +226,11 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
         ((err = parse_double(s, &c->host_link_gbps)) ||
          !(c->host_link_gbps == 0 || c->host_link_gbps >= 0.001)))
         return err ? err : TESS_ECONFIG;
+
+    /* a variable only, a testing aid: the legacy library's calls during a
+     * start, and the devices' opens at once, are tested with slow opens */
+    if ((err = host_open_delay(&c->host_open_delay_s)))
+        return err;
 
     if ((s = pick(u->trace, "TESS_TRACE")) && *s && !(c->trace = strdup(s)))
         return TESS_ENOMEM;

@@ -7,7 +7,9 @@
  * ring of pinned slots per direction: a tile is cut into slots of whole
  * columns, each filled (or emptied) by several host threads while the
  * previous slot's DMA runs, which moved 28.7 GB/s with 8 threads on that
- * host.  A slot is reused once the event after its DMA has completed. */
+ * host.  A slot is reused once the event after its DMA has completed.  The
+ * rings are made when the device opens: page-locking memory orders the
+ * device's streams, which it would do in the middle of a task on first use. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,7 +161,45 @@ bool stage_wanted(const rt_block_t *b)
     return stage_enabled() && (pageable(b->ptr) || pageable(last));
 }
 
-/* The ring, locked and with its buffers made, or NULL (nothing held). */
+/* Under r->lock: its buffers and threads, unless made or failed already. */
+static void ring_make(ring_t *r)
+{
+    if (r->buf || r->failed)
+        return;
+    bool ok = !CUDA_OK(cudaHostAlloc((void **)&r->buf, SLOTS * SLOT_BYTES, cudaHostAllocPortable));
+    for (int i = 0; i < SLOTS && ok; i++)
+        ok = !CUDA_OK(cudaEventCreateWithFlags(&r->done[i], cudaEventDisableTiming));
+    if (!ok) {
+        cudaGetLastError();
+        for (int i = 0; i < SLOTS; i++)
+            if (r->done[i])
+                cudaEventDestroy(r->done[i]);
+        cudaFreeHost(r->buf);
+        memset(r->done, 0, sizeof r->done);
+        r->buf = NULL;
+        r->failed = true;
+    } else {
+        start_helpers(r);
+    }
+}
+
+void stage_prepare(int dev)
+{
+    if (dev < 0 || dev >= TESS_MAX_DEVICES)
+        return;
+    pthread_once(&rings_once, rings_init);
+    for (int dir = 0; dir < 2; dir++) {
+        ring_t *r = &rings[dev][dir];
+        pthread_mutex_lock(&r->lock);
+        ring_make(r);
+        pthread_mutex_unlock(&r->lock);
+    }
+}
+
+/* The ring, locked and with its buffers made, or NULL (nothing held).  They
+ * are made here only where the device's open did not make them
+ * (TESS_STAGING=0, whose copies over the edge of a locked range are staged
+ * all the same). */
 static ring_t *ring_take(int dev, int dir)
 {
     if (dev < 0 || dev >= TESS_MAX_DEVICES)
@@ -167,24 +207,7 @@ static ring_t *ring_take(int dev, int dir)
     pthread_once(&rings_once, rings_init);
     ring_t *r = &rings[dev][dir];
     pthread_mutex_lock(&r->lock);
-    if (!r->buf && !r->failed) {
-        bool ok =
-            !CUDA_OK(cudaHostAlloc((void **)&r->buf, SLOTS * SLOT_BYTES, cudaHostAllocPortable));
-        for (int i = 0; i < SLOTS && ok; i++)
-            ok = !CUDA_OK(cudaEventCreateWithFlags(&r->done[i], cudaEventDisableTiming));
-        if (!ok) {
-            cudaGetLastError();
-            for (int i = 0; i < SLOTS; i++)
-                if (r->done[i])
-                    cudaEventDestroy(r->done[i]);
-            cudaFreeHost(r->buf);
-            memset(r->done, 0, sizeof r->done);
-            r->buf = NULL;
-            r->failed = true;
-        } else {
-            start_helpers(r);
-        }
-    }
+    ring_make(r);
     if (!r->buf) {
         pthread_mutex_unlock(&r->lock);
         return NULL;

@@ -20,7 +20,8 @@ typedef struct {
     int window;         /* work in flight per device, in tiles of nb_default */
     double cache_fraction;
     size_t host_device_mem;
-    double host_link_gbps; /* host devices' copy rate; 0: as fast as memcpy */
+    double host_link_gbps;    /* host devices' copy rate; 0: as fast as memcpy */
+    double host_open_delay_s; /* TESS_HOST_OPEN_DELAY: how long each host device's open takes */
     char *trace;
     int verbose;
     int fault_op;    /* TESS_FAULT: rt_fault_t, RT_FAULT_NONE when unset */

@@ -40,9 +40,11 @@ typedef struct rt_event {
 
 typedef struct {
     const char *name;
-    const kern_table_t *kern;         /* indexed by kern_type_t */
-    int (*open)(struct rt_device *d); /* sets d->pool_base and d->pool_size */
-    void (*close)(struct rt_device *d);
+    const kern_table_t *kern; /* indexed by kern_type_t */
+    /* every device's at once, each on a thread of its own: what needs no other
+     * device; sets d->pool_base and d->pool_size unless connect does */
+    int (*open)(struct rt_device *d);
+    void (*close)(struct rt_device *d); /* also undoes a partial open and connect */
     /* the context a kernel task runs in; an error the device reports only once it has
      * run the task's work is stored to *async_err (atomic) by the time that work is done */
     kern_ctx_t *(*ctx)(struct rt_device *d, int compute_stream, int *async_err);
@@ -63,6 +65,9 @@ typedef struct {
      * through the host */
     int (*link_rank)(const struct rt_device *dst, const struct rt_device *src);
     /* optional: */
+    /* once every device is open, every device's at once as open: what needs
+     * the other devices (peer access), and what must follow it */
+    int (*connect)(struct rt_device *d);
     int (*start)(void); /* once the devices and the scheduler are up, before any task */
     void (*stop)(void); /* at finalize, once the workers have stopped; undoes start */
     int (*thread_init)(struct rt_device *d); /* in the device's worker, first */
@@ -90,6 +95,13 @@ typedef struct {
     int track;
 } rt_trace_ev_t;
 
+/* A step of a device's open, for TESS_VERBOSE's report of the start. */
+typedef struct {
+    const char *name;
+    int64_t end_ns; /* rt_now_ns() */
+} rt_open_step_t;
+#define RT_OPEN_STEPS 8
+
 typedef struct rt_device {
     int id;
     const rt_backend_t *be;
@@ -107,7 +119,13 @@ typedef struct rt_device {
     atomic_uint_fast64_t ntasks, nsteals, busy_ns;
     rt_trace_ev_t *trace; /* written by this device's worker only */
     size_t ntrace, captrace;
+    rt_open_step_t step[RT_OPEN_STEPS]; /* where its open went, in order */
+    int nsteps;
 } rt_device_t;
+
+/* Records the end of a step of d's open (a backend's open and connect call
+ * it after each step they time); steps past RT_OPEN_STEPS are not kept. */
+void rt_open_step(rt_device_t *d, const char *name);
 
 /* Events come from their device's free list; NULL when none can be made. */
 rt_event_t *event_get(rt_device_t *d);

@@ -27,6 +27,11 @@ int stage_h2d(int dev, cudaStream_t s, void *dst, const rt_block_t *b);
  * stage_h2d for its return value. */
 int stage_d2h(int dev, cudaStream_t s, const rt_block_t *b, const void *src);
 
+/* Makes the runtime device dev's staging buffers and their copying threads
+ * (which share the calling thread's binding), with its GPU current; without
+ * page-locked memory for them, its copies are direct. */
+void stage_prepare(int dev);
+
 /* Frees the runtime device dev's staging buffers, with its GPU current. */
 void stage_release(int dev);
 

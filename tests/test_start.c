@@ -1,0 +1,69 @@
+/* The runtime's start: every device opens at once, on a thread of its own,
+ * so a start takes one device's open, not one per device; a start whose
+ * devices fail to open returns the error and leaves nothing behind.  Host
+ * devices' opens are slowed with TESS_HOST_OPEN_DELAY, as a GPU's context
+ * takes time to make. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "testutil.h"
+
+#define OPEN_DELAY_S 0.4
+
+/* The devices are host devices (TESS_TEST_DEVICES may name GPUs). */
+static bool on_host_devices(void)
+{
+    const char *other = getenv("TESS_TEST_DEVICES");
+    return !other || !*other || !strncmp(other, "host:", 5);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* Four devices opening one after the other would take four delays; at once,
+ * one (bound: two, for the rest of the start on a busy machine). */
+static void devices_open_at_once(void **state)
+{
+    (void)state;
+    if (!on_host_devices())
+        skip();
+    assert_int_equal(setenv("TESS_HOST_OPEN_DELAY", "0.4", 1), 0);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int err = tu_init_host(4, 0, 0);
+    double s = seconds_since(&t0);
+    unsetenv("TESS_HOST_OPEN_DELAY");
+    assert_int_equal(err, 0);
+    tess_stats_t st;
+    assert_int_equal(tess_get_stats(&st), 0);
+    assert_int_equal(tess_finalize(), 0);
+    if (!(s >= OPEN_DELAY_S && s < 2 * OPEN_DELAY_S))
+        fail_msg("%d devices opening %.1f s each started in %.3f s", st.ndevices, OPEN_DELAY_S, s);
+}
+
+/* Device memory larger than any address space: every open fails, each on its
+ * own thread, and the start returns that and undoes the opens; the next
+ * start succeeds. */
+static void a_start_whose_devices_fail_to_open_returns_the_error_and_leaves_nothing(void **state)
+{
+    (void)state;
+    if (!on_host_devices())
+        skip();
+    assert_int_equal(tu_init_host(4, 0, (size_t)1 << 60), TESS_ENOMEM);
+    assert_int_equal(tess_sync(), TESS_ENOTINIT);
+    assert_int_equal(tu_init_host(4, 0, 0), 0);
+    assert_int_equal(tess_finalize(), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(devices_open_at_once),
+        cmocka_unit_test(a_start_whose_devices_fail_to_open_returns_the_error_and_leaves_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
