@@ -101,11 +101,11 @@ static int submit_symv(kern_type_t t, const tiling_t *g, const void *call)
                 continue;
             int64_t d = tiling_device(A, i, j);
             bool *si = &started[d + i * s.ndev], *sj = &started[d + j * s.ndev];
-            bool fi = *si || d == s.direct[i], fj = *sj || d == s.direct[j];
+            bool begun_i = *si || d == s.direct[i], begun_j = *sj || d == s.direct[j];
             *si = *sj = true;
             err = blas_task_mv(t, TessAll, c->herm, c->alpha.v, tile(A, i, j), x.blk[i], x.blk[j],
-                               x.inc, fi ? one.v : zero.v, partials_target(&s, &y, d, i),
-                               fj ? one.v : zero.v, partials_target(&s, &y, d, j), y.inc);
+                               x.inc, begun_i ? one.v : zero.v, partials_target(&s, &y, d, i),
+                               begun_j ? one.v : zero.v, partials_target(&s, &y, d, j), y.inc);
         }
     }
     if (!err)
