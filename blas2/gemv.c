@@ -41,7 +41,9 @@ static int64_t row_device(const tiling_t *A, bool notrans, int64_t i, int64_t k)
 }
 
 /* The devices that sum into each piece of y, those of its row's tiles, and the one summing
- * into y_i itself: the (i mod their count)-th. */
+ * into y_i itself: the ((i / (ndev / count)) mod count)-th of them.  Consecutive rows of a
+ * p x q grid fall on different rows of devices (a transposed one, columns), so stepping
+ * only every ndev / count pieces puts y's pieces on every device, not on count of them. */
 static void plan(partials_t *s, const tiling_t *A, bool notrans, int64_t len)
 {
     for (int64_t i = 0; i < s->nt; i++) {
@@ -52,7 +54,7 @@ static void plan(partials_t *s, const tiling_t *A, bool notrans, int64_t len)
             count += !uses[d];
             uses[d] = true;
         }
-        for (int64_t d = 0, pick = i % count; d < s->ndev; d++)
+        for (int64_t d = 0, pick = i / (s->ndev / count) % count; d < s->ndev; d++)
             if (uses[d] && pick-- == 0) {
                 s->direct[i] = d;
                 break;
