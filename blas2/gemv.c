@@ -1,8 +1,14 @@
-/* GEMV as a tile algorithm: y = alpha op(A) x + beta y.  Each piece of y is
- * a chain of tasks over the tiles of its block row of op(A), in increasing
- * order, beta applied by the first (which only writes y when beta is 0).
- * Several pieces' chains run at once; a task runs where its tile of A is. */
+/* GEMV as a tile algorithm: y = alpha op(A) x + beta y.  Piece i of y sums
+ * the tiles of block row i of op(A), and a task runs where its tile is: one
+ * chain over the whole row would carry y_i from device to device, the
+ * devices taking turns.  Instead each device holding tiles of the row sums
+ * its own in a chain of its own, in increasing tile order: one of them into
+ * y_i, beta applied at its first step (which only writes y_i when beta is
+ * 0), the others into partial sums, then added into y_i in increasing device
+ * order (blas2.h).  Which device sums into y_i turns with i, so that y's
+ * pieces and their reductions are spread over the devices. */
 #include "blas2.h"
+#include "scratch.h"
 
 typedef struct {
     tess_trans_t trans;
@@ -10,6 +16,7 @@ typedef struct {
     const void *x, *y;
     int64_t incx, incy;
     blas_scalar_t alpha, beta;
+    void **scratch; /* the partial sums' memory, for rt_scratch_submitted */
 } gemv_call_t;
 
 enum { OP_A };
@@ -27,47 +34,80 @@ static int make_vectors(kern_type_t t, const tiling_t *A, const gemv_call_t *c, 
     return err;
 }
 
-/* The tile at step s of a chain over n tiles whose homes cycle through d
- * devices (tile t on device t mod d): each device's tiles in a row, so that the
- * piece of y the chain updates crosses to another device d - 1 times, not at
- * every tile.  The order depends only on n and d: the sum is formed the same
- * way on every run. */
-static int64_t step_at(int64_t n, int64_t d, int64_t s)
+/* The device of tile k of block row i of op(A). */
+static int64_t row_device(const tiling_t *A, bool notrans, int64_t i, int64_t k)
 {
-    for (int64_t r = 0; r < d; r++) {
-        int64_t cnt = tiles_homed(n, r, d);
-        if (s < cnt)
-            return r + s * d;
-        s -= cnt;
+    return notrans ? tiling_device(A, i, k) : tiling_device(A, k, i);
+}
+
+/* The devices that sum into each piece of y, those of its row's tiles, and the one summing
+ * into y_i itself: the ((i / (ndev / count)) mod count)-th of them.  Consecutive rows of a
+ * p x q grid fall on different rows of devices (a transposed one, columns), so stepping
+ * only every ndev / count pieces puts y's pieces on every device, not on count of them. */
+static void plan(partials_t *s, const tiling_t *A, bool notrans, int64_t len)
+{
+    for (int64_t i = 0; i < s->nt; i++) {
+        bool *uses = &s->uses[i * s->ndev];
+        int64_t count = 0;
+        for (int64_t k = 0; k < len; k++) {
+            int64_t d = row_device(A, notrans, i, k);
+            count += !uses[d];
+            uses[d] = true;
+        }
+        for (int64_t d = 0, pick = i / (s->ndev / count) % count; d < s->ndev; d++)
+            if (uses[d] && pick-- == 0) {
+                s->direct[i] = d;
+                break;
+            }
     }
-    return s; /* not reached: s < n */
+}
+
+/* Device d's chain for piece i: its tiles of the row in increasing order, beta (of y_i, or
+ * 0 for a partial) at the first. */
+static int submit_chain(kern_type_t t, const gemv_call_t *c, const tiling_t *A, const vtiling_t *x,
+                        const vtiling_t *y, const partials_t *s, int64_t i, int64_t d)
+{
+    bool notrans = c->trans == TessNoTrans, herm = c->trans == TessConjTrans;
+    int64_t len = notrans ? A->nt : A->mt;
+    rt_block_t *yd = partials_target(s, y, d, i);
+    blas_scalar_t one, zero = { { 0 } };
+    kern_dtype_one(t, one.v);
+    const void *beta = d == s->direct[i] ? c->beta.v : zero.v;
+    int err = 0;
+    for (int64_t k = 0; k < len && !err; k++) {
+        if (row_device(A, notrans, i, k) != d)
+            continue;
+        if (notrans)
+            err = blas_task_mv(t, TessAll, false, c->alpha.v, tile(A, i, k), NULL, x->blk[k],
+                               x->inc, beta, yd, NULL, NULL, y->inc);
+        else
+            err = blas_task_mv(t, TessAll, herm, c->alpha.v, tile(A, k, i), x->blk[k], NULL, x->inc,
+                               NULL, NULL, beta, yd, y->inc);
+        beta = one.v;
+    }
+    return err;
 }
 
 static int submit_gemv(kern_type_t t, const tiling_t *g, const void *call)
 {
     const gemv_call_t *c = call;
+    const tiling_t *A = &g[OP_A];
+    bool notrans = c->trans == TessNoTrans;
     vtiling_t x, y;
-    int err = make_vectors(t, &g[OP_A], c, &x, &y);
+    partials_t s;
+    int err = make_vectors(t, A, c, &x, &y);
     if (err)
         return err;
-    blas_scalar_t one;
-    kern_dtype_one(t, one.v);
-    const tiling_t *A = &g[OP_A];
-    if (c->trans == TessNoTrans) {
-        for (int64_t i = 0; i < A->mt && !err; i++)
-            for (int64_t s = 0; s < A->nt && !err; s++) {
-                int64_t j = step_at(A->nt, A->q, s);
-                err = blas_task_mv(t, TessAll, false, c->alpha.v, tile(A, i, j), NULL, x.blk[j],
-                                   x.inc, s ? one.v : c->beta.v, y.blk[i], NULL, NULL, y.inc);
-            }
-    } else {
-        bool herm = c->trans == TessConjTrans;
-        for (int64_t j = 0; j < A->nt && !err; j++)
-            for (int64_t s = 0; s < A->mt && !err; s++) {
-                int64_t i = step_at(A->mt, A->p, s);
-                err = blas_task_mv(t, TessAll, herm, c->alpha.v, tile(A, i, j), x.blk[i], NULL,
-                                   x.inc, NULL, NULL, s ? one.v : c->beta.v, y.blk[j], y.inc);
-            }
+    if (!(err = partials_init(&s, A, y.nt))) {
+        plan(&s, A, notrans, notrans ? A->nt : A->mt);
+        err = partials_make(&s, &y, kern_dtypes[t].size, c->scratch);
+        for (int64_t i = 0; i < y.nt && !err; i++)
+            for (int64_t d = 0; d < s.ndev && !err; d++)
+                if (s.uses[d + i * s.ndev])
+                    err = submit_chain(t, c, A, &x, &y, &s, i, d);
+        if (!err)
+            err = partials_reduce(t, &s, &y);
+        partials_free(&s);
     }
     vtiling_free(&x);
     vtiling_free(&y);
@@ -102,7 +142,12 @@ int blas_gemv(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, const voi
     if ((uses_ax && !vtiling_fits(x, notrans ? n : m, incx, es)) ||
         !vtiling_fits(y, notrans ? m : n, incy, es))
         return TESS_ENOMEM;
-    gemv_call_t c = { trans, m, n, x, y, incx, incy, blas_scalar(t, alpha), blas_scalar(t, beta) };
+    void *scratch = NULL;
+    gemv_call_t c = { trans,   m, n, x, y, incx, incy, blas_scalar(t, alpha), blas_scalar(t, beta),
+                      &scratch };
     blas_operand_t ops[] = { [OP_A] = { uses_ax ? A : NULL, m, n, lda } };
-    return blas_run(t, 1, ops, uses_ax ? submit_gemv : submit_scale, &c);
+    err = blas_run(t, 1, ops, uses_ax ? submit_gemv : submit_scale, &c);
+    if (scratch)
+        rt_scratch_submitted(scratch);
+    return err;
 }

@@ -1,13 +1,21 @@
 /* SYMV and HEMV as tile algorithms: y = alpha A x + beta y, A read through
- * its stored triangle.  A diagonal tile is one task (beta applied there).  A
- * stored tile A_ij off the diagonal is one task that reads it once for both
- * of its products, A_ij x_j into y_i and A_ij^T x_i (^H) into y_j.
+ * its stored triangle.  A diagonal tile is one task.  A stored tile A_ij off
+ * the diagonal is one task that reads it once for both of its products,
+ * A_ij x_j into y_i and A_ij^T x_i (^H) into y_j.
  *
- * The off-diagonal tiles go in the rounds of a round-robin tournament over
- * the pieces (the circle method): no two tiles of a round share a piece of
- * x or y, so a round's tasks run at once, and each piece of y is updated once
- * a round, in round order, which fixes the order of its sums. */
+ * A task runs where its tile is, so each device sums its own tiles' share of
+ * every piece of y they touch (blas2.h): the device of the diagonal tile
+ * A_kk sums into y_k itself, beta applied by that tile's task, which comes
+ * first; every other device touching piece k sums into a partial of its own,
+ * added into y_k at the end in increasing device order.  The off-diagonal
+ * tiles go in the rounds of a round-robin tournament over the pieces (the
+ * circle method): no two tiles of a round share a piece of x or y, so a
+ * round's tasks on one device may run at once, and each device's sum for a
+ * piece is updated once a round, in round order, which fixes the order of
+ * its sums. */
 #include "blas2.h"
+#include <stdlib.h>
+#include "scratch.h"
 
 typedef struct {
     bool herm;
@@ -16,6 +24,7 @@ typedef struct {
     const void *x, *y;
     int64_t incx, incy;
     blas_scalar_t alpha, beta;
+    void **scratch; /* the partial sums' memory, for rt_scratch_submitted */
 } symv_call_t;
 
 enum { OP_A };
@@ -28,38 +37,81 @@ static void pairing(int64_t np, int64_t r, int64_t k, int64_t *a, int64_t *b)
     *b = (r - k + np - 1) % (np - 1);
 }
 
+/* The stored tile of round r's k-th game, (*i, *j); false for a bye. */
+static bool game_tile(const symv_call_t *c, int64_t nt, int64_t r, int64_t k, int64_t *i,
+                      int64_t *j)
+{
+    int64_t np = nt + nt % 2, p, q;
+    pairing(np, r, k, &p, &q);
+    if (p >= nt || q >= nt)
+        return false;
+    int64_t lo = p < q ? p : q, hi = p < q ? q : p;
+    *i = c->uplo == TessLower ? hi : lo;
+    *j = c->uplo == TessLower ? lo : hi;
+    return true;
+}
+
+/* Which devices sum into each piece: the diagonal tile's into y_k itself. */
+static void plan(partials_t *s, const symv_call_t *c, const tiling_t *A)
+{
+    int64_t nt = A->nt, np = nt + nt % 2;
+    for (int64_t k = 0; k < nt; k++) {
+        s->direct[k] = tiling_device(A, k, k);
+        s->uses[s->direct[k] + k * s->ndev] = true;
+    }
+    for (int64_t r = 0; r < np - 1; r++)
+        for (int64_t k = 0, i, j; k < np / 2; k++)
+            if (game_tile(c, nt, r, k, &i, &j)) {
+                int64_t d = tiling_device(A, i, j);
+                s->uses[d + i * s->ndev] = s->uses[d + j * s->ndev] = true;
+            }
+}
+
 static int submit_symv(kern_type_t t, const tiling_t *g, const void *call)
 {
     const symv_call_t *c = call;
+    const tiling_t *A = &g[OP_A];
     size_t es = kern_dtypes[t].size;
+    int64_t nt = A->nt, np = nt + nt % 2;
     vtiling_t x, y;
-    int err = vtiling_make(&x, &g[OP_A], c->x, c->n, c->incx, es);
+    partials_t s;
+    bool *started = NULL;
+    int err = vtiling_make(&x, A, c->x, c->n, c->incx, es);
     if (err)
         return err;
-    if ((err = vtiling_make(&y, &g[OP_A], c->y, c->n, c->incy, es))) {
+    if ((err = vtiling_make(&y, A, c->y, c->n, c->incy, es))) {
         vtiling_free(&x);
         return err;
     }
-    blas_scalar_t one;
+    if (!(err = partials_init(&s, A, nt))) {
+        plan(&s, c, A);
+        err = partials_make(&s, &y, es, c->scratch);
+        /* a partial's first task writes it without reading it (beta 0) */
+        if (!err && !(started = calloc((size_t)(s.ndev * nt) + 1, sizeof *started)))
+            err = TESS_ENOMEM;
+    }
+    blas_scalar_t one, zero = { { 0 } };
     kern_dtype_one(t, one.v);
-    const tiling_t *A = &g[OP_A];
-    int64_t nt = A->nt, np = nt + nt % 2; /* a bye when odd */
-    for (int64_t i = 0; i < nt && !err; i++)
-        err = blas_task_mv(t, (tess_part_t)c->uplo, c->herm, c->alpha.v, tile(A, i, i), NULL,
-                           x.blk[i], x.inc, c->beta.v, y.blk[i], NULL, NULL, y.inc);
+    for (int64_t k = 0; k < nt && !err; k++)
+        err = blas_task_mv(t, (tess_part_t)c->uplo, c->herm, c->alpha.v, tile(A, k, k), NULL,
+                           x.blk[k], x.inc, c->beta.v, y.blk[k], NULL, NULL, y.inc);
     for (int64_t r = 0; r < np - 1 && !err; r++) {
-        for (int64_t k = 0; k < np / 2 && !err; k++) {
-            int64_t p, q;
-            pairing(np, r, k, &p, &q);
-            if (p >= nt || q >= nt)
+        for (int64_t k = 0, i, j; k < np / 2 && !err; k++) {
+            if (!game_tile(c, nt, r, k, &i, &j))
                 continue;
-            /* the stored tile of the pair: row i, column j */
-            int64_t lo = p < q ? p : q, hi = p < q ? q : p;
-            int64_t i = c->uplo == TessLower ? hi : lo, j = c->uplo == TessLower ? lo : hi;
+            int64_t d = tiling_device(A, i, j);
+            bool *si = &started[d + i * s.ndev], *sj = &started[d + j * s.ndev];
+            bool begun_i = *si || d == s.direct[i], begun_j = *sj || d == s.direct[j];
+            *si = *sj = true;
             err = blas_task_mv(t, TessAll, c->herm, c->alpha.v, tile(A, i, j), x.blk[i], x.blk[j],
-                               x.inc, one.v, y.blk[i], one.v, y.blk[j], y.inc);
+                               x.inc, begun_i ? one.v : zero.v, partials_target(&s, &y, d, i),
+                               begun_j ? one.v : zero.v, partials_target(&s, &y, d, j), y.inc);
         }
     }
+    if (!err)
+        err = partials_reduce(t, &s, &y);
+    partials_free(&s);
+    free(started);
     vtiling_free(&x);
     vtiling_free(&y);
     return err;
@@ -90,6 +142,7 @@ int blas_symv(kern_type_t t, bool herm, tess_uplo_t uplo, int64_t n, const void 
     size_t es = kern_dtypes[t].size;
     if ((uses_ax && !vtiling_fits(x, n, incx, es)) || !vtiling_fits(y, n, incy, es))
         return TESS_ENOMEM;
+    void *scratch = NULL;
     symv_call_t c = { herm && kern_dtypes[t].is_complex,
                       uplo,
                       n,
@@ -98,7 +151,11 @@ int blas_symv(kern_type_t t, bool herm, tess_uplo_t uplo, int64_t n, const void 
                       incx,
                       incy,
                       blas_scalar(t, alpha),
-                      blas_scalar(t, beta) };
+                      blas_scalar(t, beta),
+                      &scratch };
     blas_operand_t ops[] = { [OP_A] = { uses_ax ? A : NULL, n, n, lda, true } };
-    return blas_run(t, 1, ops, uses_ax ? submit_symv : submit_scale, &c);
+    err = blas_run(t, 1, ops, uses_ax ? submit_symv : submit_scale, &c);
+    if (scratch)
+        rt_scratch_submitted(scratch);
+    return err;
 }

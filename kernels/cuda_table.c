@@ -1,4 +1,4 @@
-/* The CUDA backend's kernel table: GEMM, scaling and the symmetric BLAS-3
+/* The CUDA backend's kernel table: GEMM, scaling, GEAM and the symmetric BLAS-3
  * kernels on cuBLAS, POTRF, TRTRI and GETRF of a tile or panel on cuSOLVER; the triangular and BLAS-2 kernels, and the one-triangle
  * updates of GEMMT leaves and diagonal tiles, Tessera's own (kernels/cuda).
  * Everything is queued on the context's stream; the backend tracks
@@ -10,6 +10,7 @@
 #include "cuda/kern_cuda.h"
 #include "cuda_check.h"
 #include "cuda_ctx.h"
+#include "dtype.h"
 
 #define CUDA_GEMM(P, CT, FN)                                                                       \
     static int cuda_##P##gemm(kern_ctx_t *x, tess_trans_t ta, tess_trans_t tb, int64_t m,          \
@@ -50,6 +51,32 @@ CUDA_SCAL(s, 4, cublasSscal)
 CUDA_SCAL(d, 8, cublasDscal)
 CUDA_SCAL(c, 8, cublasCscal)
 CUDA_SCAL(z, 16, cublasZscal)
+
+/* B = alpha A + beta B by cuBLAS's GEAM in place (C = B, ldc = ldb, B not transposed, which
+ * cuBLAS allows); alpha == 0 is a scaling, which never reads A, and beta == 0 first zeroes B
+ * without reading it, then adds alpha A to those zeros. */
+#define CUDA_GEADD(P, TY, CT, RT, FN)                                                              \
+    static int cuda_##P##geadd(kern_ctx_t *x, int64_t m, int64_t n, const void *alpha,             \
+                               const void *A, int64_t lda, const void *beta, void *B, int64_t ldb) \
+    {                                                                                              \
+        static const CT zero;                                                                      \
+        CT one = zero;                                                                             \
+        ((RT *)&one)[0] = 1;                                                                       \
+        if (kern_scalar_is_zero(TY, alpha))                                                        \
+            return cuda_##P##scal(x, m, n, beta, B, ldb);                                          \
+        if (kern_scalar_is_zero(TY, beta)) {                                                       \
+            int err = cuda_##P##scal(x, m, n, &zero, B, ldb);                                      \
+            if (err)                                                                               \
+                return err;                                                                        \
+            beta = &one;                                                                           \
+        }                                                                                          \
+        return CUBLAS_OK(FN(x->blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)n, alpha, A, (int)lda, \
+                            beta, B, (int)ldb, B, (int)ldb));                                      \
+    }
+CUDA_GEADD(s, KERN_S, float, float, cublasSgeam)
+CUDA_GEADD(d, KERN_D, double, double, cublasDgeam)
+CUDA_GEADD(c, KERN_C, cuComplex, float, cublasCgeam)
+CUDA_GEADD(z, KERN_Z, cuDoubleComplex, double, cublasZgeam)
 
 static cublasFillMode_t fill(tess_uplo_t u)
 {
@@ -484,13 +511,13 @@ CUDA_QR(z, KERN_Z, cuDoubleComplex, cusolverDnZgeqrf, cusolverDnZgeqrf_bufferSiz
 
 #define CUDA_TABLE(P)                                                                              \
     {                                                                                              \
-        .gemm = cuda_##P##gemm, .scal = cuda_##P##scal, .trsm = cuda_##P##trsm,                    \
-        .trmm = cuda_##P##trmm, .symm = cuda_##P##symm, .syrk = cuda_##P##syrk,                    \
-        .syr2k = cuda_##P##syr2k, .gemmt = cuda_##P##gemmt, .scal_tri = cuda_##P##scal_tri,        \
-        .gemv2 = cuda_##P##gemv2, .potrf = cuda_##P##potrf, .trtri = cuda_##P##trtri,              \
-        .lauum = cuda_##P##lauum, .diag_zero = cuda_##P##diag_zero, .getrf = cuda_##P##getrf,      \
-        .laswp = cuda_##P##laswp, .geqrf = cuda_##P##geqrf, .ormqr = cuda_##P##ormqr,              \
-        .transpose = cuda_##P##transpose                                                           \
+        .gemm = cuda_##P##gemm, .scal = cuda_##P##scal, .geadd = cuda_##P##geadd,                  \
+        .trsm = cuda_##P##trsm, .trmm = cuda_##P##trmm, .symm = cuda_##P##symm,                    \
+        .syrk = cuda_##P##syrk, .syr2k = cuda_##P##syr2k, .gemmt = cuda_##P##gemmt,                \
+        .scal_tri = cuda_##P##scal_tri, .gemv2 = cuda_##P##gemv2, .potrf = cuda_##P##potrf,        \
+        .trtri = cuda_##P##trtri, .lauum = cuda_##P##lauum, .diag_zero = cuda_##P##diag_zero,      \
+        .getrf = cuda_##P##getrf, .laswp = cuda_##P##laswp, .geqrf = cuda_##P##geqrf,              \
+        .ormqr = cuda_##P##ormqr, .transpose = cuda_##P##transpose                                 \
     }
 
 const kern_table_t kern_cuda_table[KERN_NTYPES] = {

@@ -55,6 +55,10 @@ typedef struct {
                 const void *beta, void *C, int64_t ldc);
     /* C = beta C; beta == 0 sets C to zero without reading it */
     int (*scal)(kern_ctx_t *ctx, int64_t m, int64_t n, const void *beta, void *C, int64_t ldc);
+    /* B = alpha A + beta B, m x n, A and B not overlapping; alpha == 0 never reads A, beta ==
+     * 0 never reads B (the reduction of BLAS-2 partial sums, in a fixed order) */
+    int (*geadd)(kern_ctx_t *ctx, int64_t m, int64_t n, const void *alpha, const void *A,
+                 int64_t lda, const void *beta, void *B, int64_t ldb);
     /* C = alpha A B + beta C (side left) or alpha B A + beta C (right); A symmetric, or
      * Hermitian when herm, only its uplo triangle read */
     int (*symm)(kern_ctx_t *ctx, bool herm, tess_side_t side, tess_uplo_t uplo, int64_t m,

@@ -1,8 +1,8 @@
 /* Host memory that a call's tasks use past the call's return and that the
- * caller never sees (GELS's tau, and A^H when m < n).  It lives until the
- * tess_sync (or tess_finalize) after the call has submitted its tasks, which
- * waits for them; then its blocks are dropped, their device copies discarded, and it
- * is freed. */
+ * caller never sees (GELS's tau, and A^H when m < n; GEMV's and SYMV's
+ * partial sums of y).  It lives until the tess_sync (or tess_finalize) after
+ * the call has submitted its tasks, which waits for them; then its blocks are
+ * dropped, their device copies discarded, and it is freed. */
 #include <stdlib.h>
 #include "rt.h"
 #include "scratch.h"
@@ -22,7 +22,8 @@ static scratch_t *of(void *p)
     return (scratch_t *)((char *)p - offsetof(scratch_t, data));
 }
 
-void *rt_scratch_alloc(size_t bytes)
+/* Under rt.submit_lock. */
+static void *alloc_locked(size_t bytes)
 {
     scratch_t *s = malloc(sizeof *s + bytes);
     if (!s)
@@ -30,11 +31,22 @@ void *rt_scratch_alloc(size_t bytes)
     s->bytes = bytes;
     s->held = true;
     s->scope = rt_scope_current();
-    pthread_mutex_lock(&rt.submit_lock);
     s->next = live;
     live = s;
-    pthread_mutex_unlock(&rt.submit_lock);
     return s->data;
+}
+
+void *rt_scratch_alloc(size_t bytes)
+{
+    pthread_mutex_lock(&rt.submit_lock);
+    void *p = alloc_locked(bytes);
+    pthread_mutex_unlock(&rt.submit_lock);
+    return p;
+}
+
+void *rt_scratch_alloc_submitting(size_t bytes)
+{
+    return alloc_locked(bytes);
 }
 
 void rt_scratch_submitted(void *p)

@@ -1,5 +1,5 @@
 /* Host memory of a call's own that its tasks use past the call's return and that the caller
- * never sees (GELS's tau): scratch.c. */
+ * never sees (GELS's tau, BLAS-2 partial sums): scratch.c. */
 #ifndef RT_SCRATCH_H
 #define RT_SCRATCH_H
 
@@ -8,6 +8,9 @@
 /* bytes, aligned for any element type, held until rt_scratch_submitted(p), which its call
  * makes once its tasks are submitted (or failed to be); NULL when out of memory */
 void *rt_scratch_alloc(size_t bytes);
+/* The same from a call's submit function (rt_submit_begin held), for scratch whose size
+ * depends on the call's tiling; rt_scratch_submitted after rt_submit_end. */
+void *rt_scratch_alloc_submitting(size_t bytes);
 void rt_scratch_submitted(void *p);
 /* The scratch of scope's calls (NULL: of every scope) that no call holds, taken off the
  * list; once every task of those calls has completed, rt_scratch_free drops its blocks and

@@ -3,7 +3,11 @@
  * negative increments; sub-matrix operands, beta 0 with NaN in y, alpha 0,
  * quick returns, argument errors; bit-identical results over several
  * devices; GEMV composed with GEMM without a sync; a cached matrix not
- * moved by later calls; eviction with tiny device memory.
+ * moved by later calls; eviction with tiny device memory.  Then on the tile
+ * size users get (no TESS_NB, or a forced one), where each piece of y sums
+ * partials from several devices: every trans, precision and increment +-1,
+ * +-3, beta 0 with NaN in y, the same bits call after call, and GEMV
+ * feeding GEMV without a sync giving the bits of synced calls.
  * Bound: ||y - yref||_2 / (max(1,k) eps (|alpha| ||A||_F ||x||_2 + |beta|
  * ||y0||_2)) < 10, k the inner dimension (n for NoTrans, m otherwise).  The
  * array elements between a strided vector's entries hold a sentinel that
@@ -117,15 +121,14 @@ static void gemv_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
 }
 
 /* y all NaN: beta 0 must not read it, with alpha 0 (y = 0) or not. */
-static void gemv_with_beta_zero_ignores_nan_in_y(void **state)
+static void check_beta_zero_ignores_nan_in_y(int64_t m, int64_t n)
 {
-    (void)state;
     for (int ti = 0; ti < 4; ti++)
         for (int tr = 0; tr < 3; tr++)
             for (int alpha_zero = 0; alpha_zero < 2; alpha_zero++) {
                 const tu_type_t *t = &tu_types[ti];
                 tess_trans_t trans = transposes[tr];
-                int64_t m = 2 * NB + 5, n = 3 * NB - 1, incy = alpha_zero ? -2 : 1;
+                int64_t incy = alpha_zero ? -2 : 1;
                 int64_t lx = trans == TessNoTrans ? n : m, ly = trans == TessNoTrans ? m : n;
                 void *A = tu_matrix(t, m, n, 5), *x = tu_vec(t, lx, 1, 6, 0);
                 void *y = tu_vec(t, ly, incy, 7, NAN), *yref = tu_vec(t, ly, incy, 7, 0);
@@ -146,6 +149,12 @@ static void gemv_with_beta_zero_ignores_nan_in_y(void **state)
                 tu_vec_release(t, y, ly, incy);
                 free(yref);
             }
+}
+
+static void gemv_with_beta_zero_ignores_nan_in_y(void **state)
+{
+    (void)state;
+    check_beta_zero_ignores_nan_in_y(2 * NB + 5, 3 * NB - 1);
 }
 
 /* alpha 0: y = beta y, with A and x NaN (never read), or NULL. */
@@ -421,10 +430,11 @@ static int three_devices_setup(void **state)
     return tu_init_host(3, NB, 0);
 }
 
-/* A chain visits each device's tiles of its row (column, transposed) in a
- * row, so on a matrix cached across the devices a call moves x to each
- * device once at most and each piece of y between devices once per device
- * at most, not at every tile. */
+/* Each device sums its own tiles of a piece's row (column, transposed) and
+ * its partial sum alone moves, so on a matrix cached across the devices a
+ * call moves x to each device once at most and each piece of y (or a
+ * partial of it) between devices once per device at most, not at every
+ * tile. */
 static void gemv_on_a_cached_matrix_moves_a_piece_of_y_once_per_device_at_most(void **state)
 {
     (void)state;
@@ -449,6 +459,133 @@ static void gemv_on_a_cached_matrix_moves_a_piece_of_y_once_per_device_at_most(v
     tu_vec_release(t, y, n > m ? n : m, 1);
 }
 
+/* ---- on the tile size users get ------------------------------------------------
+ * With no TESS_NB the call picks its tiles (several per device for these
+ * sizes); with TESS_NB forced small, many per device.  Either way a piece of
+ * y gathers partial sums from several devices. */
+#define BIG_M 1000
+#define BIG_N 1100
+
+static void
+gemv_on_default_tiles_matches_openblas_for_every_trans_precision_and_increment(void **state)
+{
+    (void)state;
+    static const int64_t big_incs[][2] = { { 1, 1 }, { -1, -1 }, { 3, -3 }, { -3, 3 } };
+    for (int ti = 0; ti < 4; ti++)
+        for (int tr = 0; tr < 3; tr++)
+            for (int v = 0; v < 4; v++) {
+                const tu_type_t *t = &tu_types[ti];
+                double r = run_case(t, transposes[tr], BIG_M, BIG_N, big_incs[v][0], big_incs[v][1],
+                                    0.7 - 0.2 * I, -1.3 + 0.4 * I);
+                if (!(r < TU_GEMM_BOUND))
+                    fail_msg("%sgemv trans=%d incx=%lld incy=%lld: residual %g", t->name,
+                             transposes[tr], (long long)big_incs[v][0], (long long)big_incs[v][1],
+                             r);
+            }
+}
+
+static void gemv_on_default_tiles_with_beta_zero_ignores_nan_in_y(void **state)
+{
+    (void)state;
+    check_beta_zero_ignores_nan_in_y(BIG_M, BIG_N);
+}
+
+/* The partial sums are added in one order: the same call thrice, the third on
+ * a cold cache, gives the same bits. */
+static void gemv_on_default_tiles_gives_bitwise_identical_y_call_after_call(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int tr = 0; tr < 3; tr++) {
+            const tu_type_t *t = &tu_types[ti];
+            tess_trans_t trans = transposes[tr];
+            int64_t lx = trans == TessNoTrans ? BIG_N : BIG_M,
+                    ly = trans == TessNoTrans ? BIG_M : BIG_N;
+            void *A = tu_matrix(t, BIG_M, BIG_N, 24), *x = tu_vec(t, lx, 3, 25, 0);
+            void *y1 = product_bits(t, trans, BIG_M, BIG_N, A, x, 3, -3);
+            void *y2 = product_bits(t, trans, BIG_M, BIG_N, A, x, 3, -3);
+            assert_int_equal(tess_memory_invalidate_all(), 0);
+            void *y3 = product_bits(t, trans, BIG_M, BIG_N, A, x, 3, -3);
+            size_t bytes = (size_t)tu_vec_span(ly, -3) * t->es;
+            assert_memory_equal(y1, y2, bytes);
+            assert_memory_equal(y1, y3, bytes);
+            tu_release(t, A, BIG_M, BIG_N);
+            tu_vec_release(t, x, lx, 3);
+            free(y1);
+            free(y2);
+            free(y3);
+        }
+}
+
+/* y1 = A x, y2 = A^H y1, y3 = 0.5 A y2 + 2 y3, each call's output the next
+ * one's input; synced after each call or not at all, the three vectors'
+ * copies on the host. */
+static void gemv_chain(const tu_type_t *t, const void *A, const void *x, bool sync_each,
+                       void *out[3])
+{
+    tess_trans_t ct = t->is_complex ? TessConjTrans : TessTrans;
+    int64_t m = BIG_M, n = BIG_N, len[3] = { m, n, m }, inc[3] = { 1, -3, 3 };
+    void *y[3] = { tu_vec(t, m, 1, 62, 0), tu_vec(t, n, -3, 63, 0), tu_vec(t, m, 3, 64, 0) };
+    assert_int_equal(tu_gemv_async(t, TessNoTrans, m, n, 1.0, A, m, x, 1, 0.0, y[0], 1), 0);
+    assert_true(!sync_each || tess_sync() == 0);
+    assert_int_equal(tu_gemv_async(t, ct, m, n, 1.0, A, m, y[0], 1, 0.0, y[1], -3), 0);
+    assert_true(!sync_each || tess_sync() == 0);
+    assert_int_equal(tu_gemv_async(t, TessNoTrans, m, n, 0.5, A, m, y[1], -3, 2.0, y[2], 3), 0);
+    for (int v = 0; v < 3; v++)
+        assert_int_equal(tu_vec_coherent_async(t, y[v], len[v], inc[v]), 0);
+    assert_int_equal(tess_sync(), 0);
+    for (int v = 0; v < 3; v++) {
+        out[v] = tu_copy(t, y[v], tu_vec_span(len[v], inc[v]), 1);
+        tu_vec_release(t, y[v], len[v], inc[v]);
+    }
+}
+
+/* GEMV feeding GEMV across the devices with no sync between the calls gives
+ * the bits that the same calls give synced one by one, and each step is
+ * within the bound of its own product: the reductions order the calls as
+ * their chains do. */
+static void gemv_feeding_gemv_without_a_sync_gives_the_bits_of_calls_synced_one_by_one(void **state)
+{
+    (void)state;
+    int64_t m = BIG_M, n = BIG_N, len[3] = { m, n, m }, inc[3] = { 1, -3, 3 };
+    for (int ti = 0; ti < 4; ti++) {
+        const tu_type_t *t = &tu_types[ti];
+        tess_trans_t ct = t->is_complex ? TessConjTrans : TessTrans;
+        void *A = tu_matrix(t, m, n, 60), *x = tu_vec(t, n, 1, 61, 0);
+        void *chained[3], *synced[3];
+        gemv_chain(t, A, x, false, chained);
+        gemv_chain(t, A, x, true, synced);
+        for (int v = 0; v < 3; v++)
+            assert_memory_equal(chained[v], synced[v], (size_t)tu_vec_span(len[v], inc[v]) * t->es);
+        /* each step against OpenBLAS on the same input */
+        double nA = tu_norm(t, A, m, n, m);
+        void *y3 = tu_vec(t, m, 3, 64, 0);
+        double ny3 = tu_vec_norm(t, y3, m, 3);
+        void *ref[3] = { tu_vec(t, m, 1, 62, 0), tu_vec(t, n, -3, 63, 0), y3 };
+        tu_gemv_ref(t, TessNoTrans, m, n, 1.0, A, m, x, 1, 0.0, ref[0], 1);
+        tu_gemv_ref(t, ct, m, n, 1.0, A, m, synced[0], 1, 0.0, ref[1], -3);
+        tu_gemv_ref(t, TessNoTrans, m, n, 0.5, A, m, synced[1], -3, 2.0, ref[2], 3);
+        double r[3] = {
+            tu_residual(t, tu_vec_diff(t, synced[0], ref[0], m, 1), n, 1.0, nA,
+                        tu_vec_norm(t, x, n, 1), 0.0, 0),
+            tu_residual(t, tu_vec_diff(t, synced[1], ref[1], n, -3), m, 1.0, nA,
+                        tu_vec_norm(t, synced[0], m, 1), 0.0, 0),
+            tu_residual(t, tu_vec_diff(t, synced[2], ref[2], m, 3), n, 0.5, nA,
+                        tu_vec_norm(t, synced[1], n, -3), 2.0, ny3),
+        };
+        for (int v = 0; v < 3; v++)
+            if (!(r[v] < TU_GEMM_BOUND))
+                fail_msg("%sgemv step %d: residual %g", t->name, v + 1, r[v]);
+        for (int v = 0; v < 3; v++) {
+            free(chained[v]);
+            free(synced[v]);
+            free(ref[v]);
+        }
+        tu_release(t, A, m, n);
+        tu_vec_release(t, x, n, 1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -470,7 +607,17 @@ int main(void)
     const struct CMUnitTest tiny_memory_tests[] = {
         cmocka_unit_test(gemv_with_tiny_device_memory_evicts_and_stays_correct),
     };
+    const struct CMUnitTest default_tile_tests[] = {
+        cmocka_unit_test(
+            gemv_on_default_tiles_matches_openblas_for_every_trans_precision_and_increment),
+        cmocka_unit_test(gemv_on_default_tiles_with_beta_zero_ignores_nan_in_y),
+        cmocka_unit_test(gemv_on_default_tiles_gives_bitwise_identical_y_call_after_call),
+        cmocka_unit_test(
+            gemv_feeding_gemv_without_a_sync_gives_the_bits_of_calls_synced_one_by_one),
+    };
     int failed = cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
     failed += cmocka_run_group_tests(three_device_tests, three_devices_setup, tu_group_teardown);
+    failed +=
+        cmocka_run_group_tests(default_tile_tests, tu_group_setup_default_nb, tu_group_teardown);
     return failed + cmocka_run_group_tests(tiny_memory_tests, tiny_memory_setup, tu_group_teardown);
 }

@@ -5,7 +5,11 @@
  * a Hermitian diagonal), sub-matrix operands, beta 0 with NaN in y, alpha 0,
  * quick returns, argument errors; bit-identical results over several
  * devices; SYMV composed with GEMM without a sync; a cached matrix whose
- * stored tiles alone are read, once; eviction with tiny device memory.
+ * stored tiles alone are read, once; eviction with tiny device memory.  Then
+ * on the tile size users get (no TESS_NB, or a forced one), where each piece
+ * of y sums partials from several devices: both triangles, every precision
+ * and increment +-1, +-3, beta 0 with NaN in y, the same bits call after
+ * call, and SYMV between GEMMs writing its matrix without a sync.
  * Bound: ||y - yref||_2 / (max(1,n) eps (|alpha| ||A||_F ||x||_2 + |beta|
  * ||y0||_2)) < 10, ||A|| of the whole symmetric (Hermitian) matrix.  The
  * array elements between a strided vector's entries hold a sentinel that
@@ -162,14 +166,13 @@ static void symv_on_submatrix_operands_leaves_the_rest_of_the_parent_untouched(v
 }
 
 /* y all NaN: beta 0 must not read it, with alpha 0 (y = 0) or not. */
-static void symv_with_beta_zero_ignores_nan_in_y(void **state)
+static void check_beta_zero_ignores_nan_in_y(int64_t n)
 {
-    (void)state;
     for (int ti = 0; ti < 4; ti++)
         for (int alpha_zero = 0; alpha_zero < 2; alpha_zero++) {
             const tu_type_t *t = &tu_types[ti];
             tess_uplo_t uplo = uplos[alpha_zero];
-            int64_t n = 3 * NB + 5, incy = alpha_zero ? -2 : 1;
+            int64_t incy = alpha_zero ? -2 : 1;
             void *A = sym_matrix(t, uplo, n, n, 5), *x = tu_vec(t, n, 1, 6, 0);
             void *y = tu_vec(t, n, incy, 7, NAN), *yref = tu_vec(t, n, incy, 7, 0);
             tu_fill(t, yref, tu_vec_span(n, incy), 1, tu_vec_span(n, incy), 0.0);
@@ -189,6 +192,12 @@ static void symv_with_beta_zero_ignores_nan_in_y(void **state)
             tu_vec_release(t, y, n, incy);
             free(yref);
         }
+}
+
+static void symv_with_beta_zero_ignores_nan_in_y(void **state)
+{
+    (void)state;
+    check_beta_zero_ignores_nan_in_y(3 * NB + 5);
 }
 
 /* alpha 0: y = beta y, with A and x NaN (never read), or NULL. */
@@ -307,10 +316,8 @@ static void symv_results_are_bitwise_identical_across_runs_on_several_devices(vo
 
 /* A GEMM writes A = B B^T, SYMV reads its lower triangle, then a GEMM
  * overwrites it: no sync between them, and each sees the right data. */
-static void symv_composes_with_gemm_writing_and_overwriting_its_matrix(void **state)
+static void check_symv_between_gemms_writing_its_matrix(int64_t n, int64_t k)
 {
-    (void)state;
-    int64_t n = 3 * NB + 1, k = NB + 3;
     for (int ti = 0; ti < 4; ti++) {
         const tu_type_t *t = &tu_types[ti];
         tess_trans_t bt = t->is_complex ? TessConjTrans : TessTrans;
@@ -341,6 +348,12 @@ static void symv_composes_with_gemm_writing_and_overwriting_its_matrix(void **st
         free(Aref);
         free(yref);
     }
+}
+
+static void symv_composes_with_gemm_writing_and_overwriting_its_matrix(void **state)
+{
+    (void)state;
+    check_symv_between_gemms_writing_its_matrix(3 * NB + 1, NB + 3);
 }
 
 /* The first product fetches the stored triangle's tiles alone, once each;
@@ -422,6 +435,68 @@ static int three_devices_setup(void **state)
     return tu_init_host(3, NB, 0);
 }
 
+/* ---- on the tile size users get ------------------------------------------------
+ * With no TESS_NB the call picks its tiles (several per device for these
+ * sizes); with TESS_NB forced small, many per device.  Either way a piece of
+ * y gathers partial sums from several devices. */
+#define BIG_N 1000
+
+static void
+symv_on_default_tiles_matches_openblas_for_every_uplo_precision_and_increment(void **state)
+{
+    (void)state;
+    static const int64_t big_incs[][2] = { { 1, 1 }, { -1, -1 }, { 3, -3 }, { -3, 3 } };
+    for (int ti = 0; ti < 4; ti++)
+        for (int u = 0; u < 2; u++)
+            for (int v = 0; v < 4; v++) {
+                const tu_type_t *t = &tu_types[ti];
+                /* an odd size as well, off the tile grid */
+                int64_t n = BIG_N + v % 2 * 37;
+                double r = run_case(t, uplos[u], n, big_incs[v][0], big_incs[v][1], 0.7 - 0.2 * I,
+                                    -1.3 + 0.4 * I);
+                if (!(r < TU_GEMM_BOUND))
+                    fail_msg("%s%s uplo=%d n=%lld incx=%lld incy=%lld: residual %g", t->name,
+                             routine(t), uplos[u], (long long)n, (long long)big_incs[v][0],
+                             (long long)big_incs[v][1], r);
+            }
+}
+
+static void symv_on_default_tiles_with_beta_zero_ignores_nan_in_y(void **state)
+{
+    (void)state;
+    check_beta_zero_ignores_nan_in_y(BIG_N);
+}
+
+/* The partial sums are added in one order: the same call thrice, the third on
+ * a cold cache, gives the same bits. */
+static void symv_on_default_tiles_gives_bitwise_identical_y_call_after_call(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int u = 0; u < 2; u++) {
+            const tu_type_t *t = &tu_types[ti];
+            void *A = sym_matrix(t, uplos[u], BIG_N, BIG_N, 24), *x = tu_vec(t, BIG_N, 3, 25, 0);
+            void *y1 = product_bits(t, uplos[u], BIG_N, A, x, 3, -3);
+            void *y2 = product_bits(t, uplos[u], BIG_N, A, x, 3, -3);
+            assert_int_equal(tess_memory_invalidate_all(), 0);
+            void *y3 = product_bits(t, uplos[u], BIG_N, A, x, 3, -3);
+            size_t bytes = (size_t)tu_vec_span(BIG_N, -3) * t->es;
+            assert_memory_equal(y1, y2, bytes);
+            assert_memory_equal(y1, y3, bytes);
+            tu_release(t, A, BIG_N, BIG_N);
+            tu_vec_release(t, x, BIG_N, 3);
+            free(y1);
+            free(y2);
+            free(y3);
+        }
+}
+
+static void symv_on_default_tiles_between_gemms_writing_its_matrix_sees_the_right_data(void **state)
+{
+    (void)state;
+    check_symv_between_gemms_writing_its_matrix(BIG_N, 40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -442,7 +517,17 @@ int main(void)
     const struct CMUnitTest tiny_memory_tests[] = {
         cmocka_unit_test(symv_with_tiny_device_memory_evicts_and_stays_correct),
     };
+    const struct CMUnitTest default_tile_tests[] = {
+        cmocka_unit_test(
+            symv_on_default_tiles_matches_openblas_for_every_uplo_precision_and_increment),
+        cmocka_unit_test(symv_on_default_tiles_with_beta_zero_ignores_nan_in_y),
+        cmocka_unit_test(symv_on_default_tiles_gives_bitwise_identical_y_call_after_call),
+        cmocka_unit_test(
+            symv_on_default_tiles_between_gemms_writing_its_matrix_sees_the_right_data),
+    };
     int failed = cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
     failed += cmocka_run_group_tests(three_device_tests, three_devices_setup, tu_group_teardown);
+    failed +=
+        cmocka_run_group_tests(default_tile_tests, tu_group_setup_default_nb, tu_group_teardown);
     return failed + cmocka_run_group_tests(tiny_memory_tests, tiny_memory_setup, tu_group_teardown);
 }

@@ -1,6 +1,7 @@
-/* The tile tasks the routines share: GEMM, scaling, a triangular solve or
- * product, and a rank-k (2k) update of a diagonal tile.  Each takes a
- * tile_opts_t: its priority, urgency, and gate on the call's INFO (tile.h). */
+/* The tile tasks the routines share: GEMM, scaling, a sum of two tiles, a
+ * triangular solve or product, and a rank-k (2k) update of a diagonal tile.
+ * Each takes a tile_opts_t: its priority, urgency, and gate on the call's
+ * INFO (tile.h). */
 #include "tile.h"
 
 /* The gated task's extra read (tile_opts_t.after), after its own accesses. */
@@ -112,6 +113,35 @@ int blas_scale(kern_type_t t, bool herm, tess_part_t part, const void *beta, con
         }
     }
     return err;
+}
+
+typedef struct {
+    int64_t m, n;
+    int sa, sb;
+    blas_scalar_t alpha, beta;
+} geadd_args_t;
+
+static int geadd_tile(const rt_exec_t *x)
+{
+    const geadd_args_t *a = x->args;
+    return x->kern->geadd(x->ctx, a->m, a->n, a->alpha.v, x->ptr[a->sa], x->ld[a->sa], a->beta.v,
+                          x->ptr[a->sb], x->ld[a->sb]);
+}
+
+int blas_task_geadd(kern_type_t t, const void *alpha, rt_block_t *a, const void *beta,
+                    rt_block_t *b)
+{
+    rt_task_t *task = task_new(TASK_KERNEL, "geadd");
+    if (!task)
+        return TESS_ENOMEM;
+    geadd_args_t g = {
+        .m = b->m, .n = b->n, .alpha = blas_scalar(t, alpha), .beta = blas_scalar(t, beta)
+    };
+    /* b first: a task with no place_by_first goes where the block it writes is */
+    g.sb = task_access(task, b, kern_scalar_is_zero(t, beta) ? RT_W : RT_RW);
+    g.sa = task_access(task, a, RT_R);
+    TASK_SET_ARGS(task, geadd_tile, t, g);
+    return task_submit(task);
 }
 
 typedef struct {

@@ -90,6 +90,9 @@ int blas_task_rank(kern_type_t t, const tile_opts_t *o, bool herm, tess_uplo_t u
 /* c = beta c, or in one triangle of a diagonal tile (part TessUpperPart or
  * TessLowerPart; herm: beta real and the diagonal's imaginary parts zeroed) */
 int blas_task_scal(kern_type_t t, bool herm, tess_part_t part, const void *beta, rt_block_t *c);
+/* b = alpha a + beta b, a of b's shape (a BLAS-2 partial sum added into its piece of y) */
+int blas_task_geadd(kern_type_t t, const void *alpha, rt_block_t *a, const void *beta,
+                    rt_block_t *b);
 /* C = beta C over the tiles of a whole grid (part TessAll) or of its
  * triangle, for alpha == 0 or k == 0 */
 int blas_scale(kern_type_t t, bool herm, tess_part_t part, const void *beta, const tiling_t *C);

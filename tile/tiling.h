@@ -93,6 +93,14 @@ static inline void tiling_home(int64_t i, int64_t j, int64_t mt, int64_t nt, int
     }
 }
 
+/* The device that tile (i, j) of g is homed on, numbered row by row on g's p x q map. */
+static inline int64_t tiling_device(const tiling_t *g, int64_t i, int64_t j)
+{
+    int64_t ti, tj;
+    tiling_home(i, j, g->mt, g->nt, g->p, g->q, &ti, &tj);
+    return ti % g->p * g->q + tj % g->q;
+}
+
 /* Tile (*i, *j) of the output grid C at position x (0 <= x < mt nt) of the
  * order in which a call submits its output tiles' chains: device by device
  * on the block-cyclic map, so each device's ready queue starts with its own

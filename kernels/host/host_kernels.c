@@ -203,6 +203,32 @@ HOST_SCAL(d, double, cblas_dscal, real_zero_d, REAL_ARG)
 HOST_SCAL(c, float _Complex, cblas_cscal, cplx_zero_c, CPLX_ARG)
 HOST_SCAL(z, double _Complex, cblas_zscal, cplx_zero_z, CPLX_ARG)
 
+/* B = alpha A + beta B by columns, in plain loops: a zero scalar's matrix is never read, so
+ * that NaN there does not reach B. */
+#define HOST_GEADD(P, T, ISZERO)                                                                   \
+    static int host_##P##geadd(kern_ctx_t *ctx, int64_t m, int64_t n, const void *alpha,           \
+                               const void *A, int64_t lda, const void *beta, void *B, int64_t ldb) \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        const T *a = A, al = *(const T *)alpha, be = *(const T *)beta;                             \
+        T *b = B;                                                                                  \
+        bool use_a = !ISZERO(alpha), use_b = !ISZERO(beta);                                        \
+        for (int64_t j = 0; j < n; j++)                                                            \
+            for (int64_t i = 0; i < m; i++) {                                                      \
+                T *bij = &b[i + j * ldb];                                                          \
+                if (use_a && use_b)                                                                \
+                    *bij = al * a[i + j * lda] + be * *bij;                                        \
+                else                                                                               \
+                    *bij = use_a ? al * a[i + j * lda] : use_b ? be * *bij : 0;                    \
+            }                                                                                      \
+        return 0;                                                                                  \
+    }
+
+HOST_GEADD(s, float, real_zero_s)
+HOST_GEADD(d, double, real_zero_d)
+HOST_GEADD(c, float _Complex, cplx_zero_c)
+HOST_GEADD(z, double _Complex, cplx_zero_z)
+
 /* B = A^H by square blocks that stay in cache while one is read by columns and the other
  * written by rows.  CONJ is the identity for real types. */
 #define HOST_TRANSPOSE_BLOCK 32
@@ -289,13 +315,13 @@ HOST_LAPACK(z, KERN_Z, double _Complex)
 
 #define HOST_TABLE(P)                                                                              \
     {                                                                                              \
-        .gemm = host_##P##gemm, .scal = host_##P##scal, .trsm = host_##P##trsm,                    \
-        .trmm = host_##P##trmm, .symm = host_##P##symm, .syrk = host_##P##syrk,                    \
-        .syr2k = host_##P##syr2k, .gemmt = host_##P##gemmt, .scal_tri = host_##P##scal_tri,        \
-        .gemv2 = host_##P##gemv2, .potrf = host_##P##potrf, .trtri = host_##P##trtri,              \
-        .lauum = host_##P##lauum, .diag_zero = host_##P##diag_zero, .getrf = host_##P##getrf,      \
-        .laswp = host_##P##laswp, .geqrf = host_##P##geqrf, .ormqr = host_##P##ormqr,              \
-        .transpose = host_##P##transpose                                                           \
+        .gemm = host_##P##gemm, .scal = host_##P##scal, .geadd = host_##P##geadd,                  \
+        .trsm = host_##P##trsm, .trmm = host_##P##trmm, .symm = host_##P##symm,                    \
+        .syrk = host_##P##syrk, .syr2k = host_##P##syr2k, .gemmt = host_##P##gemmt,                \
+        .scal_tri = host_##P##scal_tri, .gemv2 = host_##P##gemv2, .potrf = host_##P##potrf,        \
+        .trtri = host_##P##trtri, .lauum = host_##P##lauum, .diag_zero = host_##P##diag_zero,      \
+        .getrf = host_##P##getrf, .laswp = host_##P##laswp, .geqrf = host_##P##geqrf,              \
+        .ormqr = host_##P##ormqr, .transpose = host_##P##transpose                                 \
     }
 
 const kern_table_t kern_host_table[KERN_NTYPES] = {
