@@ -6,7 +6,13 @@
  *   chain    wall time per step of CHAIN single-tile GEMMs (nb x nb) that
  *            each update the same C, so that each waits for the one before:
  *            what a task costs on the critical path from its predecessor's
- *            end to its own (the kernel included, reported beside it).
+ *            end to its own (the kernel included, reported beside it);
+ *   mv       wall time per step of CHAIN single-tile GEMVs, each reading the
+ *            piece of x the one before wrote: on one device ("same"), and
+ *            with the steps on two devices in turn ("cross"), each then
+ *            waiting for its predecessor on the other device and for its
+ *            piece's copy (bytes copied per step reported beside it; with one
+ *            device both chains run on it).
  *
  *   usage: bench_overhead [csv-dir] [n] [nb]     (TESS_DEVICES, default host:2) */
 #include "bench_util.h"
@@ -69,23 +75,64 @@ int main(int argc, char **argv)
         chain_kernel[r] = busy_since(&s0) / CHAIN * 1e6;
     }
     double mc = bench_median(chain, REPS), mck = bench_median(chain_kernel, REPS);
+    /* A chain of single-tile GEMVs, x_k = M_k x_(k-1), M_k tile (k mod 2, k) of M (2 nb x
+     * CHAIN nb).  A GEMV task runs where its matrix tile is, and only a device holding that
+     * tile takes it; a first call on the whole of M leaves tile (i, j) on the grid's device
+     * (i mod p, j mod q), so that consecutive steps alternate between two devices on any grid
+     * of more than one, each waiting for the step before on the other device and for its
+     * piece of x (nb elements).  Then the same chain on M_1 alone, on one device. */
+    long lm = 2 * nb, mn = (long)CHAIN * nb;
+    double *M = bench_host_array(argv[0], (size_t)(lm * mn), 4),
+           *V = calloc((size_t)(CHAIN + 1) * nb + lm, sizeof *V);
+    if (!V || tess_dgemv_async(TessNoTrans, lm, mn, 1.0, M, lm, V, 1, 0.0, V + mn + nb, 1) ||
+        tess_sync())
+        return 1;
+    double cross[REPS], same[REPS], cross_bytes = 0;
+    for (int r = 0; r < 2 * REPS; r++) {
+        tess_stats_t s0, s1;
+        tess_get_stats(&s0);
+        double t0 = bench_now();
+        for (long k = 1; k <= CHAIN; k++) {
+            long tk = r < REPS ? k - 1 : 1;
+            if (tess_dgemv_async(TessNoTrans, nb, nb, 1.0 / nb, M + tk % 2 * nb + tk * nb * lm, lm,
+                                 V + (k - 1) * nb, 1, 0.0, V + k * nb, 1))
+                return 1;
+        }
+        if (tess_sync())
+            return 1;
+        double us = (bench_now() - t0) / CHAIN * 1e6;
+        tess_get_stats(&s1);
+        if (r < REPS) {
+            cross[r] = us;
+            cross_bytes =
+                (double)(s1.bytes_d2d + s1.bytes_h2d - s0.bytes_d2d - s0.bytes_h2d) / CHAIN;
+        } else {
+            same[r - REPS] = us;
+        }
+    }
+    double mx = bench_median(cross, REPS), mxs = bench_median(same, REPS);
     printf("devices %s, n %ld, nb %ld, %ld tasks per call (median of %d)\n", devices, n, nb, ntasks,
            REPS);
     printf("submit  %.2f us/task\nwall    %.2f us/task\n"
            "runtime %.2f us/task (device time outside kernels, summed over devices)\n"
-           "chain   %.2f us/step (%d dependent tasks, kernel %.2f us each)\n",
-           ms, mw, mr, mc, CHAIN, mck);
+           "chain   %.2f us/step (%d dependent tasks, kernel %.2f us each)\n"
+           "mv      %.2f us/step on one device, %.2f on two in turn (%d dependent GEMVs of "
+           "%ld x %ld, %.0f bytes copied a step)\n",
+           ms, mw, mr, mc, CHAIN, mck, mxs, mx, CHAIN, nb, nb, cross_bytes);
     FILE *csv = bench_csv(dir, "overhead.csv");
     if (csv) {
         fprintf(csv,
-                "devices,n,nb,tasks,submit_us,wall_us,runtime_us,chain_us,chain_kernel_us\n"
-                "%s,%ld,%ld,%ld,%.3f,%.3f,%.3f,%.3f,%.3f\n",
-                devices, n, nb, ntasks, ms, mw, mr, mc, mck);
+                "devices,n,nb,tasks,submit_us,wall_us,runtime_us,chain_us,chain_kernel_us,"
+                "mv_same_us,mv_cross_us,mv_cross_bytes\n"
+                "%s,%ld,%ld,%ld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f\n",
+                devices, n, nb, ntasks, ms, mw, mr, mc, mck, mxs, mx, cross_bytes);
         fclose(csv);
     }
     tess_finalize();
     free(A);
     free(B);
     free(C);
+    free(M);
+    free(V);
     return 0;
 }
