@@ -18,6 +18,12 @@
  * cusolverDnDgetrf (and cusolverDnDgetrs) on device data copied in untimed,
  * timed by CUDA events.
  *
+ * cusolverMg's DGETRF on the same g GPUs, its copies counted (from the host to
+ * its 1-D block-cyclic column blocks, the factorization, and back), with
+ * column blocks of 256 and 1024 (MG_BLOCKS): a status other than success from
+ * its workspace query or its call is printed and the row left out, so that
+ * the run says which sizes it takes.
+ *
  * Checks: Tessera's pivots equal cuSOLVER's on the first 64 rows (random data:
  * no ties), its factor equals cuSOLVER's on 64 sampled entries to 1e-8 n^1/2
  * relative, and its DGESV solution's residual A x - b on 16 sampled rows of
@@ -27,6 +33,7 @@
  * Output: a table with the ratios on stdout, CSV-DIR/lu.csv
  * (routine,n,gpus,impl,seconds,tflops). */
 #include <cusolverDn.h>
+#include <cusolverMg.h>
 #include <math.h>
 #include <string.h>
 #include "bench_cuda_check.h"
@@ -101,6 +108,89 @@ static void device_cusolver(long n, const double *A0, const double *B0, double *
     CU(cudaFree(ipiv));
     CU(cudaFree(info));
     CU(cudaFree(work));
+}
+
+/* ---- cusolverMg on g GPUs, its copies counted ----------------------------- */
+static const int mg_blocks[] = { 256, 1024 };
+#define MG_BLOCKS (int)(sizeof mg_blocks / sizeof *mg_blocks)
+
+/* The n x n A (ld n) to or from column blocks of T dealt to g devices in turn. */
+static void mg_copy(int g, long T, double *const *dev, double *A, long n, bool in)
+{
+    for (long jb = 0, nb = (n + T - 1) / T; jb < nb; jb++) {
+        long j0 = jb * T, w = n - j0 < T ? n - j0 : T;
+        double *d = dev[jb % g] + (size_t)(jb / g) * T * n;
+        size_t bytes = (size_t)n * (size_t)w * sizeof(double);
+        if (in)
+            CU(cudaMemcpy(d, A + (size_t)j0 * n, bytes, cudaMemcpyHostToDevice));
+        else
+            CU(cudaMemcpy(A + (size_t)j0 * n, d, bytes, cudaMemcpyDeviceToHost));
+    }
+}
+
+/* The median time of cusolverMg's DGETRF with blocks of T on g GPUs, copies counted; 0 when
+ * it refuses (its status printed). */
+static double mg_getrf(int g, long T, long n, const double *A0, double *A)
+{
+    cusolverMgHandle_t h;
+    cudaLibMgGrid_t grid;
+    cudaLibMgMatrixDesc_t da;
+    int ids[16], *piv[16], info = 0;
+    double *a[16], *work[16], t[16], sec = 0;
+    long blocks = (n + T - 1) / T;
+    for (int p = 0; p < g; p++)
+        ids[p] = p;
+    CS(cusolverMgCreate(&h));
+    CS(cusolverMgDeviceSelect(h, g, ids));
+    CS(cusolverMgCreateDeviceGrid(&grid, 1, g, ids, CUDALIBMG_GRID_MAPPING_COL_MAJOR));
+    CS(cusolverMgCreateMatrixDesc(&da, n, n, n, T, CUDA_R_64F, grid));
+    for (int p = 0; p < g; p++) {
+        long cols = (blocks / g + (p < blocks % g)) * T;
+        CU(cudaSetDevice(p));
+        CU(cudaMalloc((void **)&a[p], (size_t)n * (size_t)cols * sizeof(double)));
+        CU(cudaMalloc((void **)&piv[p], (size_t)cols * sizeof(int)));
+        work[p] = NULL;
+    }
+    CU(cudaSetDevice(0));
+    int64_t lwork = 0;
+    cusolverStatus_t st = cusolverMgGetrf_bufferSize(h, (int)n, (int)n, (void **)a, 1, 1, da, piv,
+                                                     CUDA_R_64F, &lwork);
+    for (int p = 0; p < g && st == CUSOLVER_STATUS_SUCCESS; p++) {
+        CU(cudaSetDevice(p));
+        CU(cudaMalloc((void **)&work[p], (size_t)lwork * sizeof(double)));
+    }
+    for (int i = 0; i <= reps && st == CUSOLVER_STATUS_SUCCESS; i++) {
+        memcpy(A, A0, (size_t)n * (size_t)n * sizeof *A);
+        double t0 = bench_now();
+        mg_copy(g, T, a, A, n, true);
+        CU(cudaSetDevice(0));
+        st = cusolverMgGetrf(h, (int)n, (int)n, (void **)a, 1, 1, da, piv, CUDA_R_64F,
+                             (void **)work, lwork, &info);
+        for (int p = 0; p < g; p++) {
+            CU(cudaSetDevice(p));
+            CU(cudaDeviceSynchronize());
+        }
+        mg_copy(g, T, a, A, n, false);
+        if (i)
+            t[i - 1] = bench_now() - t0;
+        if (st == CUSOLVER_STATUS_SUCCESS && info)
+            BENCH_FAIL("cusolverMgGetrf", "its info is not 0");
+    }
+    if (st == CUSOLVER_STATUS_SUCCESS)
+        sec = bench_median(t, reps);
+    else
+        printf("cusolverMg DGETRF, n %ld, %d GPUs, blocks of %ld: status %d\n", n, g, T, (int)st);
+    for (int p = 0; p < g; p++) {
+        CU(cudaSetDevice(p));
+        CU(cudaFree(a[p]));
+        CU(cudaFree(piv[p]));
+        CU(cudaFree(work[p]));
+    }
+    CS(cusolverMgDestroyMatrixDesc(da));
+    CS(cusolverMgDestroyGrid(grid));
+    CS(cusolverMgDestroy(h));
+    CU(cudaSetDevice(0));
+    return sec;
 }
 
 static void tessera_run(int r, long n, double *A, double *B, int64_t *ipiv, int64_t *info)
@@ -218,6 +308,18 @@ int main(int argc, char **argv)
                 printf("%-7s %6ld %4d %9.3f %9.3f %9.1f %9.1f  %8.2f %8.2f %s\n", names[r], n,
                        gpus[i], ts[r], cs[r], gemm, tf, cs[r] / ts[r], tf / (gpus[i] * gemm),
                        ok ? "" : "FAIL");
+            }
+            for (int b = 0; b < MG_BLOCKS; b++) {
+                double s = mg_getrf(gpus[i], mg_blocks[b], n, A0, A);
+                if (s <= 0)
+                    continue;
+                char impl[48];
+                snprintf(impl, sizeof impl, "cusolvermg_copies_b%d", mg_blocks[b]);
+                record(GETRF, n, gpus[i], impl, s);
+                printf("%-7s %6ld %4d cusolverMg, blocks of %d, copies counted: %.3f s, %.1f "
+                       "TF/s; Tessera %.2fx\n",
+                       names[GETRF], n, gpus[i], mg_blocks[b], s, flops(GETRF, n) / s * 1e-12,
+                       s / ts[GETRF]);
             }
             fflush(stdout);
         }
