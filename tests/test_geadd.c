@@ -34,20 +34,7 @@ static void check_geadd(const tu_type_t *t, double _Complex alpha, double _Compl
     alpha = tu_get(t, al, 0, 0, 1);
     beta = tu_get(t, be, 0, 0, 1);
     assert_int_equal(kern_host_table[k].geadd(NULL, M, N, al, A, LDA, be, B, LDB), 0);
-    for (int64_t j = 0; j < N; j++) {
-        for (int64_t i = 0; i < M; i++) {
-            double _Complex a = nan_a ? 0 : tu_get(t, A, i, j, LDA);
-            double _Complex b0 = nan_b ? 0 : tu_get(t, B0, i, j, LDB);
-            double _Complex r = alpha * a + beta * b0, b = tu_get(t, B, i, j, LDB);
-            double bound = 4 * t->eps * (cabs(alpha) * cabs(a) + cabs(beta) * cabs(b0));
-            if (!(cabs(b - r) <= bound))
-                fail_msg("%sgeadd (%lld, %lld): %g off, bound %g", t->name, (long long)i,
-                         (long long)j, cabs(b - r), bound);
-        }
-        for (int64_t i = M; i < LDB; i++)
-            assert_memory_equal((char *)B + (size_t)(i + j * LDB) * t->es,
-                                (char *)B0 + (size_t)(i + j * LDB) * t->es, t->es);
-    }
+    tu_check_geadd(t, M, N, alpha, nan_a ? NULL : A, LDA, beta, nan_b ? NULL : B0, B0, B, LDB);
     free(A);
     free(B);
     free(B0);

@@ -696,3 +696,23 @@ int tu_group_teardown(void **state)
     (void)state;
     return tess_finalize();
 }
+
+void tu_check_geadd(const tu_type_t *t, int64_t m, int64_t n, double _Complex alpha, const void *A,
+                    int64_t lda, double _Complex beta, const void *Bv, const void *B0,
+                    const void *B, int64_t ldb)
+{
+    for (int64_t j = 0; j < n; j++) {
+        for (int64_t i = 0; i < m; i++) {
+            double _Complex a = A ? tu_get(t, A, i, j, lda) : 0;
+            double _Complex b0 = Bv ? tu_get(t, Bv, i, j, ldb) : 0;
+            double _Complex r = alpha * a + beta * b0, b = tu_get(t, B, i, j, ldb);
+            double bound = 4 * t->eps * (cabs(alpha) * cabs(a) + cabs(beta) * cabs(b0));
+            if (!(cabs(b - r) <= bound))
+                fail_msg("%sgeadd (%lld, %lld): %g off, bound %g", t->name, (long long)i,
+                         (long long)j, cabs(b - r), bound);
+        }
+        for (int64_t i = m; i < ldb; i++)
+            assert_memory_equal((const char *)B + (size_t)(i + j * ldb) * t->es,
+                                (const char *)B0 + (size_t)(i + j * ldb) * t->es, t->es);
+    }
+}

@@ -173,6 +173,12 @@ int tu_trmm_async(const tu_type_t *t, tess_side_t side, tess_uplo_t uplo, tess_t
                   int64_t lda, void *B, int64_t ldb);
 /* GEMV, and SYMV (real types) or HEMV (complex), of the type's precision,
  * and their OpenBLAS references. */
+/* B = alpha A + beta B0 (geadd) element by element within 4 eps (|alpha| |A| + |beta| |B0|),
+ * computed in double complex; A or Bv NULL: that matrix (all NaN) taken as 0.  Bv is B0's
+ * values, B0 its array as it was (ld ldb): the rows of B past m keep B0's bits. */
+void tu_check_geadd(const tu_type_t *t, int64_t m, int64_t n, double _Complex alpha, const void *A,
+                    int64_t lda, double _Complex beta, const void *Bv, const void *B0,
+                    const void *B, int64_t ldb);
 int tu_gemv_async(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n,
                   double _Complex alpha, const void *A, int64_t lda, const void *x, int64_t incx,
                   double _Complex beta, void *y, int64_t incy);

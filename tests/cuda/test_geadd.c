@@ -36,20 +36,7 @@ static void check_geadd(const tu_type_t *t, double _Complex alpha, double _Compl
     assert_int_equal(k->geadd(&x, M, N, al, dA, LDA, be, dB, LDB), 0);
     assert_int_equal(cudaStreamSynchronize(x.stream), cudaSuccess);
     void *B = tu_to_host(t, dB, LDB, N);
-    for (int64_t j = 0; j < N; j++) {
-        for (int64_t i = 0; i < M; i++) {
-            double _Complex a = nan_a ? 0 : tu_get(t, A, i, j, LDA);
-            double _Complex b0 = nan_b ? 0 : tu_get(t, B0, i, j, LDB);
-            double _Complex r = alpha * a + beta * b0, b = tu_get(t, B, i, j, LDB);
-            double bound = 4 * t->eps * (cabs(alpha) * cabs(a) + cabs(beta) * cabs(b0));
-            if (!(cabs(b - r) <= bound))
-                fail_msg("%sgeadd (%lld, %lld): %g off, bound %g", t->name, (long long)i,
-                         (long long)j, cabs(b - r), bound);
-        }
-        for (int64_t i = M; i < LDB; i++)
-            assert_memory_equal((char *)B + (size_t)(i + j * LDB) * t->es,
-                                (char *)B0 + (size_t)(i + j * LDB) * t->es, t->es);
-    }
+    tu_check_geadd(t, M, N, alpha, nan_a ? NULL : A, LDA, beta, nan_b ? NULL : B0, B0, B, LDB);
     tu_free_device(dA);
     tu_free_device(dB);
     free(A);
