@@ -208,25 +208,9 @@ static void tessera(int g, int have, long n, const double *A0, const double *B0,
 
 /* ---- cusolverMg on g GPUs, its copies counted ----------------------------- */
 typedef struct {
-    int g;
     double *a[16], *b[16], *work[16];
     long acols[16], bcols[16];
 } mg_mem_t;
-
-/* Copies the n x cols matrix M (ld n) to or from the devices' column blocks. */
-static void mg_copy(const mg_mem_t *m, double *const *dev, double *M, long n, long cols, bool in)
-{
-    for (long jb = 0, nb = (cols + mg_block - 1) / mg_block; jb < nb; jb++) {
-        int p = (int)(jb % m->g);
-        long j0 = jb * mg_block, w = cols - j0 < mg_block ? cols - j0 : mg_block;
-        double *d = dev[p] + (size_t)(jb / m->g) * mg_block * n;
-        size_t bytes = (size_t)n * (size_t)w * sizeof(double);
-        if (in)
-            CU(cudaMemcpy(d, M + (size_t)j0 * n, bytes, cudaMemcpyHostToDevice));
-        else
-            CU(cudaMemcpy(M + (size_t)j0 * n, d, bytes, cudaMemcpyDeviceToHost));
-    }
-}
 
 static void cusolver_mg(int g, long n, const double *F, double *A, double *B, const double *A0,
                         const double *B0, double sec[NROUT])
@@ -235,7 +219,7 @@ static void cusolver_mg(int g, long n, const double *F, double *A, double *B, co
     cudaLibMgGrid_t grid;
     cudaLibMgMatrixDesc_t da, db;
     int ids[16];
-    mg_mem_t m = { .g = g };
+    mg_mem_t m = { 0 };
     for (int p = 0; p < g; p++)
         ids[p] = p;
     CS(cusolverMgCreate(&h));
@@ -271,9 +255,9 @@ static void cusolver_mg(int g, long n, const double *F, double *A, double *B, co
             memcpy(B, B0, (size_t)n * (size_t)nrhs * sizeof *B);
             int info = 0;
             double t0 = bench_now();
-            mg_copy(&m, m.a, A, n, n, true);
+            bench_mg_copy(g, mg_block, m.a, A, n, n, true);
             if (r == POTRS)
-                mg_copy(&m, m.b, B, n, nrhs, true);
+                bench_mg_copy(g, mg_block, m.b, B, n, nrhs, true);
             if (r == POTRF)
                 CS(cusolverMgPotrf(h, CUBLAS_FILL_MODE_LOWER, (int)n, (void **)m.a, 1, 1, da,
                                    CUDA_R_64F, (void **)m.work, lwork, &info));
@@ -289,9 +273,9 @@ static void cusolver_mg(int g, long n, const double *F, double *A, double *B, co
                 CU(cudaDeviceSynchronize());
             }
             if (r == POTRS)
-                mg_copy(&m, m.b, B, n, nrhs, false);
+                bench_mg_copy(g, mg_block, m.b, B, n, nrhs, false);
             else
-                mg_copy(&m, m.a, A, n, n, false);
+                bench_mg_copy(g, mg_block, m.a, A, n, n, false);
             if (i)
                 t[i - 1] = bench_now() - t0;
             if (info)

@@ -114,20 +114,6 @@ static void device_cusolver(long n, const double *A0, const double *B0, double *
 static const int mg_blocks[] = { 256, 1024 };
 #define MG_BLOCKS (int)(sizeof mg_blocks / sizeof *mg_blocks)
 
-/* The n x n A (ld n) to or from column blocks of T dealt to g devices in turn. */
-static void mg_copy(int g, long T, double *const *dev, double *A, long n, bool in)
-{
-    for (long jb = 0, nb = (n + T - 1) / T; jb < nb; jb++) {
-        long j0 = jb * T, w = n - j0 < T ? n - j0 : T;
-        double *d = dev[jb % g] + (size_t)(jb / g) * T * n;
-        size_t bytes = (size_t)n * (size_t)w * sizeof(double);
-        if (in)
-            CU(cudaMemcpy(d, A + (size_t)j0 * n, bytes, cudaMemcpyHostToDevice));
-        else
-            CU(cudaMemcpy(A + (size_t)j0 * n, d, bytes, cudaMemcpyDeviceToHost));
-    }
-}
-
 /* The median time of cusolverMg's DGETRF with blocks of T on g GPUs, copies counted; 0 when
  * it refuses (its status printed). */
 static double mg_getrf(int g, long T, long n, const double *A0, double *A)
@@ -162,7 +148,7 @@ static double mg_getrf(int g, long T, long n, const double *A0, double *A)
     for (int i = 0; i <= reps && st == CUSOLVER_STATUS_SUCCESS; i++) {
         memcpy(A, A0, (size_t)n * (size_t)n * sizeof *A);
         double t0 = bench_now();
-        mg_copy(g, T, a, A, n, true);
+        bench_mg_copy(g, T, a, A, n, n, true);
         CU(cudaSetDevice(0));
         st = cusolverMgGetrf(h, (int)n, (int)n, (void **)a, 1, 1, da, piv, CUDA_R_64F,
                              (void **)work, lwork, &info);
@@ -170,7 +156,7 @@ static double mg_getrf(int g, long T, long n, const double *A0, double *A)
             CU(cudaSetDevice(p));
             CU(cudaDeviceSynchronize());
         }
-        mg_copy(g, T, a, A, n, false);
+        bench_mg_copy(g, T, a, A, n, n, false);
         if (i)
             t[i - 1] = bench_now() - t0;
         if (st == CUSOLVER_STATUS_SUCCESS && info)

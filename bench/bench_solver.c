@@ -63,3 +63,16 @@ double bench_device_dgemm(long m, const double *A0, long ld, int reps)
     CU(cudaEventDestroy(e1));
     return 2.0 * m * m * m / s * 1e-12;
 }
+
+void bench_mg_copy(int g, long T, double *const *dev, double *M, long n, long cols, bool in)
+{
+    for (long jb = 0, nb = (cols + T - 1) / T; jb < nb; jb++) {
+        long j0 = jb * T, w = cols - j0 < T ? cols - j0 : T;
+        double *d = dev[jb % g] + (size_t)(jb / g) * T * n;
+        size_t bytes = (size_t)n * (size_t)w * sizeof(double);
+        if (in)
+            CU(cudaMemcpy(d, M + (size_t)j0 * n, bytes, cudaMemcpyHostToDevice));
+        else
+            CU(cudaMemcpy(M + (size_t)j0 * n, d, bytes, cudaMemcpyDeviceToHost));
+    }
+}

@@ -4,6 +4,7 @@
 #define BENCH_SOLVER_H
 
 #include <cusolverDn.h>
+#include <stdbool.h>
 #include "bench_cuda_check.h"
 
 /* A failed cuSOLVER call ends the run, as CU and CB do. */
@@ -29,5 +30,9 @@ int bench_solver_args(int argc, char **argv, const char *sizes, int *nrhs, int *
  * DGEMM faster on zeros than on such data (it draws less power), which would raise the
  * ceiling above what any routine meets. */
 double bench_device_dgemm(long m, const double *A0, long ld, int reps);
+
+/* The n x cols M (ld n) to (in) or from the column blocks of T that cusolverMg deals to g
+ * devices in turn on a 1 x g grid: block jb in dev[jb mod g] at column (jb / g) T (ld n). */
+void bench_mg_copy(int g, long T, double *const *dev, double *M, long n, long cols, bool in);
 
 #endif
