@@ -32,7 +32,7 @@ typedef struct {
 static int submit_checks(kern_type_t t, const tiling_t *A, const tiling_t *tau, int64_t *info,
                          rt_block_t *after)
 {
-    lapack_opts_t o = { info, LAPACK_ANY_FAILURE, after, 1, true };
+    lapack_opts_t o = { info, LAPACK_ANY_FAILURE, after, 1 };
     int err = 0;
     for (int64_t k = 0; k < tau->nt && !err; k++)
         err = lapack_task_qr_check(t, &o, k * A->nb, tile(tau, 0, k)->n, tile(A, 0, k));
@@ -48,7 +48,7 @@ static int submit_solve(kern_type_t t, tess_trans_t trans, const tiling_t *A, co
     int err = 0;
     for (int64_t s = 0; s < np && !err; s++) {
         int64_t k = trans == TessNoTrans ? np - 1 - s : s;
-        lapack_opts_t o = { info, LAPACK_ANY_FAILURE, s == 0 ? after : NULL, 1, true };
+        lapack_opts_t o = { info, LAPACK_ANY_FAILURE, s == 0 ? after : NULL, 1 };
         for (int64_t j = 0; j < B->nt && !err; j++)
             err = lapack_task_qr_solve(t, &o, trans, k * A->nb, tile(tau, 0, k)->n, tile(A, 0, k),
                                        tile(B, 0, j));
@@ -62,7 +62,7 @@ static int submit_qr(kern_type_t t, const gels_call_t *c, const tiling_t *A, con
 {
     tess_trans_t ct = lapack_ctrans(t);
     rt_block_t *chain = tile(tau, 0, tau->nt - 1);
-    lapack_opts_t gate = { c->info, LAPACK_ANY_FAILURE, NULL, 0, false };
+    lapack_opts_t gate = { c->info, LAPACK_ANY_FAILURE, NULL, 0 };
     int err = lapack_submit_geqrf(t, A, tau);
     if (!err && c->trans == TessNoTrans)
         err = lapack_submit_ormqr(t, NULL, TessLeft, ct, A, tau, B);

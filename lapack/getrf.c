@@ -71,17 +71,17 @@ static int submit_getrf(kern_type_t t, const tiling_t *A, const piece_t *piv, in
                         int64_t *info)
 {
     int err = 0;
-    lapack_opts_t o = { NULL, 0, NULL, 0, false };
+    lapack_opts_t o = { NULL, 0, NULL, 0 };
     for (int64_t k = 0; k < np && !err; k++) {
         int64_t r0 = piv[k].k1 - 1, kk = piv[k].k2 - r0;
         rt_block_t *f = tile(A, 0, k);
-        lapack_on_path(&o, true);
+        o.prio = 1;
         err = lapack_task_lu_panel(t, &o, r0, info, f, piv[k].blk);
         for (int64_t j = k + 1; j < A->nt && !err; j++) {
-            lapack_on_path(&o, j == k + 1);
+            o.prio = j == k + 1;
             err = lapack_task_lu_update(t, &o, r0, kk, f, piv[k].blk, tile(A, 0, j));
         }
-        lapack_on_path(&o, false);
+        o.prio = 0;
         for (int64_t j = 0; j < k && !err; j++)
             err = lapack_task_laswp(t, &o, piv[k].k1, piv[k].k2, true, piv[k].blk, tile(A, 0, j));
     }
@@ -100,7 +100,7 @@ static int submit_getrs(kern_type_t t, tess_trans_t trans, const tiling_t *A, co
     bool notrans = trans == TessNoTrans;
     for (int64_t j = 0; j < B->nt && !err; j++) {
         rt_block_t *b = tile(B, 0, j);
-        lapack_opts_t o = { gate, LAPACK_ANY_FAILURE, gate ? tile(A, 0, np - 1) : NULL, 0, false };
+        lapack_opts_t o = { gate, LAPACK_ANY_FAILURE, gate ? tile(A, 0, np - 1) : NULL, 0 };
         for (int64_t k = 0; k < np && notrans && !err; k++) {
             err = lapack_task_laswp(t, &o, piv[k].k1, piv[k].k2, true, piv[k].blk, b);
             o.after = NULL;
@@ -127,7 +127,7 @@ static int submit_laswp(kern_type_t t, const tiling_t *A, const piece_t *piv, in
                         bool forward)
 {
     int err = 0;
-    lapack_opts_t o = { NULL, 0, NULL, 0, false };
+    lapack_opts_t o = { NULL, 0, NULL, 0 };
     for (int64_t j = 0; j < A->nt && !err; j++)
         for (int64_t q = 0; q < np && !err; q++) {
             const piece_t *p = &piv[forward ? q : np - 1 - q];

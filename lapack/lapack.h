@@ -17,15 +17,20 @@
 #include "tile.h"
 #include "lapack_check.h"
 
-/* A task's gate, extra read, priority and urgency: { info, limit, after, prio, urgent }, the
- * tile framework's (tile.h).  Both are set on the critical path (lapack_on_path): ahead of
- * the updates in its device's queue, its kernel on the device's urgent stream. */
-typedef tile_opts_t lapack_opts_t;
+/* A task's gate, extra read and priority: { info, limit, after, prio }, as the tile
+ * framework's (tile.h); prio 1 on the critical path, ahead of the updates in its device's
+ * queue and urgent, its kernel on the device's urgent stream (lapack_tile_opts). */
+typedef struct {
+    int64_t *info;
+    int64_t limit;
+    rt_block_t *after;
+    int prio;
+} lapack_opts_t;
 
-static inline void lapack_on_path(lapack_opts_t *o, bool on)
+/* o as the tile framework takes it: urgent exactly when on the critical path. */
+static inline tile_opts_t lapack_tile_opts(const lapack_opts_t *o)
 {
-    o->prio = on;
-    o->urgent = on;
+    return (tile_opts_t){ o->info, o->limit, o->after, o->prio, o->prio > 0 };
 }
 
 /* *info is the call's from here on: 0 until a diagonal task stores its failure.  Every

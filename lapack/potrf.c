@@ -34,8 +34,8 @@ int lapack_submit_potrf(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, int6
     int err = 0;
     for (int64_t k = 0; k < nt && !err; k++) {
         rt_block_t *akk = tile(A, k, k);
-        lapack_opts_t diag = { info, k * nb, NULL, true, true },
-                      step = { info, (k + 1) * nb, NULL, true, true };
+        lapack_opts_t diag = { info, k * nb, NULL, true },
+                      step = { info, (k + 1) * nb, NULL, true };
         err = lapack_task_potrf(t, &diag, uplo, k * nb, akk);
         for (int64_t i = k + 1; i < nt && !err; i++)
             err = lower ? lapack_task_trxm(t, &step, true, TessRight, uplo, ct, TessNonUnit, 1, akk,
@@ -44,13 +44,13 @@ int lapack_submit_potrf(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, int6
                                            tile(A, k, i));
         for (int64_t i = k + 1; i < nt && !err; i++) {
             rt_block_t *lik = lapack_factor_tile(t, A, uplo, i, k, &op);
-            lapack_on_path(&step, i == k + 1);
+            step.prio = i == k + 1;
             err = lapack_task_herk(t, &step, uplo, op == TessNoTrans ? TessNoTrans : ct, -1, lik,
                                    tile(A, i, i));
             for (int64_t j = k + 1; j < i && !err; j++) {
                 /* L(i,j) -= L(i,k) L(j,k)^H */
                 rt_block_t *ljk = lapack_factor_tile(t, A, uplo, j, k, &op);
-                lapack_on_path(&step, j == k + 1);
+                step.prio = j == k + 1;
                 err =
                     lower
                         ? lapack_task_gemm(t, &step, TessNoTrans, ct, -1, lik, ljk, tile(A, i, j))
@@ -67,16 +67,16 @@ int lapack_submit_potrs(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, cons
     bool lower = uplo == TessLower;
     tess_trans_t ct = lapack_ctrans(t), op;
     int64_t nt = A->nt;
-    lapack_opts_t o = { gate, LAPACK_ANY_FAILURE, NULL, false, false };
+    lapack_opts_t o = { gate, LAPACK_ANY_FAILURE, NULL, false };
     int err = 0;
     /* L Y = B */
     for (int64_t k = 0; k < nt && !err; k++) {
         o.after = gate && k == 0 ? tile(A, nt - 1, nt - 1) : NULL;
         for (int64_t j = 0; j < B->nt && !err; j++) {
-            lapack_on_path(&o, true);
+            o.prio = true;
             err = lapack_task_trxm(t, &o, true, TessLeft, uplo, kern_potrs_trans(t, uplo, false),
                                    TessNonUnit, 1, tile(A, k, k), tile(B, k, j));
-            lapack_on_path(&o, false);
+            o.prio = false;
             for (int64_t i = k + 1; i < nt && !err; i++) {
                 rt_block_t *lik = lapack_factor_tile(t, A, uplo, i, k, &op);
                 err =
@@ -88,10 +88,10 @@ int lapack_submit_potrs(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, cons
     /* L^H X = Y */
     for (int64_t k = nt - 1; k >= 0 && !err; k--) {
         for (int64_t j = 0; j < B->nt && !err; j++) {
-            lapack_on_path(&o, true);
+            o.prio = true;
             err = lapack_task_trxm(t, &o, true, TessLeft, uplo, kern_potrs_trans(t, uplo, true),
                                    TessNonUnit, 1, tile(A, k, k), tile(B, k, j));
-            lapack_on_path(&o, false);
+            o.prio = false;
             for (int64_t i = k - 1; i >= 0 && !err; i--) {
                 /* B(i) -= L(k,i)^H B(k) */
                 rt_block_t *lki = lower ? tile(A, k, i) : tile(A, i, k);

@@ -33,7 +33,7 @@ static int submit_checks(kern_type_t t, const tiling_t *A, int64_t *info, rt_blo
 {
     int64_t nt = A->nt;
     *gate = tile(A, nt - 1, nt - 1);
-    lapack_opts_t o = { info, LAPACK_ANY_FAILURE, *gate, true, true };
+    lapack_opts_t o = { info, LAPACK_ANY_FAILURE, *gate, true };
     int err = 0;
     for (int64_t k = 0; k < nt && !err; k++)
         err = lapack_task_check(t, &o, k * A->nb, tile(A, k, k));
@@ -48,8 +48,8 @@ int lapack_submit_trtri(kern_type_t t, tess_uplo_t uplo, tess_diag_t diag, const
     rt_block_t *gate = NULL;
     int err = kern_trtri_checks(diag) ? submit_checks(t, A, info, &gate) : 0;
     /* first: the tasks that write a tile first; the rest come after them */
-    lapack_opts_t first = { info, LAPACK_ANY_FAILURE, gate, true, true };
-    lapack_opts_t rest = { info, LAPACK_ANY_FAILURE, NULL, false, false };
+    lapack_opts_t first = { info, LAPACK_ANY_FAILURE, gate, true };
+    lapack_opts_t rest = { info, LAPACK_ANY_FAILURE, NULL, false };
     for (int64_t k = 0; k < nt && !err; k++) {
         rt_block_t *akk = tile(A, k, k);
         for (int64_t m = k + 1; m < nt && !err; m++)
@@ -79,7 +79,7 @@ int lapack_submit_lauum(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, int6
     bool lower = uplo == TessLower;
     tess_trans_t ct = lapack_ctrans(t);
     int64_t nt = A->nt;
-    lapack_opts_t o = { gate, LAPACK_ANY_FAILURE, NULL, false, false };
+    lapack_opts_t o = { gate, LAPACK_ANY_FAILURE, NULL, false };
     int err = 0;
     for (int64_t k = 0; k < nt && !err; k++) {
         rt_block_t *akk = tile(A, k, k);
@@ -98,9 +98,9 @@ int lapack_submit_lauum(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, int6
                         : lapack_task_trxm(t, &o, false, TessRight, uplo, ct, TessNonUnit, 1, akk,
                                            tile(A, n, k));
         if (!err) {
-            lapack_on_path(&o, true);
+            o.prio = true;
             err = lapack_task_lauum(t, &o, uplo, akk);
-            lapack_on_path(&o, false);
+            o.prio = false;
         }
     }
     return err;

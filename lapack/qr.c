@@ -33,7 +33,7 @@ int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau)
         rt_block_t *pk = tile(A, 0, k), *tk = tile(tau, 0, k);
         err = lapack_task_geqrf(t, 1, k * nb, pk, tk);
         for (int64_t j = k + 1; j < A->nt && !err; j++) {
-            lapack_opts_t o = { NULL, 0, NULL, j == k + 1, j == k + 1 };
+            lapack_opts_t o = { NULL, 0, NULL, j == k + 1 };
             err = lapack_task_ormqr(t, &o, TessLeft, ct, k * nb, tk->n, pk, tk, tile(A, 0, j));
         }
         if (!err)

@@ -104,7 +104,7 @@ static int submit(kern_type_t t, const lapack_opts_t *o, qr_args_t *a, const cha
     if (o && o->after)
         task_access(task, o->after, a->op == QR_CHECK ? RT_RW : RT_R);
     task->prio = o ? o->prio : 0;
-    task->urgent = o && o->urgent;
+    task->urgent = o && lapack_tile_opts(o).urgent;
     TASK_SET_ARGS(task, qr_fn, t, *a);
     return task_submit(task);
 }
@@ -112,7 +112,7 @@ static int submit(kern_type_t t, const lapack_opts_t *o, qr_args_t *a, const cha
 int lapack_task_geqrf(kern_type_t t, int prio, int64_t off, rt_block_t *panel, rt_block_t *tau)
 {
     qr_args_t a = { .op = QR_GEQRF, .off = off, .m = panel->m - off, .n = panel->n };
-    lapack_opts_t o = { NULL, 0, NULL, prio, prio > 0 };
+    lapack_opts_t o = { NULL, 0, NULL, prio };
     return submit(t, &o, &a, "geqrf", panel, tau, NULL);
 }
 

@@ -48,7 +48,7 @@ static int submit(kern_type_t t, const lapack_opts_t *o, tile_args_t *args, cons
     if (o->after)
         task_access(task, o->after, args->op == OP_CHECK ? RT_RW : RT_R);
     task->prio = o->prio;
-    task->urgent = o->urgent;
+    task->urgent = lapack_tile_opts(o).urgent;
     TASK_SET_ARGS(task, tile_fn, t, *args);
     return task_submit(task);
 }
@@ -88,14 +88,16 @@ int lapack_task_trxm(kern_type_t t, const lapack_opts_t *o, bool solve, tess_sid
                      rt_block_t *a, rt_block_t *b)
 {
     blas_scalar_t alpha = lapack_one(t, sign);
-    return blas_task_trxm(t, o, solve, side, uplo, trans, diag, alpha.v, a, b);
+    tile_opts_t to = lapack_tile_opts(o);
+    return blas_task_trxm(t, &to, solve, side, uplo, trans, diag, alpha.v, a, b);
 }
 
 int lapack_task_gemm(kern_type_t t, const lapack_opts_t *o, tess_trans_t ta, tess_trans_t tb,
                      int sign, rt_block_t *a, rt_block_t *b, rt_block_t *c)
 {
     blas_scalar_t alpha = lapack_one(t, sign), one = lapack_one(t, 1);
-    return blas_task_gemm_opts(t, o, ta, tb, alpha.v, a, b, one.v, c);
+    tile_opts_t to = lapack_tile_opts(o);
+    return blas_task_gemm_opts(t, &to, ta, tb, alpha.v, a, b, one.v, c);
 }
 
 /* HERK for complex types, SYRK for real ones, its scalars real */
@@ -104,5 +106,7 @@ int lapack_task_herk(kern_type_t t, const lapack_opts_t *o, tess_uplo_t uplo, te
 {
     kern_type_t rt = kern_dtypes[t].real;
     blas_scalar_t alpha = lapack_one(rt, sign), one = lapack_one(rt, 1);
-    return blas_task_rank(t, o, kern_dtypes[t].is_complex, uplo, trans, alpha.v, a, NULL, one.v, c);
+    tile_opts_t to = lapack_tile_opts(o);
+    return blas_task_rank(t, &to, kern_dtypes[t].is_complex, uplo, trans, alpha.v, a, NULL, one.v,
+                          c);
 }
