@@ -150,6 +150,10 @@ static int cuda_connect(rt_device_t *d)
         want = part < want ? part : want;
     }
     d->pool_size = want >= POOL_ALIGN ? want / POOL_ALIGN * POOL_ALIGN : want;
+    /* a size in bytes is taken as it is: it does not move with what other
+     * processes hold at the moment this one opens */
+    if (rt.cfg.cache_bytes)
+        d->pool_size = rt.cfg.cache_bytes;
     void *pool = NULL;
     if (!d->pool_size || CUDA_OK(cudaMalloc(&pool, d->pool_size))) {
         cudaGetLastError();

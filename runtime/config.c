@@ -213,6 +213,11 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
     if (!(c->cache_fraction > 0 && c->cache_fraction <= 1))
         return TESS_ECONFIG;
 
+    c->cache_bytes = u->cache_bytes;
+    if (!c->cache_bytes && (s = getenv("TESS_CACHE_BYTES")) &&
+        ((err = parse_bytes(s, &c->cache_bytes)) || !c->cache_bytes))
+        return err ? err : TESS_ECONFIG;
+
     c->host_device_mem = u->host_device_mem;
     if (!c->host_device_mem && (s = getenv("TESS_HOST_DEVICE_MEM")) &&
         ((err = parse_bytes(s, &c->host_device_mem)) || !c->host_device_mem))

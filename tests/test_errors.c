@@ -134,6 +134,8 @@ static void invalid_configuration_is_econfig_and_absent_devices_are_enodev(void 
         { "TESS_NB", "12x" },
         { "TESS_NB", "0" },
         { "TESS_CACHE_FRACTION", "0" },
+        { "TESS_CACHE_BYTES", "0" },
+        { "TESS_CACHE_BYTES", "64Q" },
         { "TESS_HOST_DEVICE_MEM", "0" },
         { "TESS_HOST_DEVICE_MEM", " -1" },
         { "TESS_HOST_DEVICE_MEM", "1-2" },

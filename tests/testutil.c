@@ -6,9 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#ifdef TESS_CUDA_BACKEND
-#include <cuda_runtime.h>
-#endif
 
 const tu_type_t tu_types[TU_NTYPES] = {
     { "s", sizeof(float), false, FLT_EPSILON },
@@ -651,7 +648,7 @@ bool tu_real_diagonal(const tu_type_t *t, int64_t n, const void *A, int64_t ld)
 }
 
 /* TESS_TEST_DEVICES (e.g. "cuda", "cuda:0") runs a suite on other devices;
- * there a device's memory budget becomes a share of the GPU's free memory. */
+ * there mem, when given, is each GPU's cache. */
 int tu_init_host(int ndev, int64_t nb, size_t mem)
 {
     char devices[32];
@@ -660,15 +657,9 @@ int tu_init_host(int ndev, int64_t nb, size_t mem)
     const char *other = getenv("TESS_TEST_DEVICES");
     if (other && *other) {
         cfg.devices = other;
-#ifdef TESS_CUDA_BACKEND
-        /* the backend takes its share of what is free after its streams and
-         * handles, a little less than here, and rounds down to 256 bytes: a
-         * cushion of 512 bytes, under the smallest tile of the suites, keeps
-         * mem's last tile from being lost to that rounding */
-        size_t free_b = 0, total_b = 0;
-        if (mem && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b)
-            cfg.cache_fraction = (double)(mem + 512) / (double)free_b;
-#endif
+        /* bytes, not a share of the free memory, which other processes on
+         * the same GPU change */
+        cfg.cache_bytes = mem;
     }
     return tess_init(&cfg);
 }

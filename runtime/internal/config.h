@@ -19,6 +19,7 @@ typedef struct {
     int64_t nb_default; /* the devices' default tile: a window counts tiles of this size */
     int window;         /* work in flight per device, in tiles of nb_default */
     double cache_fraction;
+    size_t cache_bytes; /* 0: cache_fraction of the free memory */
     size_t host_device_mem;
     double host_link_gbps;    /* host devices' copy rate; 0: as fast as memcpy */
     double host_open_delay_s; /* TESS_HOST_OPEN_DELAY: how long each host device's open takes */
