@@ -5,7 +5,9 @@
  * against it, and updates the trailing matrix, its diagonal tiles by HERK and
  * the rest by GEMM.  The diagonal task, the panel and the updates of the next
  * column go first on their devices, so the next step can start while the
- * rest of the trailing matrix is still being updated.  The tasks of step k
+ * rest of the trailing matrix is still being updated.  Step k's tiles are
+ * final once written, so their write-back is asked for then and runs behind
+ * the later steps rather than all at the end.  The tasks of step k
  * are gated on a failure at a tile up to k: after a failure no later step
  * runs, and the steps before it complete, so the columns before the failing
  * tile hold the factor and the failing tile what the host's or cuSOLVER's
@@ -37,11 +39,15 @@ int lapack_submit_potrf(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, int6
         lapack_opts_t diag = { info, k * nb, NULL, true },
                       step = { info, (k + 1) * nb, NULL, true };
         err = lapack_task_potrf(t, &diag, uplo, k * nb, akk);
-        for (int64_t i = k + 1; i < nt && !err; i++)
-            err = lower ? lapack_task_trxm(t, &step, true, TessRight, uplo, ct, TessNonUnit, 1, akk,
-                                           tile(A, i, k))
-                        : lapack_task_trxm(t, &step, true, TessLeft, uplo, ct, TessNonUnit, 1, akk,
-                                           tile(A, k, i));
+        if (!err)
+            err = block_coherent_async(akk);
+        for (int64_t i = k + 1; i < nt && !err; i++) {
+            rt_block_t *f = lower ? tile(A, i, k) : tile(A, k, i);
+            err = lapack_task_trxm(t, &step, true, lower ? TessRight : TessLeft, uplo, ct,
+                                   TessNonUnit, 1, akk, f);
+            if (!err)
+                err = block_coherent_async(f);
+        }
         for (int64_t i = k + 1; i < nt && !err; i++) {
             rt_block_t *lik = lapack_factor_tile(t, A, uplo, i, k, &op);
             step.prio = i == k + 1;

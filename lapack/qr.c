@@ -7,7 +7,9 @@
  * its right, one ORMQR task per panel.  The panel and the update of the next
  * panel go first on their devices (lookahead): step k + 1's panel can start
  * while step k's updates of the panels further right still run.  A, tau and
- * the order of the reflectors are exactly LAPACK's.
+ * the order of the reflectors are exactly LAPACK's.  Panel k is final once
+ * factored, so its write-back is asked for then and runs while later steps
+ * compute, rather than all at the end.
  *
  * tau is a 1 x min(m, n) operand (leading dimension 1) cut into pieces of
  * nb entries, one per step, which the panel task writes and the updates
@@ -32,6 +34,9 @@ int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau)
     for (int64_t k = 0; k < tau->nt && !err; k++) {
         rt_block_t *pk = tile(A, 0, k), *tk = tile(tau, 0, k);
         err = lapack_task_geqrf(t, 1, k * nb, pk, tk);
+        /* nothing writes panel k after its step: its write-back runs behind the steps */
+        if (!err)
+            err = block_coherent_async(pk);
         for (int64_t j = k + 1; j < A->nt && !err; j++) {
             lapack_opts_t o = { NULL, 0, NULL, j == k + 1 };
             err = lapack_task_ormqr(t, &o, TessLeft, ct, k * nb, tk->n, pk, tk, tile(A, 0, j));

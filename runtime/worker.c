@@ -170,9 +170,14 @@ static int issue_kernel_task(rt_device_t *d, window_t *w, flight_t *f)
 }
 
 /* A kernel task's share of the window: its largest tile against one of the
- * default size, in units, rounded up; other tasks take a whole tile's. */
+ * default size, in units, rounded up; a flush a whole tile's.  A write-back
+ * runs on the copy engine, not the SMs, and takes one unit: those a
+ * factorization asks for as its tiles become final do not keep its kernels
+ * from being issued. */
 static int units_of(const rt_task_t *t)
 {
+    if (t->kind == TASK_WRITEBACK)
+        return 1;
     if (t->kind != TASK_KERNEL)
         return UNITS_PER_TILE;
     double nb = (double)rt.cfg.nb_default, most = 0;

@@ -365,3 +365,13 @@ int tl_gels_ref(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, in
     free(w);
     return info;
 }
+
+uint64_t tl_coherent_bytes(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t lda)
+{
+    tess_stats_t s0, s1;
+    assert_int_equal(tess_get_stats(&s0), 0);
+    assert_int_equal(tess_memory_coherent_async(TessAll, m, n, A, lda, t->es), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(tess_get_stats(&s1), 0);
+    return s1.bytes_d2h - s0.bytes_d2h;
+}

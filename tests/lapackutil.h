@@ -97,4 +97,8 @@ void tl_default_tile_positions(int64_t n, int64_t ks[TL_DEFAULT_TILE_POSITIONS])
  * no case of order n tests a tile's offset. */
 void tl_assert_several_tiles(const tu_type_t *t, int64_t n);
 
+/* Bytes a coherent request for A (m x n, lda) copies from the devices, waited for: 0 when
+ * a factorization already wrote its factor back behind its steps (lapack/README.md). */
+uint64_t tl_coherent_bytes(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t lda);
+
 #endif

@@ -417,6 +417,23 @@ static void qr_routines_reject_invalid_arguments_with_their_lapack_numbers(void 
 
 #define TILE_BYTES ((size_t)NB * NB * sizeof(double _Complex))
 
+/* Each panel is written back once factored: after the sync alone the host holds the
+ * factor (check_factor's bounds), and a coherent request then copies nothing. */
+static void geqrf_writes_its_factor_back_behind_its_steps(void **state)
+{
+    (void)state;
+    const tu_type_t *t = &tu_types[1];
+    int64_t m = 5 * NB + 3, n = 3 * NB + 5;
+    void *A = tu_matrix(t, m, n, 91), *A0 = tu_copy(t, A, m, n), *tau = tu_alloc(t, n, 1);
+    assert_int_equal(tl_geqrf_async(t, m, n, A, m, tau), 0);
+    assert_int_equal(tess_sync(), 0);
+    check_factor(t, m, n, A0, A, m, tau, "geqrf behind its steps");
+    assert_int_equal(tl_coherent_bytes(t, A, m, n, m), 0);
+    tu_release(t, A, m, n);
+    tu_release(t, tau, n, 1);
+    free(A0);
+}
+
 /* Panels of 4 tiles each, 16 tiles of memory per device against A's 8 panels and B's 2: panels
  * are evicted and written back between their tasks, and the answers are still right. */
 static void gels_with_device_memory_of_a_few_panels_completes_out_of_core(void **state)
@@ -459,6 +476,7 @@ int main(void)
         cmocka_unit_test(geqrf_ormqr_and_trsm_chained_on_views_solve_least_squares_with_no_sync),
         cmocka_unit_test(quick_returns_submit_nothing_and_gels_with_no_unknowns_sets_x_to_zero),
         cmocka_unit_test(qr_routines_reject_invalid_arguments_with_their_lapack_numbers),
+        cmocka_unit_test(geqrf_writes_its_factor_back_behind_its_steps),
     };
     const struct CMUnitTest on_their_own[] = {
         cmocka_unit_test(gels_with_device_memory_of_a_few_panels_completes_out_of_core),

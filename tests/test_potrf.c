@@ -332,8 +332,9 @@ static uint64_t tasks_since(const tess_stats_t *s0)
 }
 
 /* Over nt tiles, step k with m = nt - k - 1 tiles below the diagonal: one POTRF, m panel
- * TRSMs, m HERKs and m (m - 1) / 2 GEMMs, none for the other triangle's tiles; POTRS with
- * bt tiles of B across: per step and solve, bt TRSMs and bt m GEMMs. */
+ * TRSMs, m HERKs and m (m - 1) / 2 GEMMs, none for the other triangle's tiles, and the
+ * write-back of the 1 + m tiles of the factor the step finished; POTRS with bt tiles of B
+ * across: per step and solve, bt TRSMs and bt m GEMMs. */
 static void potrf_and_potrs_run_one_task_per_tile_update(void **state)
 {
     (void)state;
@@ -342,7 +343,7 @@ static void potrf_and_potrs_run_one_task_per_tile_update(void **state)
     void *A = tl_hpd(t, n, n, 61), *B = tu_matrix(t, n, nrhs, 62);
     uint64_t potrf = 0, potrs = 0;
     for (int64_t m = 0; m < nt; m++) {
-        potrf += 1 + 2 * m + m * (m - 1) / 2;
+        potrf += 1 + 2 * m + m * (m - 1) / 2 + (1 + m);
         potrs += 2 * bt * (1 + m);
     }
     tess_stats_t s0;
@@ -402,6 +403,31 @@ posv_reports_lapacks_info_and_leaves_b_untouched_with_the_tiles_a_call_picks(voi
 
 #define TILE_BYTES ((size_t)NB * NB * sizeof(double _Complex))
 
+/* Each tile of the factor is written back once its step has written it: after the sync
+ * alone the host holds LAPACK's factor (residual and error against LAPACK under
+ * TL_BOUND), and a coherent request then copies nothing. */
+static void potrf_writes_its_factor_back_behind_its_steps(void **state)
+{
+    (void)state;
+    const tu_type_t *t = &tu_types[1];
+    int64_t n = 4 * NB - 3;
+    for (int u = 0; u < 2; u++) {
+        void *A = tl_hpd(t, n, n, 71 + (unsigned)u), *A0 = tu_copy(t, A, n, n),
+             *R = tu_copy(t, A, n, n);
+        int64_t info = -1;
+        assert_int_equal(tl_potrf_async(t, uplos[u], n, A, n, &info), 0);
+        assert_int_equal(tess_sync(), 0);
+        assert_int_equal(info, 0);
+        assert_int_equal(tl_potrf_ref(t, uplos[u], n, R, n), 0);
+        assert_true(tl_factor_residual(t, uplos[u], n, A0, A, n) < TL_BOUND);
+        assert_true(tl_tri_error(t, uplos[u], n, A, R, n) < TL_BOUND);
+        assert_int_equal(tl_coherent_bytes(t, A, n, n, n), 0);
+        tu_release(t, A, n, n);
+        free(A0);
+        free(R);
+    }
+}
+
 /* 8 tiles per device against 21 of A's triangle and 18 of B: tiles are evicted and written
  * back between their tasks, and the answers are still right. */
 static void posv_with_device_memory_of_a_few_tiles_completes_out_of_core(void **state)
@@ -431,6 +457,7 @@ int main(void)
         cmocka_unit_test(potrf_with_n_zero_returns_at_once_with_info_zero),
         cmocka_unit_test(the_cholesky_solvers_reject_invalid_arguments_with_their_lapack_numbers),
         cmocka_unit_test(potrf_and_potrs_run_one_task_per_tile_update),
+        cmocka_unit_test(potrf_writes_its_factor_back_behind_its_steps),
     };
     const struct CMUnitTest default_tiles[] = {
         cmocka_unit_test(potrf_and_posv_with_the_tiles_a_call_picks_match_lapack),
