@@ -122,7 +122,10 @@ int tess_internal_submit(const lg_call_t *c, bool transient)
     if (c->ipiv32)
         return TESS_EINTERNAL;
     rt_transient_operands(transient);
+    /* a call that fails on a device is redone on the host from its operands (legacy/) */
+    rt_hold_host_writes(true);
     int err = submit(c);
+    rt_hold_host_writes(false);
     rt_transient_operands(false);
     return err;
 }

@@ -11,6 +11,10 @@
  * panel, so that L holds them all, as LAPACK's does.  A zero on U's diagonal
  * does not stop the factorization (LAPACK's INFO > 0): the panel task keeps
  * the first such column in info, and nothing is gated on it but GESV's solve.
+ * Step k's swaps touch no row above its own, so after it every panel's rows
+ * up to the step's last are final: their write-back is queued then
+ * (block_writeback_rows_async) and runs behind the later steps, and the
+ * copies left at the end are the last step's rows.
  *
  * The pivots live in blocks, one piece of nb entries per step, which the
  * panel task writes and the tasks of other devices read; the call asks for
@@ -83,8 +87,16 @@ static int submit_getrf(kern_type_t t, const tiling_t *A, const piece_t *piv, in
         }
         o.prio = 0;
         for (int64_t j = 0; j < k && !err; j++)
-            err = lapack_task_laswp(t, &o, piv[k].k1, piv[k].k2, true, piv[k].blk, tile(A, 0, j));
+            err = lapack_task_laswp(t, &o, piv[k].k1, piv[k].k2, true, true, piv[k].blk,
+                                    tile(A, 0, j));
+        /* every panel's rows above the step's last are final; the next panel's wait for its
+         * factorization, which a copy would hold back */
+        for (int64_t j = 0; j < A->nt && !err; j++)
+            if (j != k + 1)
+                err = block_writeback_rows_async(tile(A, 0, j), piv[k].k2);
     }
+    for (int64_t j = 0; j < A->nt && !err; j++)
+        err = block_write_behind_async(tile(A, 0, j));
     for (int64_t k = 0; k < np && !err; k++)
         err = block_coherent_async(piv[k].blk);
     return err;
@@ -102,7 +114,7 @@ static int submit_getrs(kern_type_t t, tess_trans_t trans, const tiling_t *A, co
         rt_block_t *b = tile(B, 0, j);
         lapack_opts_t o = { gate, LAPACK_ANY_FAILURE, gate ? tile(A, 0, np - 1) : NULL, 0 };
         for (int64_t k = 0; k < np && notrans && !err; k++) {
-            err = lapack_task_laswp(t, &o, piv[k].k1, piv[k].k2, true, piv[k].blk, b);
+            err = lapack_task_laswp(t, &o, piv[k].k1, piv[k].k2, true, false, piv[k].blk, b);
             o.after = NULL;
         }
         /* with L, or U^T: forward */
@@ -118,7 +130,7 @@ static int submit_getrs(kern_type_t t, tess_trans_t trans, const tiling_t *A, co
                                        piv[k].k2 - r0, tile(A, 0, k), b);
         }
         for (int64_t k = np - 1; k >= 0 && !notrans && !err; k--)
-            err = lapack_task_laswp(t, &o, piv[k].k1, piv[k].k2, false, piv[k].blk, b);
+            err = lapack_task_laswp(t, &o, piv[k].k1, piv[k].k2, false, false, piv[k].blk, b);
     }
     return err;
 }
@@ -131,7 +143,7 @@ static int submit_laswp(kern_type_t t, const tiling_t *A, const piece_t *piv, in
     for (int64_t j = 0; j < A->nt && !err; j++)
         for (int64_t q = 0; q < np && !err; q++) {
             const piece_t *p = &piv[forward ? q : np - 1 - q];
-            err = lapack_task_laswp(t, &o, p->k1, p->k2, forward, p->blk, tile(A, 0, j));
+            err = lapack_task_laswp(t, &o, p->k1, p->k2, forward, false, p->blk, tile(A, 0, j));
         }
     return err;
 }

@@ -86,9 +86,10 @@ int lapack_task_lu_panel(kern_type_t t, const lapack_opts_t *o, int64_t r0, int6
 int lapack_task_lu_update(kern_type_t t, const lapack_opts_t *o, int64_t r0, int64_t kk,
                           rt_block_t *f, rt_block_t *piv, rt_block_t *b);
 /* b's rows k1 to k2 (1-based) interchanged with those piv names, in order (forward) or in
- * reverse */
+ * reverse; below: piv names none above k1 (GETRF's own), so rows above it are left as they
+ * are */
 int lapack_task_laswp(kern_type_t t, const lapack_opts_t *o, int64_t k1, int64_t k2, bool forward,
-                      rt_block_t *piv, rt_block_t *b);
+                      bool below, rt_block_t *piv, rt_block_t *b);
 /* One step of a triangular solve of b with the factor's panel f (its uplo triangle: L unit,
  * U not), on b's rows r0 to r0 + kk: trans N solves them and updates the rows below (L) or
  * above (U); a transposed solve first subtracts what the rows below (L) or above (U) give */

@@ -13,6 +13,7 @@ typedef struct {
     int64_t r0, kk;      /* the step's first row (0-based) and its rows (LU_SWAP: those
                           * interchanged, rows r0 + 1 to r0 + kk 1-based) */
     int64_t m, n;        /* the panel written */
+    int64_t row0;        /* its first row written: the rows above are final */
     int16_t op, type, uplo, trans, forward;
     int8_t sa, sb, sp; /* access slots: the factor's panel, the panel written, the pivots */
 } lu_args_t;
@@ -92,7 +93,7 @@ static int submit(kern_type_t t, const lapack_opts_t *o, lu_args_t *a, const cha
     a->m = b->m;
     a->n = b->n;
     /* the panel written first: a task runs where that is (sched.c) */
-    a->sb = (int8_t)task_access(task, b, RT_RW);
+    a->sb = (int8_t)task_access_from(task, b, RT_RW, a->row0);
     a->sa = fa ? (int8_t)task_access(task, fa, RT_R) : -1;
     a->sp = p ? (int8_t)task_access(task, p, a->op == LU_PANEL ? RT_W : RT_R) : -1;
     if (o->after)
@@ -106,7 +107,7 @@ static int submit(kern_type_t t, const lapack_opts_t *o, lu_args_t *a, const cha
 int lapack_task_lu_panel(kern_type_t t, const lapack_opts_t *o, int64_t r0, int64_t *info,
                          rt_block_t *a, rt_block_t *piv)
 {
-    lu_args_t g = { .op = LU_PANEL, .r0 = r0, .panel_info = info };
+    lu_args_t g = { .op = LU_PANEL, .r0 = r0, .row0 = r0, .panel_info = info };
     return submit(t, o, &g, "getrf", NULL, a, piv);
 }
 
@@ -115,6 +116,7 @@ int lapack_task_lu_update(kern_type_t t, const lapack_opts_t *o, int64_t r0, int
 {
     lu_args_t g = { .op = LU_UPDATE,
                     .r0 = r0,
+                    .row0 = r0,
                     .kk = kk,
                     .forward = true,
                     .uplo = TessLower,
@@ -123,9 +125,13 @@ int lapack_task_lu_update(kern_type_t t, const lapack_opts_t *o, int64_t r0, int
 }
 
 int lapack_task_laswp(kern_type_t t, const lapack_opts_t *o, int64_t k1, int64_t k2, bool forward,
-                      rt_block_t *piv, rt_block_t *b)
+                      bool below, rt_block_t *piv, rt_block_t *b)
 {
-    lu_args_t g = { .op = LU_SWAP, .r0 = k1 - 1, .kk = k2 - k1 + 1, .forward = forward };
+    lu_args_t g = { .op = LU_SWAP,
+                    .r0 = k1 - 1,
+                    .row0 = below ? k1 - 1 : 0,
+                    .kk = k2 - k1 + 1,
+                    .forward = forward };
     return submit(t, o, &g, "laswp", NULL, b, piv);
 }
 

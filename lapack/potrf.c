@@ -40,13 +40,13 @@ int lapack_submit_potrf(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, int6
                       step = { info, (k + 1) * nb, NULL, true };
         err = lapack_task_potrf(t, &diag, uplo, k * nb, akk);
         if (!err)
-            err = block_coherent_async(akk);
+            err = block_write_behind_async(akk);
         for (int64_t i = k + 1; i < nt && !err; i++) {
             rt_block_t *f = lower ? tile(A, i, k) : tile(A, k, i);
             err = lapack_task_trxm(t, &step, true, lower ? TessRight : TessLeft, uplo, ct,
                                    TessNonUnit, 1, akk, f);
             if (!err)
-                err = block_coherent_async(f);
+                err = block_write_behind_async(f);
         }
         for (int64_t i = k + 1; i < nt && !err; i++) {
             rt_block_t *lik = lapack_factor_tile(t, A, uplo, i, k, &op);

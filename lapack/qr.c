@@ -36,7 +36,7 @@ int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau)
         err = lapack_task_geqrf(t, 1, k * nb, pk, tk);
         /* nothing writes panel k after its step: its write-back runs behind the steps */
         if (!err)
-            err = block_coherent_async(pk);
+            err = block_write_behind_async(pk);
         for (int64_t j = k + 1; j < A->nt && !err; j++) {
             lapack_opts_t o = { NULL, 0, NULL, j == k + 1 };
             err = lapack_task_ormqr(t, &o, TessLeft, ct, k * nb, tk->n, pk, tk, tile(A, 0, j));

@@ -1,5 +1,6 @@
 /* Coherence, invalidation and registration of host memory. */
 #include <stdlib.h>
+#include <string.h>
 #include "rt.h"
 
 static bool valid_elsize(size_t es)
@@ -27,21 +28,52 @@ static int enter_region(int first, int64_t m, int64_t n, const void *A, int64_t 
     return rt_enter();
 }
 
-int block_coherent_async(rt_block_t *b)
+static int submit_writeback(rt_block_t *b, cache_rows_t rows)
 {
-    if (!b->coh_dirty && !atomic_load(&b->wb_failed))
-        return 0;
     rt_task_t *t = task_new(TASK_WRITEBACK, "writeback");
     if (!t)
         return TESS_ENOMEM;
     t->prio = RT_PRIO_FIRST;
     task_access(t, b, RT_R);
+    memcpy(t->args, &rows, sizeof rows);
     task_submit(t);
-    b->coh_dirty = false;
+    b->host_rows = rows.r1;
     return 0;
 }
 
-static void submit_writeback(rt_block_t *b, bool inside, void *arg)
+int block_coherent_async(rt_block_t *b)
+{
+    bool failed = atomic_load(&b->wb_failed);
+    if (!b->coh_dirty && !failed)
+        return 0;
+    /* after a failure, whatever rows it left stale */
+    int err = submit_writeback(b, (cache_rows_t){ failed ? 0 : b->host_rows, b->m, false });
+    if (!err)
+        b->coh_dirty = false;
+    return err;
+}
+
+static _Thread_local bool hold_host;
+
+void rt_hold_host_writes(bool hold)
+{
+    hold_host = hold;
+}
+
+int block_write_behind_async(rt_block_t *b)
+{
+    return hold_host ? 0 : block_coherent_async(b);
+}
+
+int block_writeback_rows_async(rt_block_t *b, int64_t r1)
+{
+    r1 = r1 < b->m ? r1 : b->m;
+    if (hold_host || !b->coh_dirty || r1 <= b->host_rows)
+        return 0;
+    return submit_writeback(b, (cache_rows_t){ b->host_rows, r1, true });
+}
+
+static void writeback_block(rt_block_t *b, bool inside, void *arg)
 {
     (void)inside;
     int *err = arg;
@@ -60,7 +92,7 @@ TESS_API int tess_memory_coherent_async(tess_part_t part, int64_t m, int64_t n, 
         return err;
     pthread_mutex_lock(&rt.submit_lock);
     int task_err = 0;
-    err = block_foreach_in(part, A, m, n, lda, elsize, submit_writeback, &task_err);
+    err = block_foreach_in(part, A, m, n, lda, elsize, writeback_block, &task_err);
     pthread_mutex_unlock(&rt.submit_lock);
     rt_leave();
     return err ? err : task_err;

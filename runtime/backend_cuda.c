@@ -274,28 +274,32 @@ static int cuda_wait(rt_device_t *d, int stream, rt_event_t *ev)
  * invalid argument before anything is queued: it is staged instead, whatever
  * TESS_STAGING says. */
 static int stage_copy(const rt_device_t *d, cudaStream_t s, const rt_block_t *b, void *dev,
-                      bool h2d)
+                      bool h2d, int64_t r0, int64_t r1)
 {
-    return h2d ? stage_h2d(d->id, s, dev, b) : stage_d2h(d->id, s, b, dev);
+    return h2d ? stage_h2d(d->id, s, dev, b) : stage_d2h(d->id, s, b, dev, r0, r1);
 }
 
-static int host_copy(rt_device_t *d, const rt_block_t *b, void *dev, bool h2d)
+/* Rows r0 to r1 - 1 of every column (h2d: all of them). */
+static int host_copy(rt_device_t *d, const rt_block_t *b, void *dev, bool h2d, int64_t r0,
+                     int64_t r1)
 {
     if (make_current(d))
         return TESS_EDEVICE;
     cuda_dev_t *g = gpu(d);
     cudaStream_t s = g->stream[h2d ? RT_S_H2D : RT_S_D2H];
     int err;
-    if (stage_wanted(b) && (err = stage_copy(d, s, b, dev, h2d)) >= 0)
+    if (stage_wanted(b) && (err = stage_copy(d, s, b, dev, h2d, r0, r1)) >= 0)
         return err;
+    size_t off = (size_t)r0 * b->elsize, width = (size_t)(r1 - r0) * b->elsize;
     size_t row = (size_t)b->m * b->elsize, hld = (size_t)b->ld * b->elsize;
-    cudaError_t e =
-        h2d ? cudaMemcpy2DAsync(dev, row, b->ptr, hld, row, (size_t)b->n, cudaMemcpyHostToDevice, s)
-            : cudaMemcpy2DAsync(b->ptr, hld, dev, row, row, (size_t)b->n, cudaMemcpyDeviceToHost,
-                                s);
+    char *host = b->ptr + off, *on_dev = (char *)dev + off;
+    cudaError_t e = h2d ? cudaMemcpy2DAsync(on_dev, row, host, hld, width, (size_t)b->n,
+                                            cudaMemcpyHostToDevice, s)
+                        : cudaMemcpy2DAsync(host, hld, on_dev, row, width, (size_t)b->n,
+                                            cudaMemcpyDeviceToHost, s);
     if (e == cudaErrorInvalidValue) {
         cudaGetLastError();
-        if ((err = stage_copy(d, s, b, dev, h2d)) >= 0)
+        if ((err = stage_copy(d, s, b, dev, h2d, r0, r1)) >= 0)
             return err;
     }
     return kern_cuda_result(e, "cudaMemcpy2DAsync", KERN_CUDA_SAY);
@@ -303,12 +307,12 @@ static int host_copy(rt_device_t *d, const rt_block_t *b, void *dev, bool h2d)
 
 static int cuda_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
 {
-    return host_copy(d, b, dst, true);
+    return host_copy(d, b, dst, true, 0, b->m);
 }
 
-static int cuda_d2h(rt_device_t *d, const rt_block_t *b, const void *src)
+static int cuda_d2h(rt_device_t *d, const rt_block_t *b, const void *src, int64_t r0, int64_t r1)
 {
-    return host_copy(d, b, (void *)src, false);
+    return host_copy(d, b, (void *)src, false, r0, r1);
 }
 
 static int cuda_d2d(rt_device_t *dst_dev, void *dst, rt_device_t *src_dev, const void *src,

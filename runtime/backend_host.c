@@ -154,10 +154,11 @@ static int host_h2d(rt_device_t *d, void *dst, const rt_block_t *b)
                    (size_t)b->n);
 }
 
-static int host_d2h(rt_device_t *d, const rt_block_t *b, const void *src)
+static int host_d2h(rt_device_t *d, const rt_block_t *b, const void *src, int64_t r0, int64_t r1)
 {
-    size_t col = (size_t)b->m * b->elsize;
-    return hs_copy(copy_stream(d, RT_S_D2H), b->ptr, (size_t)b->ld * b->elsize, src, col, col,
+    size_t off = (size_t)r0 * b->elsize;
+    return hs_copy(copy_stream(d, RT_S_D2H), b->ptr + off, (size_t)b->ld * b->elsize,
+                   (const char *)src + off, (size_t)b->m * b->elsize, (size_t)(r1 - r0) * b->elsize,
                    (size_t)b->n);
 }
 

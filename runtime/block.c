@@ -241,9 +241,15 @@ rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, in
     b = calloc(1, sizeof *b + (size_t)rt.ndev * sizeof(rt_copy_t));
     if (!b)
         return NULL;
-    *b = (rt_block_t){
-        .ptr = ptr, .m = m, .n = n, .ld = ld, .elsize = es, .ti = ti, .tj = tj, .host_valid = true
-    };
+    *b = (rt_block_t){ .ptr = ptr,
+                       .m = m,
+                       .n = n,
+                       .ld = ld,
+                       .elsize = es,
+                       .ti = ti,
+                       .tj = tj,
+                       .host_valid = true,
+                       .host_rows = m };
     if (!link_overlaps(b) || !insert_sorted(b)) {
         for (size_t i = 0; i < b->noverlaps; i++)
             drop_overlap(b->overlaps[i], b);

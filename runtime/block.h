@@ -35,7 +35,11 @@ typedef struct rt_block {
     size_t nreaders, capreaders;
     bool ovl_touched, ovl_dirty; /* since the last flush-invalidate */
     bool coh_dirty;              /* written since the last coherent request */
-    struct rt_block **overlaps;  /* other blocks sharing memory with this one */
+    /* once every task submitted so far has run, its host copy's rows above
+     * this one are its newest: writers lower it to the first row they write,
+     * write-backs raise it */
+    int64_t host_rows;
+    struct rt_block **overlaps; /* other blocks sharing memory with this one */
     size_t noverlaps, capoverlaps;
     struct rt_block *hnext;
     /* cache side, under rt.cache_lock */
@@ -72,6 +76,16 @@ void block_remove(rt_block_t *b);
  * tess_memory_coherent_async makes it (a write-back task after its last writer, when it
  * was written since the last such request).  0 or TESS_ENOMEM. */
 int block_coherent_async(rt_block_t *b);
+/* Write-behind: an algorithm's request for the host copy of a tile it has
+ * finished, so that the copy overlaps its later steps.  block_coherent_async,
+ * unless the submitting thread holds host writes (rt_hold_host_writes). */
+int block_write_behind_async(rt_block_t *b);
+/* Write-behind of rows: rows 0 to r1 - 1 of the block are final, every later
+ * task writing it naming a first row at or below r1 (task_access_from).  Their
+ * write-back is queued behind the last writer, leaving the block dirty; its
+ * next coherent request then copies only the rows below.  Nothing when the
+ * thread holds host writes.  0 or TESS_ENOMEM. */
+int block_writeback_rows_async(rt_block_t *b, int64_t r1);
 int block_dir_init(void);
 void block_dir_clear(void); /* every block removed, the table kept */
 void block_dir_free(void);

@@ -325,8 +325,8 @@ void cache_release(rt_device_t *d, cache_use_t *u)
  * on whose behalf, which may hold it back (rt_scope_hold); charge: the scope
  * whose tasks' error its failure is (own, or for an eviction the scope of the
  * task it makes room for; NULL: nobody's). */
-static int queue_d2h(rt_block_t *b, bool unlock, rt_scope_t *own, rt_scope_t *charge, int *src,
-                     rt_event_t **start, rt_event_t **done)
+static int queue_d2h(rt_block_t *b, const cache_rows_t *rows, bool unlock, rt_scope_t *own,
+                     rt_scope_t *charge, int *src, rt_event_t **start, rt_event_t **done)
 {
     *src = -1;
     *start = *done = NULL;
@@ -348,8 +348,9 @@ static int queue_d2h(rt_block_t *b, bool unlock, rt_scope_t *own, rt_scope_t *ch
     int err = rt_fault(RT_FAULT_D2H) ? TESS_EDEVICE : 0;
     if (!err && *start)
         err = od->be->record(od, RT_S_D2H, *start);
-    if (!err)
-        err = od->be->d2h(od, b, oc->ptr);
+    /* a whole write-back whose rows all went out in partial ones copies nothing */
+    if (!err && rows->r1 > rows->r0)
+        err = od->be->d2h(od, b, oc->ptr, rows->r0, rows->r1);
     if (!err)
         err = od->be->record(od, RT_S_D2H, *done);
     if (unlock)
@@ -371,30 +372,42 @@ static int queue_d2h(rt_block_t *b, bool unlock, rt_scope_t *own, rt_scope_t *ch
 
 /* queue_d2h, and a write-back that could not start leaves the block marked:
  * whoever reads its host copy next flushes it again first. */
-static int write_back_start(rt_block_t *b, bool unlock, rt_scope_t *own, rt_scope_t *charge,
-                            int *src, rt_event_t **start, rt_event_t **done)
+static int write_back_start(rt_block_t *b, const cache_rows_t *rows, bool unlock, rt_scope_t *own,
+                            rt_scope_t *charge, int *src, rt_event_t **start, rt_event_t **done)
 {
-    int err = queue_d2h(b, unlock, own, charge, src, start, done);
+    int err = queue_d2h(b, rows, unlock, own, charge, src, start, done);
     if (err)
         atomic_store(&b->wb_failed, true);
     return err;
 }
 
 /* Under rt.cache_lock, once the transfer write_back_start queued is over. */
-static void write_back_done(rt_block_t *b, int src, bool ok)
+static void write_back_done(rt_block_t *b, const cache_rows_t *rows, int src, bool ok)
 {
     if (src < 0)
         return;
     rt_copy_t *oc = &b->copies[src];
     oc->pins--;
-    /* the owner's copy stays as it was: nothing is lost, and the block is
-     * written back again when asked */
-    atomic_store(&b->wb_failed, !ok);
-    if (!ok)
+    if (!ok) {
+        /* the owner's copy stays as it was: nothing is lost, and the block is
+         * written back whole when asked again.  A partial one may fail after
+         * the rest was written back and the block marked clean: it is dirty
+         * again, its device copy the newest. */
+        atomic_store(&b->wb_failed, true);
+        if (rows->partial && b->host_valid) {
+            b->host_valid = false;
+            if (state(oc) == COPY_S)
+                set_state(oc, COPY_O);
+        }
         return;
-    atomic_fetch_add(&rt.bytes_d2h, tile_bytes(b));
+    }
+    atomic_fetch_add(&rt.bytes_d2h, (size_t)(rows->r1 - rows->r0) * (size_t)b->n * b->elsize);
     atomic_fetch_add(&rt.writebacks, 1);
     b->wb_tick = atomic_fetch_add(&rt.wb_clock, 1) + 1;
+    /* the rows above a whole write-back's are the host's only if no partial one failed */
+    if (rows->partial || (rows->r0 > 0 && atomic_load(&b->wb_failed)))
+        return;
+    atomic_store(&b->wb_failed, false);
     b->host_valid = true;
     if (state(oc) == COPY_M || state(oc) == COPY_O)
         set_state(oc, COPY_S);
@@ -406,7 +419,8 @@ static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, rt_s
     int64_t t0 = rt_now_ns();
     int src;
     rt_event_t *start, *done;
-    int err = write_back_start(b, unlock, own, charge, &src, &start, &done);
+    cache_rows_t whole = { 0, b->m, false };
+    int err = write_back_start(b, &whole, unlock, own, charge, &src, &start, &done);
     if (err || !done)
         return err;
     if (unlock)
@@ -416,7 +430,7 @@ static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, rt_s
         pthread_mutex_lock(&rt.cache_lock);
     if (err && charge)
         rt_task_failed(charge, err);
-    write_back_done(b, src, !err);
+    write_back_done(b, &whole, src, !err);
     event_put(start);
     event_put(done);
     if (runner)
@@ -424,19 +438,19 @@ static int write_back_sync(rt_device_t *runner, rt_block_t *b, bool unlock, rt_s
     return err;
 }
 
-int cache_writeback_start(rt_block_t *b, rt_scope_t *own, int *src, rt_event_t **start,
-                          rt_event_t **done)
+int cache_writeback_start(rt_block_t *b, const cache_rows_t *rows, rt_scope_t *own, int *src,
+                          rt_event_t **start, rt_event_t **done)
 {
     pthread_mutex_lock(&rt.cache_lock);
-    int err = write_back_start(b, true, own, own, src, start, done);
+    int err = write_back_start(b, rows, true, own, own, src, start, done);
     pthread_mutex_unlock(&rt.cache_lock);
     return err;
 }
 
-void cache_writeback_done(rt_block_t *b, int src, bool ok)
+void cache_writeback_done(rt_block_t *b, const cache_rows_t *rows, int src, bool ok)
 {
     pthread_mutex_lock(&rt.cache_lock);
-    write_back_done(b, src, ok);
+    write_back_done(b, rows, src, ok);
     pthread_mutex_unlock(&rt.cache_lock);
 }
 

@@ -63,6 +63,11 @@ int pin_request(void *p, size_t bytes, bool user); /* user: tess_memory_register
  * it; where copies are staged through pinned buffers they are not
  * page-locked. */
 void rt_transient_operands(bool transient);
+/* hold: the calls this thread submits until it says otherwise write nothing to
+ * their operands' host memory but what a coherent request asks for (no
+ * write-behind, block.h), so that a call that fails on a device can be redone
+ * on the host from its operands as they were. */
+void rt_hold_host_writes(bool hold);
 
 /* Whether the calling thread is a device's worker, where host kernels run:
  * a host BLAS whose CBLAS calls its own Fortran routines (netlib's) reaches

@@ -295,9 +295,10 @@ int stage_h2d(int dev, cudaStream_t s, void *dst, const rt_block_t *b)
 
 /* Each slot's DMA is queued before the previous slot is emptied, so that the
  * two overlap. */
-int stage_d2h(int dev, cudaStream_t s, const rt_block_t *b, const void *src)
+int stage_d2h(int dev, cudaStream_t s, const rt_block_t *b, const void *src, int64_t r0, int64_t r1)
 {
-    size_t row = (size_t)b->m * b->elsize, dld = (size_t)b->ld * b->elsize;
+    size_t row = (size_t)(r1 - r0) * b->elsize, dld = (size_t)b->ld * b->elsize;
+    size_t sld = (size_t)b->m * b->elsize, off = (size_t)r0 * b->elsize;
     if (row > SLOT_BYTES)
         return -1;
     ring_t *r = ring_take(dev, 1);
@@ -310,15 +311,15 @@ int stage_d2h(int dev, cudaStream_t s, const rt_block_t *b, const void *src)
         int i = r->next;
         if (nc > 0) {
             r->next = (i + 1) % SLOTS;
-            err = CUDA_OK(cudaMemcpyAsync(r->buf + (size_t)i * SLOT_BYTES,
-                                          (const char *)src + (size_t)c0 * row, (size_t)nc * row,
-                                          cudaMemcpyDeviceToHost, s));
+            err = CUDA_OK(cudaMemcpy2DAsync(r->buf + (size_t)i * SLOT_BYTES, row,
+                                            (const char *)src + off + (size_t)c0 * sld, sld, row,
+                                            (size_t)nc, cudaMemcpyDeviceToHost, s));
             if (!err)
                 err = CUDA_OK(cudaEventRecord(r->done[i], s));
         }
         if (prev >= 0 && !err) {
             if (!(err = CUDA_OK(cudaEventSynchronize(r->done[prev]))))
-                copy_cols(r, b->ptr + (size_t)prev_c0 * dld, dld,
+                copy_cols(r, b->ptr + off + (size_t)prev_c0 * dld, dld,
                           r->buf + (size_t)prev * SLOT_BYTES, row, row, prev_nc);
         }
         if (nc == 0 || err)

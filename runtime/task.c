@@ -37,11 +37,12 @@ void task_set_kernel(rt_task_t *t, rt_task_fn fn, kern_type_t type, const void *
 }
 
 /* A block used twice by one task is one access with the union of the modes. */
-int task_access(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
+int task_access_from(rt_task_t *t, rt_block_t *b, rt_mode_t mode, int64_t row0)
 {
     for (int i = 0; i < t->naccess; i++) {
         if (t->acc[i].blk == b) {
             t->acc[i].mode |= mode;
+            t->acc[i].row0 = row0 < t->acc[i].row0 ? row0 : t->acc[i].row0;
             return i;
         }
     }
@@ -51,7 +52,13 @@ int task_access(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
     }
     t->acc[t->naccess].blk = b;
     t->acc[t->naccess].mode = mode;
+    t->acc[t->naccess].row0 = row0;
     return t->naccess++;
+}
+
+int task_access(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
+{
+    return task_access_from(t, b, mode, 0);
 }
 
 void task_unref(rt_task_t *t)
@@ -178,6 +185,7 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
             task_wait_all();
             rt_task_failed(t->scope, cache_flush_invalidate(NULL, y, true, t->scope));
             y->ovl_touched = y->ovl_dirty = y->coh_dirty = false;
+            y->host_rows = y->m;
         }
         int err = atomic_load(&y->flush_err);
         if (err)
@@ -200,6 +208,11 @@ int task_submit(rt_task_t *t)
         drop_if_done(&b->last_writer);
         if (b->last_writer)
             add_dep(b->last_writer, t);
+        /* a block's write-backs run in the order asked for: the one that marks
+         * it clean comes after those of its finished rows */
+        for (size_t r = 0; t->kind == TASK_WRITEBACK && r < b->nreaders; r++)
+            if (b->readers[r]->kind == TASK_WRITEBACK)
+                add_dep(b->readers[r], t);
         if ((mode & RT_W) || !add_reader(b, t)) {
             for (size_t r = 0; r < b->nreaders; r++) {
                 add_dep(b->readers[r], t);
@@ -213,14 +226,18 @@ int task_submit(rt_task_t *t)
         }
         if (t->kind == TASK_FLUSH_INVALIDATE) {
             b->ovl_touched = b->ovl_dirty = b->coh_dirty = false;
+            b->host_rows = b->m;
             if (b->flush)
                 task_unref(b->flush);
             atomic_fetch_add(&t->refs, 1);
             b->flush = t;
         } else {
             b->ovl_touched = true;
-            if (mode & RT_W)
+            if (mode & RT_W) {
                 b->ovl_dirty = b->coh_dirty = true;
+                if (t->acc[i].row0 < b->host_rows)
+                    b->host_rows = t->acc[i].row0;
+            }
         }
     }
     atomic_fetch_add(&rt.pending, 1);

@@ -42,6 +42,7 @@ typedef struct rt_task {
     struct {
         rt_block_t *blk;
         rt_mode_t mode;
+        int64_t row0; /* a write's first row */
     } acc[RT_MAX_ACCESS];
     _Alignas(16) unsigned char args[RT_ARGS_BYTES];
     atomic_int ndeps;
@@ -80,6 +81,9 @@ void task_set_kernel(rt_task_t *t, rt_task_fn fn, kern_type_t type, const void *
 /* Returns the access's slot in rt_exec_t: a block used twice is one slot.
  * Past RT_MAX_ACCESS blocks the task is marked and task_submit refuses it. */
 int task_access(rt_task_t *t, rt_block_t *b, rt_mode_t mode);
+/* task_access of a block the task writes from row row0 on only (rows above are
+ * left as they are): it keeps their write-back (block_writeback_rows_async). */
+int task_access_from(rt_task_t *t, rt_block_t *b, rt_mode_t mode, int64_t row0);
 /* Between rt_submit_begin and rt_submit_end (call.h).  TESS_EINTERNAL, the task freed and nothing
  * submitted, when it has more accesses than RT_MAX_ACCESS. */
 int task_submit(rt_task_t *t);

@@ -217,7 +217,8 @@ static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
             w->next_stream = (w->next_stream + 1) % RT_URGENT_STREAM;
         break;
     case TASK_WRITEBACK:
-        err = cache_writeback_start(t->acc[0].blk, t->scope, &f.wb_src, &f.start, &f.done);
+        err = cache_writeback_start(t->acc[0].blk, (const cache_rows_t *)t->args, t->scope,
+                                    &f.wb_src, &f.start, &f.done);
         break;
     case TASK_FLUSH_INVALIDATE:
         err = cache_flush_invalidate(d, t->acc[0].blk, true, t->scope);
@@ -252,7 +253,7 @@ static void retire(rt_device_t *d, window_t *w, flight_t *f)
 {
     rt_task_t *t = f->t;
     if (t->kind == TASK_WRITEBACK) {
-        cache_writeback_done(t->acc[0].blk, f->wb_src, !f->err);
+        cache_writeback_done(t->acc[0].blk, (const cache_rows_t *)t->args, f->wb_src, !f->err);
         if (f->start && f->done && !f->err)
             trace_span(d, RT_S_D2H, "d2h", when(f->start), when(f->done));
     } else if (t->kind == TASK_KERNEL) {

@@ -413,6 +413,40 @@ static void a_malformed_fault_switch_is_econfig(void **state)
     }
 }
 
+/* A GETRF of n x n in panels of NB rows: its factor and pivots, asked for and waited for;
+ * the error of the first sync. */
+static int lu_with_fault(const char *spec, int64_t n, double *A, int64_t *ipiv)
+{
+    init_with_fault(spec, 2, 0);
+    int64_t info = -1;
+    assert_int_equal(tess_dgetrf_async(n, n, A, n, ipiv, &info), 0);
+    int err = tess_sync();
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, n, A, n, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(info, 0);
+    assert_int_equal(tess_memory_invalidate(n, n, A, n, 8), 0);
+    assert_int_equal(tess_memory_invalidate(n, 1, ipiv, n, 8), 0);
+    assert_int_equal(tess_finalize(), 0);
+    return err;
+}
+
+/* GETRF writes each step's finished rows back while later steps run; the first copy to the
+ * host is such a write-back, and it fails.  The sync returns the error, and the next
+ * coherent request brings the whole factor: bit for bit the one of a run with no fault. */
+static void a_failed_write_back_of_finished_rows_loses_nothing(void **state)
+{
+    (void)state;
+    int64_t n = 4 * NB;
+    double *A = tu_matrix(D, n, n, 31), *Aok = tu_copy(D, A, n, n);
+    int64_t ipiv[4 * NB], ipok[4 * NB];
+    assert_int_equal(lu_with_fault("d2h:1000000", n, Aok, ipok), 0);
+    assert_int_equal(lu_with_fault("d2h:1", n, A, ipiv), TESS_EDEVICE);
+    assert_memory_equal(A, Aok, (size_t)(n * n) * sizeof(double));
+    assert_memory_equal(ipiv, ipok, sizeof ipiv);
+    free(A);
+    free(Aok);
+}
+
 /* A test that failed midway leaves the runtime to the next one clean. */
 static int finish(void **state)
 {
@@ -433,6 +467,7 @@ int main(void)
         cmocka_unit_test_teardown(
             a_failed_eviction_write_back_is_the_error_of_the_task_that_evicted, finish),
         cmocka_unit_test_teardown(a_failed_flush_invalidate_loses_nothing, finish),
+        cmocka_unit_test_teardown(a_failed_write_back_of_finished_rows_loses_nothing, finish),
         cmocka_unit_test_teardown(a_block_whose_flush_failed_is_flushed_before_an_overlapping_write,
                                   finish),
         cmocka_unit_test_teardown(a_malformed_fault_switch_is_econfig, finish),

@@ -417,6 +417,44 @@ static void lu_with_empty_dimensions_returns_at_once(void **state)
     assert_true(isnan(A[0]) && isnan(B[0]) && ipiv[0] == 9);
 }
 
+/* Each step's finished rows are written back while later steps run, each row of every panel
+ * once: after the sync alone the host holds LAPACK's pivots and a factor within the
+ * residual bound, the call copied A's m x n elements and the pivots to the host exactly
+ * once, and a coherent request then copies nothing.  Square, tall and wide. */
+static void getrf_writes_its_factor_back_behind_its_steps_each_row_once(void **state)
+{
+    (void)state;
+    const tu_type_t *t = &tu_types[1];
+    const int64_t cases[][2] = { { 4 * NB + 3, 4 * NB + 3 },
+                                 { 5 * NB, 2 * NB + 1 },
+                                 { 2 * NB + 5, 4 * NB } };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        int64_t m = cases[c][0], n = cases[c][1], mn = m < n ? m : n, info = -1;
+        void *A = tu_matrix(t, m, n, 41 + (unsigned)c), *A0 = tu_copy(t, A, m, n),
+             *R = tu_copy(t, A, m, n);
+        int64_t *ipiv = pivots(mn), *rpiv = pivots(mn);
+        tess_stats_t s0, s1;
+        assert_int_equal(tess_get_stats(&s0), 0);
+        assert_int_equal(tl_getrf_async(t, m, n, A, m, ipiv, &info), 0);
+        assert_int_equal(tess_sync(), 0);
+        assert_int_equal(tess_get_stats(&s1), 0);
+        assert_int_equal(info, 0);
+        assert_int_equal(s1.bytes_d2h - s0.bytes_d2h, (uint64_t)(m * n) * t->es + mn * 8);
+        /* more write-backs than panels and pieces of the pivots: rows went out in parts */
+        assert_true(s1.writebacks - s0.writebacks >
+                    (uint64_t)((n + NB - 1) / NB + (mn + NB - 1) / NB));
+        assert_int_equal(tl_getrf_ref(t, m, n, R, m, rpiv), 0);
+        assert_memory_equal(ipiv, rpiv, (size_t)mn * sizeof *ipiv);
+        assert_true(tl_lu_residual(t, m, n, A0, A, m, ipiv) < TL_BOUND);
+        assert_int_equal(tl_coherent_bytes(t, A, m, n, m), 0);
+        tu_release(t, A, m, n);
+        release_pivots(ipiv, mn);
+        free(rpiv);
+        free(A0);
+        free(R);
+    }
+}
+
 static void lu_rejects_invalid_arguments_with_their_lapack_numbers(void **state)
 {
     (void)state;
@@ -518,6 +556,7 @@ int main(void)
         cmocka_unit_test(a_front_chains_getrf_laswp_trsm_gemm_and_getrf_with_no_sync),
         cmocka_unit_test(lu_with_empty_dimensions_returns_at_once),
         cmocka_unit_test(lu_rejects_invalid_arguments_with_their_lapack_numbers),
+        cmocka_unit_test(getrf_writes_its_factor_back_behind_its_steps_each_row_once),
     };
     const struct CMUnitTest on_their_own[] = {
         cmocka_unit_test(gesv_with_device_memory_of_a_few_panels_completes_out_of_core),

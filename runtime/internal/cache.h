@@ -35,12 +35,20 @@ int cache_acquire(rt_device_t *d, rt_block_t *b, rt_mode_t mode, cache_use_t *u,
 #define RT_ENOMEM_FINAL (-TESS_ENOMEM)
 _Static_assert(TESS_ENOMEM > 0, "RT_ENOMEM_FINAL lies outside the TESS_E* codes");
 void cache_release(rt_device_t *d, cache_use_t *u);
+/* What a write-back copies: rows r0 to r1 - 1 of every column.  A partial one
+ * leaves the block as dirty as it was (rows a factorization has finished,
+ * block_writeback_rows_async); otherwise the host copy is whole once it is
+ * done, its rows above r0 being the host's already. */
+typedef struct {
+    int64_t r0, r1;
+    bool partial;
+} cache_rows_t;
 /* A write-back task: queues the newest copy's transfer to the host, *done
  * (NULL: the host was valid already) recorded after it, *start before it when
  * tracing; cache_writeback_done once *done has completed, with *src. */
-int cache_writeback_start(rt_block_t *b, rt_scope_t *own, int *src, struct rt_event **start,
-                          struct rt_event **done);
-void cache_writeback_done(rt_block_t *b, int src, bool ok);
+int cache_writeback_start(rt_block_t *b, const cache_rows_t *rows, rt_scope_t *own, int *src,
+                          struct rt_event **start, struct rt_event **done);
+void cache_writeback_done(rt_block_t *b, const cache_rows_t *rows, int src, bool ok);
 /* Frees every device copy of b, a dirty one written back first unless
  * !keep_dirty; own: on whose behalf (rt_scope_hold).  Records the error in
  * b->flush_err. */

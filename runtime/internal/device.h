@@ -56,9 +56,10 @@ typedef struct {
     int (*record)(struct rt_device *d, int stream, rt_event_t *ev);
     int (*wait)(struct rt_device *d, int stream, rt_event_t *ev);
     /* host view (ld in elements of elsize) <-> packed device tile, queued on
-     * RT_S_H2D / RT_S_D2H of d; d2d on RT_S_PEER of dst_dev */
+     * RT_S_H2D / RT_S_D2H of d (d2h: rows r0 to r1 - 1 of each column); d2d on
+     * RT_S_PEER of dst_dev */
     int (*h2d)(struct rt_device *d, void *dst, const rt_block_t *b);
-    int (*d2h)(struct rt_device *d, const rt_block_t *b, const void *src);
+    int (*d2h)(struct rt_device *d, const rt_block_t *b, const void *src, int64_t r0, int64_t r1);
     int (*d2d)(struct rt_device *dst_dev, void *dst, struct rt_device *src_dev, const void *src,
                size_t bytes);
     /* how fast src's memory reaches dst: smaller is faster, INT_MAX when only

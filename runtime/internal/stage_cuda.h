@@ -22,10 +22,11 @@ bool stage_wanted(const rt_block_t *b);
  * memory to be had): the caller copies directly. */
 int stage_h2d(int dev, cudaStream_t s, void *dst, const rt_block_t *b);
 
-/* The packed tile at src on the current device into b's pageable host memory,
- * after the work queued on s before it; done when the call returns.  As
- * stage_h2d for its return value. */
-int stage_d2h(int dev, cudaStream_t s, const rt_block_t *b, const void *src);
+/* Rows r0 to r1 - 1 of the packed tile at src on the current device into b's
+ * pageable host memory, after the work queued on s before it; done when the
+ * call returns.  As stage_h2d for its return value. */
+int stage_d2h(int dev, cudaStream_t s, const rt_block_t *b, const void *src, int64_t r0,
+              int64_t r1);
 
 /* Makes the runtime device dev's staging buffers and their copying threads
  * (which share the calling thread's binding), with its GPU current; without
