@@ -444,13 +444,86 @@ CUDA_LAPACK(c, KERN_C, cuComplex, float, CUDA_C_32F, true, cusolverDnCpotrf,
 CUDA_LAPACK(z, KERN_Z, cuDoubleComplex, double, CUDA_C_64F, true, cusolverDnZpotrf,
             cusolverDnZpotrf_bufferSize)
 
+/* kern.h's larft: cuSOLVER's on a copy of V with an explicit unit diagonal, as ORMQR's below,
+ * with its workspace after the copy. */
+static int cuda_larft(kern_ctx_t *x, kern_type_t t, cudaDataType dt, int64_t m, int64_t k,
+                      const void *V, int64_t ldv, const void *tau, void *T, int64_t ldt)
+{
+    cusolverDnHandle_t h;
+    cusolverDnParams_t params;
+    size_t ubytes = ((size_t)(m * k) * kern_dtypes[t].size + 255) / 256 * 256, dbytes = 0,
+           hbytes = 0;
+    void *w = NULL, *hw = NULL;
+    int err = solver(x, &h);
+    if (!err)
+        err = kern_cuda_solver_params(&params);
+    if (!err)
+        err = CUSOLVER_OK(cusolverDnXlarft_bufferSize(h, params, CUBLAS_DIRECT_FORWARD,
+                                                      CUBLAS_STOREV_COLUMNWISE, m, k, dt, V, m, dt,
+                                                      tau, dt, T, ldt, dt, &dbytes, &hbytes));
+    if (!err)
+        err = work_get(x, k, ubytes + (dbytes > 0 ? dbytes : 1), &w);
+    if (!err && hbytes && !(hw = malloc(hbytes)))
+        err = TESS_ENOMEM;
+    if (!err)
+        err = kern_cuda_unit_lower(t, x->stream, m, k, V, ldv, w, m);
+    if (!err)
+        err = CUSOLVER_OK(cusolverDnXlarft(h, params, CUBLAS_DIRECT_FORWARD,
+                                           CUBLAS_STOREV_COLUMNWISE, m, k, dt, w, m, dt, tau, dt, T,
+                                           ldt, dt, (char *)w + ubytes, dbytes, hw, hbytes));
+    if (hw && cudaStreamSynchronize(x->stream) != cudaSuccess && !err)
+        err = TESS_EDEVICE;
+    free(hw);
+    return work_put(x, w, err);
+}
+
+/* kern.h's larfb on the type's own table: W = V^H C (V's unit lower triangle by TRMM, the
+ * rows below by GEMM), W = op(T) W, C -= V W, W (k x n) in the context's scratch or
+ * stream-ordered memory. */
+static int cuda_larfb(kern_ctx_t *x, kern_type_t t, tess_trans_t trans, int64_t m, int64_t n,
+                      int64_t k, const void *V, int64_t ldv, const void *T, int64_t ldt, void *C,
+                      int64_t ldc)
+{
+    const kern_table_t *kt = &kern_cuda_table[t];
+    size_t es = kern_dtypes[t].size;
+    tess_trans_t ct = kern_dtypes[t].is_complex ? TessConjTrans : TessTrans;
+    unsigned char one[16], minus[16];
+    double m1 = -1;
+    float f1 = -1;
+    kern_dtype_one(t, one);
+    kern_scalar_from_real(t, kern_dtypes[t].real == KERN_S ? (const void *)&f1 : (const void *)&m1,
+                          minus);
+    const char *V2 = (const char *)V + (size_t)k * es;
+    char *C2 = (char *)C + (size_t)k * es;
+    void *W = NULL;
+    int err = work_get(x, k, (size_t)(k * n) * es, &W);
+    if (!err)
+        err = CUDA_OK(cudaMemcpy2DAsync(W, (size_t)k * es, C, (size_t)ldc * es, (size_t)k * es,
+                                        (size_t)n, cudaMemcpyDeviceToDevice, x->stream));
+    if (!err)
+        err = kt->trmm(x, TessLeft, TessLower, ct, TessUnit, k, n, one, V, ldv, W, k);
+    if (!err && m > k)
+        err = kt->gemm(x, ct, TessNoTrans, k, n, m - k, one, V2, ldv, C2, ldc, one, W, k);
+    if (!err)
+        err = kt->trmm(x, TessLeft, TessUpper, trans == TessNoTrans ? TessNoTrans : ct, TessNonUnit,
+                       k, n, one, T, ldt, W, k);
+    if (!err && m > k)
+        err =
+            kt->gemm(x, TessNoTrans, TessNoTrans, m - k, n, k, minus, V2, ldv, W, k, one, C2, ldc);
+    if (!err)
+        err = kt->trmm(x, TessLeft, TessLower, TessNoTrans, TessUnit, k, n, one, V, ldv, W, k);
+    if (!err)
+        err = kt->geadd(x, k, n, minus, W, k, one, C, ldc);
+    return work_put(x, W, err);
+}
+
 /* QR's tasks on cuSOLVER: GEQRF of a panel, and ORMQR/UNMQR on a copy of the reflectors
  * with an explicit unit diagonal (kern.h: V's diagonal and above are never read, nor is V
  * written, which cuSOLVER does not promise), the copy and the workspace together in the
  * context's scratch or in stream-ordered memory.  Neither routine fails on valid arguments:
  * the devInfo cuSOLVER writes to the scratch's head can only say that one of ours was not
  * (status_to_host). */
-#define CUDA_QR(P, TY, CT, GEQRF, GEQRF_BS, ORMQR, ORMQR_BS)                                       \
+#define CUDA_QR(P, TY, CT, DT, GEQRF, GEQRF_BS, ORMQR, ORMQR_BS)                                   \
     static int cuda_##P##geqrf(kern_ctx_t *x, int64_t m, int64_t n, void *A, int64_t lda,          \
                                void *tau)                                                          \
     {                                                                                              \
@@ -494,20 +567,31 @@ CUDA_LAPACK(z, KERN_Z, cuDoubleComplex, double, CUDA_C_64F, true, cusolverDnZpot
             err = status_to_host(x);                                                               \
         return work_put(x, w, err);                                                                \
     }                                                                                              \
+    static int cuda_##P##larft(kern_ctx_t *x, int64_t m, int64_t k, const void *V, int64_t ldv,    \
+                               const void *tau, void *T, int64_t ldt)                              \
+    {                                                                                              \
+        return cuda_larft(x, TY, DT, m, k, V, ldv, tau, T, ldt);                                   \
+    }                                                                                              \
+    static int cuda_##P##larfb(kern_ctx_t *x, tess_trans_t trans, int64_t m, int64_t n, int64_t k, \
+                               const void *V, int64_t ldv, const void *T, int64_t ldt, void *C,    \
+                               int64_t ldc)                                                        \
+    {                                                                                              \
+        return cuda_larfb(x, TY, trans, m, n, k, V, ldv, T, ldt, C, ldc);                          \
+    }                                                                                              \
     static int cuda_##P##transpose(kern_ctx_t *x, int64_t m, int64_t n, const void *A,             \
                                    int64_t lda, void *B, int64_t ldb)                              \
     {                                                                                              \
         return kern_cuda_transpose(TY, x->stream, m, n, A, lda, B, ldb);                           \
     }
 
-CUDA_QR(s, KERN_S, float, cusolverDnSgeqrf, cusolverDnSgeqrf_bufferSize, cusolverDnSormqr,
-        cusolverDnSormqr_bufferSize)
-CUDA_QR(d, KERN_D, double, cusolverDnDgeqrf, cusolverDnDgeqrf_bufferSize, cusolverDnDormqr,
-        cusolverDnDormqr_bufferSize)
-CUDA_QR(c, KERN_C, cuComplex, cusolverDnCgeqrf, cusolverDnCgeqrf_bufferSize, cusolverDnCunmqr,
-        cusolverDnCunmqr_bufferSize)
-CUDA_QR(z, KERN_Z, cuDoubleComplex, cusolverDnZgeqrf, cusolverDnZgeqrf_bufferSize, cusolverDnZunmqr,
-        cusolverDnZunmqr_bufferSize)
+CUDA_QR(s, KERN_S, float, CUDA_R_32F, cusolverDnSgeqrf, cusolverDnSgeqrf_bufferSize,
+        cusolverDnSormqr, cusolverDnSormqr_bufferSize)
+CUDA_QR(d, KERN_D, double, CUDA_R_64F, cusolverDnDgeqrf, cusolverDnDgeqrf_bufferSize,
+        cusolverDnDormqr, cusolverDnDormqr_bufferSize)
+CUDA_QR(c, KERN_C, cuComplex, CUDA_C_32F, cusolverDnCgeqrf, cusolverDnCgeqrf_bufferSize,
+        cusolverDnCunmqr, cusolverDnCunmqr_bufferSize)
+CUDA_QR(z, KERN_Z, cuDoubleComplex, CUDA_C_64F, cusolverDnZgeqrf, cusolverDnZgeqrf_bufferSize,
+        cusolverDnZunmqr, cusolverDnZunmqr_bufferSize)
 
 #define CUDA_TABLE(P)                                                                              \
     {                                                                                              \
@@ -517,7 +601,8 @@ CUDA_QR(z, KERN_Z, cuDoubleComplex, cusolverDnZgeqrf, cusolverDnZgeqrf_bufferSiz
         .scal_tri = cuda_##P##scal_tri, .gemv2 = cuda_##P##gemv2, .potrf = cuda_##P##potrf,        \
         .trtri = cuda_##P##trtri, .lauum = cuda_##P##lauum, .diag_zero = cuda_##P##diag_zero,      \
         .getrf = cuda_##P##getrf, .laswp = cuda_##P##laswp, .geqrf = cuda_##P##geqrf,              \
-        .ormqr = cuda_##P##ormqr, .transpose = cuda_##P##transpose                                 \
+        .ormqr = cuda_##P##ormqr, .larft = cuda_##P##larft, .larfb = cuda_##P##larfb,              \
+        .transpose = cuda_##P##transpose                                                           \
     }
 
 const kern_table_t kern_cuda_table[KERN_NTYPES] = {

@@ -147,6 +147,16 @@ typedef struct {
      * moment, so that tasks may read it at the same time. */
     int (*ormqr)(kern_ctx_t *ctx, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,
                  int64_t k, const void *V, int64_t ldv, const void *tau, void *C, int64_t ldc);
+    /* The block reflector H = H_1 ... H_k = I - V T V^H of the k reflectors below the
+     * diagonal of the m x k V (m >= k) and tau: T, k x k upper triangular, as LAPACK's ?larft
+     * (forward, columnwise); V as for ormqr.  GEQRF's panel makes it once for every update. */
+    int (*larft)(kern_ctx_t *ctx, int64_t m, int64_t k, const void *V, int64_t ldv, const void *tau,
+                 void *T, int64_t ldt);
+    /* C = op(H) C, C m x n (m >= k), H from larft's T: LAPACK's ?larfb (side Left, forward,
+     * columnwise), two GEMMs and three TRMMs with a k x n workspace; trans NoTrans or
+     * ConjTrans (Trans for real types); V as for ormqr. */
+    int (*larfb)(kern_ctx_t *ctx, tess_trans_t trans, int64_t m, int64_t n, int64_t k,
+                 const void *V, int64_t ldv, const void *T, int64_t ldt, void *C, int64_t ldc);
     /* B = A^H (A^T for real types), A m x n, B n x m; A and B do not overlap (GELS's QR of
      * A^H for m < n, and its copy back as LAPACK's LQ representation) */
     int (*transpose)(kern_ctx_t *ctx, int64_t m, int64_t n, const void *A, int64_t lda, void *B,

@@ -26,6 +26,7 @@ typedef struct {
     tess_trans_t trans; /* NoTrans or ConjTrans, of the factored matrix (A's, or A^H's) */
     int64_t n;          /* the factored matrix's columns: min(m, n) */
     int64_t *info;
+    lapack_tfac_t *f; /* GEQRF's T factors, for the ORMQR */
 } gels_call_t;
 
 /* The checks of R's diagonal blocks, in order, chained through after. */
@@ -63,9 +64,9 @@ static int submit_qr(kern_type_t t, const gels_call_t *c, const tiling_t *A, con
     tess_trans_t ct = lapack_ctrans(t);
     rt_block_t *chain = tile(tau, 0, tau->nt - 1);
     lapack_opts_t gate = { c->info, LAPACK_ANY_FAILURE, NULL, 0 };
-    int err = lapack_submit_geqrf(t, A, tau);
+    int err = lapack_submit_geqrf(t, A, tau, c->f);
     if (!err && c->trans == TessNoTrans)
-        err = lapack_submit_ormqr(t, NULL, TessLeft, ct, A, tau, B);
+        err = lapack_submit_ormqr(t, NULL, TessLeft, ct, A, tau, B, c->f);
     if (!err)
         err = submit_checks(t, A, tau, c->info, chain);
     if (!err)
@@ -75,7 +76,7 @@ static int submit_qr(kern_type_t t, const gels_call_t *c, const tiling_t *A, con
         return err;
     for (int64_t j = 0; j < B->nt && !err && B->mb > c->n; j++)
         err = lapack_task_zero_rows(t, &gate, c->n, tile(B, 0, j));
-    return err ? err : lapack_submit_ormqr(t, &gate, TessLeft, TessNoTrans, A, tau, B);
+    return err ? err : lapack_submit_ormqr(t, &gate, TessLeft, TessNoTrans, A, tau, B, c->f);
 }
 
 /* to = from^H on column panels: to's panel i, rows j nb on, from from's panel j, rows i nb
@@ -131,7 +132,8 @@ int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t
     tess_trans_t ft = kern_trans(t, trans) == TessNoTrans ? TessNoTrans : TessConjTrans;
     if (lq)
         ft = ft == TessNoTrans ? TessConjTrans : TessNoTrans;
-    gels_call_t c = { ft, k, info };
+    lapack_tfac_t f = { NULL, NULL };
+    gels_call_t c = { ft, k, info, &f };
     blas_operand_t ops[] = {
         [OP_TAU] = { .ptr = tau, .m = 1, .n = k, .ld = 1, .panels = true },
         [OP_B] = { .ptr = B, .m = m > n ? m : n, .n = nrhs, .ld = ldb, .panels = true },
@@ -143,6 +145,7 @@ int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t
         [OP_A] = { .ptr = A, .m = m, .n = n, .ld = lda, .panels = true },
     };
     err = blas_run(t, 4, ops, submit, &c);
+    lapack_tfac_free(&f);
     rt_scratch_submitted(tau);
     return err;
 }

@@ -98,8 +98,14 @@ int lapack_task_lu_solve(kern_type_t t, const lapack_opts_t *o, tess_uplo_t uplo
 
 /* QR's tasks (qr_tasks.c) on whole column panels, each from its step's first row off (the
  * panel's own first column is the step's).  The panel's GEQRF, at prio, writing tau (a 1 x k
- * block); a task is gated only through o (NULL: not gated). */
-int lapack_task_geqrf(kern_type_t t, int prio, int64_t off, rt_block_t *panel, rt_block_t *tau);
+ * block) and, unless f is NULL, the k x k T factor of its block reflector to f (larft); a
+ * task is gated only through o (NULL: not gated). */
+int lapack_task_geqrf(kern_type_t t, int prio, int64_t off, rt_block_t *panel, rt_block_t *tau,
+                      rt_block_t *f);
+/* c's rows from off = op(H) c's rows from off, H = I - V T V^H of the k reflectors of panel v
+ * from row off and their T factor f (larfb) */
+int lapack_task_larfb(kern_type_t t, const lapack_opts_t *o, tess_trans_t trans, int64_t off,
+                      int64_t k, rt_block_t *v, rt_block_t *f, rt_block_t *c);
 /* C = op(Q) C (Left: Q from the k reflectors of panel v from row off, applied to c's rows from
  * off) or C op(Q) (Right: to c's columns from off; c a row panel) */
 int lapack_task_ormqr(kern_type_t t, const lapack_opts_t *o, tess_side_t side, tess_trans_t trans,
@@ -145,13 +151,23 @@ int lapack_submit_potrs(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, cons
 int lapack_submit_trtri(kern_type_t t, tess_uplo_t uplo, tess_diag_t diag, const tiling_t *A,
                         int64_t *info);
 int lapack_submit_lauum(kern_type_t t, tess_uplo_t uplo, const tiling_t *A, int64_t *gate);
+/* The T factors of a GEQRF's block reflectors, one k x k block per step (the panel's larft),
+ * in the call's scratch: the updates and a later ORMQR of the same call apply each panel's
+ * reflectors at once (larfb), two GEMMs and three TRMMs. */
+typedef struct {
+    rt_block_t **blk; /* per step */
+    void *scratch;    /* for rt_scratch_submitted once the call has submitted */
+} lapack_tfac_t;
 /* QR (qr.c): A and tau tiled as column panels, tau 1 x min(m, n); tau's blocks are written back
- * to the host by the next tess_sync */
-int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau);
+ * to the host by the next tess_sync; the T factors in f (lapack_tfac_free's) */
+int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau, lapack_tfac_t *f);
+void lapack_tfac_free(lapack_tfac_t *f);
 /* k reflectors in A's column panels (k columns), tau 1 x k; C column panels (Left) or row
- * panels (Right); o gates every task */
+ * panels (Right); o gates every task; f: GEQRF's T factors of the same call, or NULL (side
+ * Left only) */
 int lapack_submit_ormqr(kern_type_t t, const lapack_opts_t *o, tess_side_t side, tess_trans_t trans,
-                        const tiling_t *A, const tiling_t *tau, const tiling_t *C);
+                        const tiling_t *A, const tiling_t *tau, const tiling_t *C,
+                        const lapack_tfac_t *f);
 
 int lapack_potrf(kern_type_t t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda, int64_t *info);
 int lapack_potrs(kern_type_t t, tess_uplo_t uplo, int64_t n, int64_t nrhs, const void *A,

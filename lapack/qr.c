@@ -22,24 +22,55 @@
  * panels (whole width) and applied to the columns from p nb of each, so that
  * every task names one block of C.  Tasks on one panel of C run in order;
  * the panels of C are independent. */
+#include <stdlib.h>
 #include "lapack.h"
+#include "scratch.h"
 
 enum { OP_TAU, OP_A };
 
-int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau)
+/* One k x k block per step, homed with its panel, in scratch of the call's. */
+static int tfac_make(kern_type_t t, const tiling_t *A, const tiling_t *tau, lapack_tfac_t *f)
+{
+    size_t es = kern_dtypes[t].size, bytes = 0;
+    for (int64_t k = 0; k < tau->nt; k++)
+        bytes += (size_t)(tile(tau, 0, k)->n * tile(tau, 0, k)->n) * es;
+    f->blk = calloc((size_t)tau->nt, sizeof *f->blk);
+    f->scratch = f->blk ? rt_scratch_alloc_submitting(bytes) : NULL;
+    if (!f->scratch)
+        return TESS_ENOMEM;
+    char *p = f->scratch;
+    for (int64_t k = 0; k < tau->nt; k++) {
+        int64_t kk = tile(tau, 0, k)->n;
+        const rt_block_t *home = tile(A, 0, k);
+        if (!(f->blk[k] = block_get(p, kk, kk, kk, es, home->ti, home->tj)))
+            return TESS_ENOMEM;
+        p += (size_t)(kk * kk) * es;
+    }
+    return 0;
+}
+
+void lapack_tfac_free(lapack_tfac_t *f)
+{
+    free(f->blk);
+    if (f->scratch)
+        rt_scratch_submitted(f->scratch);
+    *f = (lapack_tfac_t){ NULL, NULL };
+}
+
+int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau, lapack_tfac_t *f)
 {
     tess_trans_t ct = lapack_ctrans(t);
     int64_t nb = A->nb;
-    int err = 0;
+    int err = tfac_make(t, A, tau, f);
     for (int64_t k = 0; k < tau->nt && !err; k++) {
         rt_block_t *pk = tile(A, 0, k), *tk = tile(tau, 0, k);
-        err = lapack_task_geqrf(t, 1, k * nb, pk, tk);
+        err = lapack_task_geqrf(t, 1, k * nb, pk, tk, f->blk[k]);
         /* nothing writes panel k after its step: its write-back runs behind the steps */
         if (!err)
             err = block_write_behind_async(pk);
         for (int64_t j = k + 1; j < A->nt && !err; j++) {
             lapack_opts_t o = { NULL, 0, NULL, j == k + 1 };
-            err = lapack_task_ormqr(t, &o, TessLeft, ct, k * nb, tk->n, pk, tk, tile(A, 0, j));
+            err = lapack_task_larfb(t, &o, ct, k * nb, tk->n, pk, f->blk[k], tile(A, 0, j));
         }
         if (!err)
             err = block_coherent_async(tk);
@@ -48,7 +79,8 @@ int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau)
 }
 
 int lapack_submit_ormqr(kern_type_t t, const lapack_opts_t *o, tess_side_t side, tess_trans_t trans,
-                        const tiling_t *A, const tiling_t *tau, const tiling_t *C)
+                        const tiling_t *A, const tiling_t *tau, const tiling_t *C,
+                        const lapack_tfac_t *f)
 {
     bool left = side == TessLeft;
     /* Q = H_1 ... H_k: Q^H C and C Q take the panels first to last */
@@ -60,16 +92,17 @@ int lapack_submit_ormqr(kern_type_t t, const lapack_opts_t *o, tess_side_t side,
         rt_block_t *vp = tile(A, 0, p), *tp = tile(tau, 0, p);
         int64_t nc = left ? C->nt : C->mt;
         for (int64_t j = 0; j < nc && !err; j++)
-            err = lapack_task_ormqr(t, o, side, trans, p * nb, tp->n, vp, tp,
-                                    left ? tile(C, 0, j) : tile(C, j, 0));
+            err = f ? lapack_task_larfb(t, o, trans, p * nb, tp->n, vp, f->blk[p], tile(C, 0, j))
+                    : lapack_task_ormqr(t, o, side, trans, p * nb, tp->n, vp, tp,
+                                        left ? tile(C, 0, j) : tile(C, j, 0));
     }
     return err;
 }
 
 static int submit_geqrf(kern_type_t t, const tiling_t *g, const void *call)
 {
-    (void)call;
-    return lapack_submit_geqrf(t, &g[OP_A], &g[OP_TAU]);
+    lapack_tfac_t *f = (lapack_tfac_t *)call;
+    return lapack_submit_geqrf(t, &g[OP_A], &g[OP_TAU], f);
 }
 
 int lapack_geqrf(kern_type_t t, int64_t m, int64_t n, void *A, int64_t lda, void *tau)
@@ -83,7 +116,10 @@ int lapack_geqrf(kern_type_t t, int64_t m, int64_t n, void *A, int64_t lda, void
         [OP_TAU] = { .ptr = tau, .m = 1, .n = m < n ? m : n, .ld = 1, .panels = true },
         [OP_A] = { .ptr = A, .m = m, .n = n, .ld = lda, .panels = true },
     };
-    return blas_run(t, 2, ops, submit_geqrf, NULL);
+    lapack_tfac_t f = { NULL, NULL };
+    err = blas_run(t, 2, ops, submit_geqrf, &f);
+    lapack_tfac_free(&f);
+    return err;
 }
 
 enum { ORM_A, ORM_TAU, ORM_C };
@@ -96,7 +132,7 @@ typedef struct {
 static int submit_ormqr(kern_type_t t, const tiling_t *g, const void *call)
 {
     const ormqr_call_t *c = call;
-    return lapack_submit_ormqr(t, NULL, c->side, c->trans, &g[ORM_A], &g[ORM_TAU], &g[ORM_C]);
+    return lapack_submit_ormqr(t, NULL, c->side, c->trans, &g[ORM_A], &g[ORM_TAU], &g[ORM_C], NULL);
 }
 
 int lapack_ormqr(kern_type_t t, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n,

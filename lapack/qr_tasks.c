@@ -4,7 +4,7 @@
  * gated on the call's INFO as the Cholesky family's are (lapack.h). */
 #include "lapack.h"
 
-typedef enum { QR_GEQRF, QR_ORMQR, QR_CHECK, QR_SOLVE, QR_ZERO, QR_TRANSPOSE } qr_op_t;
+typedef enum { QR_GEQRF, QR_ORMQR, QR_LARFB, QR_CHECK, QR_SOLVE, QR_ZERO, QR_TRANSPOSE } qr_op_t;
 
 typedef struct {
     int64_t *info;
@@ -14,7 +14,7 @@ typedef struct {
     int64_t coff;    /* QR_TRANSPOSE: the first row of C written */
     bool fresh;      /* QR_TRANSPOSE: C's earlier content is not needed (written, not read) */
     int16_t side, trans;
-    int8_t op, type, sv, st, sc; /* access slots: panel or V, tau, C */
+    int8_t op, type, sv, st, sc, sf; /* access slots: panel or V, tau, C, T (-1: none) */
 } qr_args_t;
 
 static char *at(const rt_exec_t *x, int slot, int64_t i, int64_t j, size_t es)
@@ -59,9 +59,17 @@ static int qr_fn(const rt_exec_t *x)
         return 0;
     size_t es = kern_dtypes[a->type].size;
     switch ((qr_op_t)a->op) {
-    case QR_GEQRF:
-        return x->kern->geqrf(x->ctx, a->m, a->n, at(x, a->sv, a->off, 0, es), x->ld[a->sv],
-                              x->ptr[a->st]);
+    case QR_GEQRF: {
+        char *v = at(x, a->sv, a->off, 0, es);
+        int err = x->kern->geqrf(x->ctx, a->m, a->n, v, x->ld[a->sv], x->ptr[a->st]);
+        return err || a->sf < 0 ? err
+                                : x->kern->larft(x->ctx, a->m, a->k, v, x->ld[a->sv], x->ptr[a->st],
+                                                 x->ptr[a->sf], x->ld[a->sf]);
+    }
+    case QR_LARFB:
+        return x->kern->larfb(x->ctx, (tess_trans_t)a->trans, a->m, a->n, a->k,
+                              at(x, a->sv, a->off, 0, es), x->ld[a->sv], x->ptr[a->sf],
+                              x->ld[a->sf], at(x, a->sc, a->off, 0, es), x->ld[a->sc]);
     case QR_ORMQR: {
         bool left = a->side == TessLeft;
         return x->kern->ormqr(x->ctx, (tess_side_t)a->side, (tess_trans_t)a->trans, a->m, a->n,
@@ -84,9 +92,10 @@ static int qr_fn(const rt_exec_t *x)
 }
 
 /* A task on panel v (written when c is NULL and tau is, else read), tau (written by a panel
- * task, else read) and c (written), with o's gate, extra access and prio. */
-static int submit(kern_type_t t, const lapack_opts_t *o, qr_args_t *a, const char *name,
-                  rt_block_t *v, rt_block_t *tau, rt_block_t *c)
+ * task, else read), c (written) and the T factor f (written by a panel task, else read),
+ * with o's gate, extra access and prio. */
+static int submit_with(kern_type_t t, const lapack_opts_t *o, qr_args_t *a, const char *name,
+                       rt_block_t *v, rt_block_t *tau, rt_block_t *c, rt_block_t *f)
 {
     rt_task_t *task = task_new(TASK_KERNEL, name);
     if (!task)
@@ -101,6 +110,7 @@ static int submit(kern_type_t t, const lapack_opts_t *o, qr_args_t *a, const cha
         a->st = (int8_t)task_access(task, tau, panel ? RT_W : RT_R);
     if (c)
         a->sc = (int8_t)task_access(task, c, a->fresh ? RT_W : RT_RW);
+    a->sf = f ? (int8_t)task_access(task, f, panel ? RT_W : RT_R) : -1;
     if (o && o->after)
         task_access(task, o->after, a->op == QR_CHECK ? RT_RW : RT_R);
     task->prio = o ? o->prio : 0;
@@ -109,11 +119,27 @@ static int submit(kern_type_t t, const lapack_opts_t *o, qr_args_t *a, const cha
     return task_submit(task);
 }
 
-int lapack_task_geqrf(kern_type_t t, int prio, int64_t off, rt_block_t *panel, rt_block_t *tau)
+static int submit(kern_type_t t, const lapack_opts_t *o, qr_args_t *a, const char *name,
+                  rt_block_t *v, rt_block_t *tau, rt_block_t *c)
 {
-    qr_args_t a = { .op = QR_GEQRF, .off = off, .m = panel->m - off, .n = panel->n };
+    return submit_with(t, o, a, name, v, tau, c, NULL);
+}
+
+int lapack_task_geqrf(kern_type_t t, int prio, int64_t off, rt_block_t *panel, rt_block_t *tau,
+                      rt_block_t *f)
+{
+    qr_args_t a = { .op = QR_GEQRF, .off = off, .m = panel->m - off, .n = panel->n, .k = tau->n };
     lapack_opts_t o = { NULL, 0, NULL, prio };
-    return submit(t, &o, &a, "geqrf", panel, tau, NULL);
+    return submit_with(t, &o, &a, "geqrf", panel, tau, NULL, f);
+}
+
+int lapack_task_larfb(kern_type_t t, const lapack_opts_t *o, tess_trans_t trans, int64_t off,
+                      int64_t k, rt_block_t *v, rt_block_t *f, rt_block_t *c)
+{
+    qr_args_t a = {
+        .op = QR_LARFB, .trans = (int16_t)trans, .off = off, .m = c->m - off, .n = c->n, .k = k
+    };
+    return submit_with(t, o, &a, "larfb", v, NULL, c, f);
 }
 
 int lapack_task_ormqr(kern_type_t t, const lapack_opts_t *o, tess_side_t side, tess_trans_t trans,

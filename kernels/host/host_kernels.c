@@ -306,6 +306,19 @@ HOST_TRANSPOSE(z, double _Complex, conj)
     {                                                                                              \
         (void)ctx;                                                                                 \
         return host_lapack_ormqr(TY, side, trans, m, n, k, V, ldv, tau, C, ldc);                   \
+    }                                                                                              \
+    static int host_##P##larft(kern_ctx_t *ctx, int64_t m, int64_t k, const void *V, int64_t ldv,  \
+                               const void *tau, void *Tf, int64_t ldt)                             \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        return host_lapack_larft(TY, m, k, V, ldv, tau, Tf, ldt);                                  \
+    }                                                                                              \
+    static int host_##P##larfb(kern_ctx_t *ctx, tess_trans_t trans, int64_t m, int64_t n,          \
+                               int64_t k, const void *V, int64_t ldv, const void *Tf, int64_t ldt, \
+                               void *C, int64_t ldc)                                               \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        return host_lapack_larfb(TY, trans, m, n, k, V, ldv, Tf, ldt, C, ldc);                     \
     }
 
 HOST_LAPACK(s, KERN_S, float)
@@ -321,7 +334,8 @@ HOST_LAPACK(z, KERN_Z, double _Complex)
         .scal_tri = host_##P##scal_tri, .gemv2 = host_##P##gemv2, .potrf = host_##P##potrf,        \
         .trtri = host_##P##trtri, .lauum = host_##P##lauum, .diag_zero = host_##P##diag_zero,      \
         .getrf = host_##P##getrf, .laswp = host_##P##laswp, .geqrf = host_##P##geqrf,              \
-        .ormqr = host_##P##ormqr, .transpose = host_##P##transpose                                 \
+        .ormqr = host_##P##ormqr, .larft = host_##P##larft, .larfb = host_##P##larfb,              \
+        .transpose = host_##P##transpose                                                           \
     }
 
 const kern_table_t kern_host_table[KERN_NTYPES] = {

@@ -27,6 +27,10 @@ static bool fill_from(void *h)
         all &= (*(void **)&table.geqrf[t] = dlsym(h, name)) != NULL;
         memcpy(name + 1, t < 2 ? "ormqr_" : "unmqr_", 6);
         all &= (*(void **)&table.ormqr[t] = dlsym(h, name)) != NULL;
+        memcpy(name + 1, "larft_", 6);
+        all &= (*(void **)&table.larft[t] = dlsym(h, name)) != NULL;
+        memcpy(name + 1, "larfb_", 6);
+        all &= (*(void **)&table.larfb[t] = dlsym(h, name)) != NULL;
         memcpy(name + 1, "getrf_", 6);
         all &= (*(void **)&table.getrf[t] = dlsym(h, name)) != NULL;
     }
@@ -245,4 +249,33 @@ int host_lapack_ormqr(int t, tess_side_t side, tess_trans_t trans, int64_t m, in
     free(work);
     free(U);
     return err;
+}
+
+int host_lapack_larft(int t, int64_t m, int64_t k, const void *V, int64_t ldv, const void *tau,
+                      void *T, int64_t ldt)
+{
+    const host_lapack_t *l = host_lapack();
+    if (!l)
+        return TESS_ECONFIG;
+    int im = (int)m, ik = (int)k, ildv = (int)ldv, ildt = (int)ldt;
+    l->larft[t]("F", "C", &im, &ik, V, &ildv, tau, T, &ildt, 1, 1);
+    return 0;
+}
+
+int host_lapack_larfb(int t, tess_trans_t trans, int64_t m, int64_t n, int64_t k, const void *V,
+                      int64_t ldv, const void *T, int64_t ldt, void *C, int64_t ldc)
+{
+    const host_lapack_t *l = host_lapack();
+    if (!l)
+        return TESS_ECONFIG;
+    void *work = malloc((size_t)(n > 0 ? n : 1) * (size_t)k * elsize(t));
+    if (!work)
+        return TESS_ENOMEM;
+    const char *tr = trans == TessNoTrans ? "N" : t < 2 ? "T" : "C";
+    int im = (int)m, in = (int)n, ik = (int)k, ildv = (int)ldv, ildt = (int)ldt, ildc = (int)ldc;
+    int ldw = in > 1 ? in : 1;
+    l->larfb[t]("L", tr, "F", "C", &im, &in, &ik, V, &ildv, T, &ildt, C, &ildc, work, &ldw, 1, 1, 1,
+                1);
+    free(work);
+    return 0;
 }

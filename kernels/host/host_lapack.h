@@ -23,6 +23,14 @@ typedef void host_getrf_fn(const int *m, const int *n, void *a, const int *lda, 
                            int *info);
 typedef void host_geqrf_fn(const int *m, const int *n, void *a, const int *lda, void *tau,
                            void *work, const int *lwork, int *info);
+typedef void host_larft_fn(const char *direct, const char *storev, const int *n, const int *k,
+                           const void *v, const int *ldv, const void *tau, void *t, const int *ldt,
+                           size_t direct_len, size_t storev_len);
+typedef void host_larfb_fn(const char *side, const char *trans, const char *direct,
+                           const char *storev, const int *m, const int *n, const int *k,
+                           const void *v, const int *ldv, const void *t, const int *ldt, void *c,
+                           const int *ldc, void *work, const int *ldwork, size_t side_len,
+                           size_t trans_len, size_t direct_len, size_t storev_len);
 typedef void host_ormqr_fn(const char *side, const char *trans, const int *m, const int *n,
                            const int *k, const void *a, const int *lda, const void *tau, void *c,
                            const int *ldc, void *work, const int *lwork, int *info, size_t side_len,
@@ -36,6 +44,8 @@ typedef struct {
     host_getrf_fn *getrf[4];
     host_geqrf_fn *geqrf[4];
     host_ormqr_fn *ormqr[4]; /* ?ormqr_ for s, d; ?unmqr_ for c, z */
+    host_larft_fn *larft[4];
+    host_larfb_fn *larfb[4];
 } host_lapack_t;
 
 /* The library they are taken from (the host BLAS when it has dpotrf_, else
@@ -64,5 +74,10 @@ void host_lapack_laswp(size_t es, int64_t m, int64_t n, void *A, int64_t lda, in
 int host_lapack_geqrf(int t, int64_t m, int64_t n, void *A, int64_t lda, void *tau);
 int host_lapack_ormqr(int t, tess_side_t side, tess_trans_t trans, int64_t m, int64_t n, int64_t k,
                       const void *V, int64_t ldv, const void *tau, void *C, int64_t ldc);
+/* kern.h's larft and larfb: LAPACK's read V below its diagonal only and never write it. */
+int host_lapack_larft(int t, int64_t m, int64_t k, const void *V, int64_t ldv, const void *tau,
+                      void *T, int64_t ldt);
+int host_lapack_larfb(int t, tess_trans_t trans, int64_t m, int64_t n, int64_t k, const void *V,
+                      int64_t ldv, const void *T, int64_t ldt, void *C, int64_t ldc);
 
 #endif
