@@ -141,8 +141,9 @@ int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t
                    .m = n,
                    .n = m,
                    .ld = n,
-                   .panels = true },
-        [OP_A] = { .ptr = A, .m = m, .n = n, .ld = lda, .panels = true },
+                   .panels = true,
+                   .narrow = true },
+        [OP_A] = { .ptr = A, .m = m, .n = n, .ld = lda, .panels = true, .narrow = true },
     };
     err = blas_run(t, 4, ops, submit, &c);
     lapack_tfac_free(&f);

@@ -114,7 +114,7 @@ int lapack_geqrf(kern_type_t t, int64_t m, int64_t n, void *A, int64_t lda, void
         return 0;
     blas_operand_t ops[] = {
         [OP_TAU] = { .ptr = tau, .m = 1, .n = m < n ? m : n, .ld = 1, .panels = true },
-        [OP_A] = { .ptr = A, .m = m, .n = n, .ld = lda, .panels = true },
+        [OP_A] = { .ptr = A, .m = m, .n = n, .ld = lda, .panels = true, .narrow = true },
     };
     lapack_tfac_t f = { NULL, NULL };
     err = blas_run(t, 2, ops, submit_geqrf, &f);

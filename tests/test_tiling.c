@@ -1,7 +1,8 @@
 /* The tile size of each call: TESS_NB fixes it; unset, a call keeps the
  * tiles that earlier calls gave its operands, and otherwise gives its output
  * at least four tiles per device, at the largest of nb, nb/2 and nb/4 that
- * does, and the triangle of a TRSM at least two tiles along per device.  Counted through the tasks run (a GEMM runs one task per tile of C
+ * does (from nb/2 for a QR's panels), and the triangle of a TRSM at least two tiles along per
+ * device.  Counted through the tasks run (a GEMM runs one task per tile of C
  * and tile of k).  True on any device count and backend. */
 #include <stdlib.h>
 #include "testutil.h"
@@ -156,6 +157,25 @@ static void a_triangular_solve_gets_two_tiles_of_its_triangle_per_device(void **
     assert_int_equal(tess_finalize(), 0);
 }
 
+/* A QR's panels are at most half the largest tile: on a wide m x n (m < nb/2, one step) that
+ * the largest tile would already cut into four panels per device, the call runs one GEQRF,
+ * one update per other panel of nb/2, and the write-backs of the factored panel and of tau. */
+static void a_qr_cuts_panels_of_half_the_largest_tile(void **state)
+{
+    (void)state;
+    init_unfixed();
+    tess_stats_t s = stats();
+    int64_t m = 16, n = 4 * s.ndevices * s.nb, panels = n / (s.nb / 2);
+    double *A = tu_matrix(D, m, n, 12), *tau = tu_matrix(D, m, 1, 13);
+    uint64_t t0 = tu_tasks_run();
+    assert_int_equal(tess_dgeqrf_async(m, n, A, m, tau), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(tu_tasks_run() - t0, (uint64_t)(1 + (panels - 1) + 2));
+    tu_release(D, A, m, n);
+    tu_release(D, tau, m, 1);
+    assert_int_equal(tess_finalize(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +183,7 @@ int main(void)
         cmocka_unit_test(tess_nb_fixes_the_tile_of_every_call),
         cmocka_unit_test(a_call_keeps_the_tiles_an_earlier_call_gave_its_operand),
         cmocka_unit_test(a_triangular_solve_gets_two_tiles_of_its_triangle_per_device),
+        cmocka_unit_test(a_qr_cuts_panels_of_half_the_largest_tile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,10 @@
  * least CHAIN_PER_DEVICE tiles along it per device, so that the devices
  * overlap the steps of that chain rather than wait on each one; the
  * smallest of them when none does.  Tiles of nb/4 still run near the
- * device's rate, smaller ones do not. */
+ * device's rate, smaller ones do not.  A call with a narrow operand starts
+ * the ladder at nb/2: a Householder panel's own factorization, the QR's
+ * critical path, costs m nb^2 flops at well under GEMM's rate, so halving the
+ * panels halves it, while the updates still run at GEMM's rate. */
 #define TILES_PER_DEVICE 4
 #define CHAIN_PER_DEVICE 2
 
@@ -67,7 +70,10 @@ int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
     for (int i = nops - 1; i >= 0 && !out; i--)
         if (used(&ops[i]))
             out = &ops[i];
-    for (int s = 0; s < ns && out; s++)
+    int first = 0;
+    for (int i = 0; i < nops; i++)
+        first = used(&ops[i]) && ops[i].narrow && ns > 1 ? 1 : first;
+    for (int s = first; s < ns && out; s++)
         if (tiles_of(out, sizes[s]) >= (int64_t)TILES_PER_DEVICE * geo.ndev &&
             chains_fit(nops, ops, sizes[s], geo.ndev))
             return sizes[s];

@@ -19,11 +19,12 @@
  * (a pivoted or Householder panel searches or reflects all of its rows).
  * rows: cut into row panels of the call's tile height, each the operand's
  * whole width (one tile column), for tasks that apply reflectors from the
- * right to whole rows (ORMQR's side Right). */
+ * right to whole rows (ORMQR's side Right).  narrow: its panels are at most
+ * half the largest tile (tiling.c). */
 typedef struct {
     const void *ptr;
     int64_t m, n, ld;
-    bool tri, chain, panels, rows;
+    bool tri, chain, panels, rows, narrow;
 } blas_operand_t;
 
 typedef struct {
