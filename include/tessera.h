@@ -60,11 +60,11 @@ typedef struct {
     const char *devices;    /* TESS_DEVICES: "auto", "cuda", "cuda:0,2", "host:N" */
     int64_t nb;             /* TESS_NB: tile size */
     double cache_fraction;  /* TESS_CACHE_FRACTION: share of free GPU memory for the cache */
-    size_t cache_bytes;     /* TESS_CACHE_BYTES: each GPU's cache in bytes, in place of the share */
     size_t host_device_mem; /* TESS_HOST_DEVICE_MEM: bytes per simulated host device */
     const char *trace;      /* TESS_TRACE: Chrome trace written at tess_finalize */
     int verbose;            /* TESS_VERBOSE: statistics printed at tess_finalize */
-    int window; /* TESS_WINDOW: default-size tiles' worth of tasks in flight, 1 to 32 (8) */
+    int window;         /* TESS_WINDOW: default-size tiles' worth of tasks in flight, 1 to 32 (8) */
+    size_t cache_bytes; /* TESS_CACHE_BYTES: each GPU's cache in bytes, in place of the share */
 } tess_config_t;
 
 typedef struct {

@@ -57,14 +57,14 @@ static int submit_solve(kern_type_t t, tess_trans_t trans, const tiling_t *A, co
     return err;
 }
 
-/* The graph for m >= n on the factored matrix A (A itself or F = A^H). */
+/* The graph for m >= n on the factored matrix A (A itself, or F = A^H in scratch: lq). */
 static int submit_qr(kern_type_t t, const gels_call_t *c, const tiling_t *A, const tiling_t *tau,
-                     const tiling_t *B)
+                     const tiling_t *B, bool lq)
 {
     tess_trans_t ct = lapack_ctrans(t);
     rt_block_t *chain = tile(tau, 0, tau->nt - 1);
     lapack_opts_t gate = { c->info, LAPACK_ANY_FAILURE, NULL, 0 };
-    int err = lapack_submit_geqrf(t, A, tau, c->f);
+    int err = lapack_submit_geqrf(t, A, tau, c->f, !lq);
     if (!err && c->trans == TessNoTrans)
         err = lapack_submit_ormqr(t, NULL, TessLeft, ct, A, tau, B, c->f);
     if (!err)
@@ -97,7 +97,7 @@ static int submit(kern_type_t t, const tiling_t *g, const void *call)
     const tiling_t *F = lq ? &g[OP_F] : &g[OP_A];
     int err = lq ? submit_transpose(t, &g[OP_A], F) : 0;
     if (!err)
-        err = submit_qr(t, call, F, &g[OP_TAU], &g[OP_B]);
+        err = submit_qr(t, call, F, &g[OP_TAU], &g[OP_B], lq);
     return !err && lq ? submit_transpose(t, F, &g[OP_A]) : err;
 }
 

@@ -159,8 +159,10 @@ typedef struct {
     void *scratch;    /* for rt_scratch_submitted once the call has submitted */
 } lapack_tfac_t;
 /* QR (qr.c): A and tau tiled as column panels, tau 1 x min(m, n); tau's blocks are written back
- * to the host by the next tess_sync; the T factors in f (lapack_tfac_free's) */
-int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau, lapack_tfac_t *f);
+ * to the host by the next tess_sync; the T factors in f (lapack_tfac_free's); behind: A's
+ * panels are written back as they are factored (write-behind; not for a call's scratch) */
+int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau, lapack_tfac_t *f,
+                        bool behind);
 void lapack_tfac_free(lapack_tfac_t *f);
 /* k reflectors in A's column panels (k columns), tau 1 x k; C column panels (Left) or row
  * panels (Right); o gates every task; f: GEQRF's T factors of the same call, or NULL (side

@@ -57,7 +57,8 @@ void lapack_tfac_free(lapack_tfac_t *f)
     *f = (lapack_tfac_t){ NULL, NULL };
 }
 
-int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau, lapack_tfac_t *f)
+int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau, lapack_tfac_t *f,
+                        bool behind)
 {
     tess_trans_t ct = lapack_ctrans(t);
     int64_t nb = A->nb;
@@ -66,7 +67,7 @@ int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau, l
         rt_block_t *pk = tile(A, 0, k), *tk = tile(tau, 0, k);
         err = lapack_task_geqrf(t, 1, k * nb, pk, tk, f->blk[k]);
         /* nothing writes panel k after its step: its write-back runs behind the steps */
-        if (!err)
+        if (!err && behind)
             err = block_write_behind_async(pk);
         for (int64_t j = k + 1; j < A->nt && !err; j++) {
             lapack_opts_t o = { NULL, 0, NULL, j == k + 1 };
@@ -102,7 +103,7 @@ int lapack_submit_ormqr(kern_type_t t, const lapack_opts_t *o, tess_side_t side,
 static int submit_geqrf(kern_type_t t, const tiling_t *g, const void *call)
 {
     lapack_tfac_t *f = (lapack_tfac_t *)call;
-    return lapack_submit_geqrf(t, &g[OP_A], &g[OP_TAU], f);
+    return lapack_submit_geqrf(t, &g[OP_A], &g[OP_TAU], f, true);
 }
 
 int lapack_geqrf(kern_type_t t, int64_t m, int64_t n, void *A, int64_t lda, void *tau)

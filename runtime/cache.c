@@ -390,21 +390,16 @@ static void write_back_done(rt_block_t *b, const cache_rows_t *rows, int src, bo
     oc->pins--;
     if (!ok) {
         /* the owner's copy stays as it was: nothing is lost, and the block is
-         * written back whole when asked again.  A partial one may fail after
-         * the rest was written back and the block marked clean: it is dirty
-         * again, its device copy the newest. */
+         * written back whole when asked again (a block's write-backs run in
+         * order, so none has marked it clean meanwhile) */
         atomic_store(&b->wb_failed, true);
-        if (rows->partial && b->host_valid) {
-            b->host_valid = false;
-            if (state(oc) == COPY_S)
-                set_state(oc, COPY_O);
-        }
         return;
     }
     atomic_fetch_add(&rt.bytes_d2h, (size_t)(rows->r1 - rows->r0) * (size_t)b->n * b->elsize);
     atomic_fetch_add(&rt.writebacks, 1);
     b->wb_tick = atomic_fetch_add(&rt.wb_clock, 1) + 1;
-    /* the rows above a whole write-back's are the host's only if no partial one failed */
+    /* the rows above a whole write-back's are the host's only if no write-back failed
+     * meanwhile (one of another scope's, whose failure does not hold this one's) */
     if (rows->partial || (rows->r0 > 0 && atomic_load(&b->wb_failed)))
         return;
     atomic_store(&b->wb_failed, false);

@@ -422,6 +422,7 @@ static int lu_with_fault(const char *spec, int64_t n, double *A, int64_t *ipiv)
     assert_int_equal(tess_dgetrf_async(n, n, A, n, ipiv, &info), 0);
     int err = tess_sync();
     assert_int_equal(tess_memory_coherent_async(TessAll, n, n, A, n, 8), 0);
+    assert_int_equal(tess_memory_coherent_async(TessAll, n, 1, ipiv, n, 8), 0);
     assert_int_equal(tess_sync(), 0);
     assert_int_equal(info, 0);
     assert_int_equal(tess_memory_invalidate(n, n, A, n, 8), 0);
@@ -431,8 +432,9 @@ static int lu_with_fault(const char *spec, int64_t n, double *A, int64_t *ipiv)
 }
 
 /* GETRF writes each step's finished rows back while later steps run; the first copy to the
- * host is such a write-back, and it fails.  The sync returns the error, and the next
- * coherent request brings the whole factor: bit for bit the one of a run with no fault. */
+ * host, one of those or the first step's pivots, fails, and with it every later one of the
+ * call.  The sync returns the error, and the next coherent request brings the whole
+ * factor and the pivots: bit for bit those of a run with no fault. */
 static void a_failed_write_back_of_finished_rows_loses_nothing(void **state)
 {
     (void)state;
