@@ -488,11 +488,8 @@ static int cuda_larfb(kern_ctx_t *x, kern_type_t t, tess_trans_t trans, int64_t 
     size_t es = kern_dtypes[t].size;
     tess_trans_t ct = kern_dtypes[t].is_complex ? TessConjTrans : TessTrans;
     unsigned char one[16], minus[16];
-    double m1 = -1;
-    float f1 = -1;
     kern_dtype_one(t, one);
-    kern_scalar_from_real(t, kern_dtypes[t].real == KERN_S ? (const void *)&f1 : (const void *)&m1,
-                          minus);
+    kern_dtype_minus_one(t, minus);
     const char *V2 = (const char *)V + (size_t)k * es;
     char *C2 = (char *)C + (size_t)k * es;
     void *W = NULL;

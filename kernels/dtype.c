@@ -39,6 +39,16 @@ void kern_dtype_one(kern_type_t t, void *s)
     }
 }
 
+void kern_dtype_minus_one(kern_type_t t, void *s)
+{
+    switch (t) {
+    case KERN_S: *(float *)s = -1.0f; break;
+    case KERN_D: *(double *)s = -1.0; break;
+    case KERN_C: *(float _Complex *)s = -1.0f; break;
+    default: *(double _Complex *)s = -1.0; break;
+    }
+}
+
 void kern_scalar_from_real(kern_type_t t, const void *r, void *out)
 {
     switch (t) {

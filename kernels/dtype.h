@@ -17,7 +17,8 @@ typedef struct {
 extern const kern_dtype_t kern_dtypes[KERN_NTYPES];
 bool kern_scalar_is_zero(kern_type_t t, const void *s);
 bool kern_scalar_is_one(kern_type_t t, const void *s);
-void kern_dtype_one(kern_type_t t, void *s); /* writes 1 of type t */
+void kern_dtype_one(kern_type_t t, void *s);       /* writes 1 of type t */
+void kern_dtype_minus_one(kern_type_t t, void *s); /* writes -1 of type t */
 /* out = the real scalar r (of t's real type) as a t */
 void kern_scalar_from_real(kern_type_t t, const void *r, void *out);
 void kern_scalar_conj(kern_type_t t, const void *s, void *out);

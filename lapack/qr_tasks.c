@@ -30,11 +30,8 @@ static int solve_step(const rt_exec_t *x, const qr_args_t *a, size_t es)
 {
     kern_type_t t = (kern_type_t)a->type;
     unsigned char one[16], minus[16];
-    double m1 = -1;
-    float f1 = -1;
     kern_dtype_one(t, one);
-    kern_scalar_from_real(t, kern_dtypes[t].real == KERN_S ? (const void *)&f1 : (const void *)&m1,
-                          minus);
+    kern_dtype_minus_one(t, minus);
     tess_trans_t tr = (tess_trans_t)a->trans;
     char *r = at(x, a->sv, a->off, 0, es), *above = at(x, a->sv, 0, 0, es);
     char *ck = at(x, a->sc, a->off, 0, es), *cabove = at(x, a->sc, 0, 0, es);
