@@ -6,8 +6,14 @@ streams ran a kernel, during which each copy stream moved data, and how much
 of the copy time ran under a kernel (overlap).  The span runs from the first
 slice to the last one of any device.
 
-    usage: trace_summary.py trace.json
+With --calls, the trace is cut into calls where no device does anything for
+50 ms, and each call gets its span, when its last kernel and its last copy to
+the host end (the write-back tail), and its kernel time per task name (LU's
+panel getrf against its updates, say).
+
+    usage: trace_summary.py [--calls] trace.json[.gz]
 """
+import gzip
 import json
 import re
 import sys
@@ -35,8 +41,35 @@ def covered(intervals, merged):
     return total
 
 
-def main(path):
-    events = json.load(open(path))["traceEvents"]
+def calls(slices, names, gap_us=50000):
+    """Per call: span, last kernel and last d2h end, kernel ms per task name."""
+    slices = sorted(slices, key=lambda e: e["ts"])
+    groups, end = [], None
+    for e in slices:
+        if end is None or e["ts"] - end > gap_us:
+            groups.append([])
+        groups[-1].append(e)
+        end = max(end or 0, e["ts"] + e["dur"])
+    for i, g in enumerate(groups):
+        t0 = g[0]["ts"]
+        ends = lambda kind: max((e["ts"] + e["dur"] - t0 for e in g if kind in names[e["tid"]]),
+                                default=0)
+        per = {}
+        for e in g:
+            if " compute" in names[e["tid"]]:
+                ms, n = per.get(e["name"], (0.0, 0))
+                per[e["name"]] = (ms + e["dur"] / 1e3, n + 1)
+        span = max(e["ts"] + e["dur"] for e in g) - t0
+        kern, d2h = ends(" compute"), ends(" d2h")
+        print(f"call {i}: span {span / 1e3:.1f} ms, last kernel ends {kern / 1e3:.1f}, "
+              f"last d2h {d2h / 1e3:.1f} (tail {max(d2h - kern, 0) / 1e3:.1f})")
+        for name, (ms, n) in sorted(per.items(), key=lambda kv: -kv[1][0]):
+            print(f"    {name:14} {ms:9.1f} ms in {n} kernels")
+
+
+def main(path, by_call=False):
+    opener = gzip.open if path.endswith(".gz") else open
+    events = json.load(opener(path, "rt"))["traceEvents"]
     names = {e["tid"]: e["args"]["name"] for e in events if e.get("ph") == "M"}
     slices = [e for e in events if e.get("ph") == "X"]
     if not slices:
@@ -61,9 +94,14 @@ def main(path):
             copy_hidden += covered(ivs, merged)
         hidden = copy_hidden / copy_total if copy_total else 0.0
         print(f"{dev:8} {busy / span:8.2f} {row[0]:6.2f} {row[1]:6.2f} {row[2]:6.2f} {hidden:18.2f}")
+    if by_call:
+        calls(slices, names)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    by_call = "--calls" in args
+    args = [a for a in args if a != "--calls"]
+    if len(args) != 1:
         sys.exit(__doc__)
-    main(sys.argv[1])
+    main(args[0], by_call)
