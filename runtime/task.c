@@ -154,6 +154,13 @@ static bool add_reader(rt_block_t *b, rt_task_t *t)
 
 /* Runs before t is recorded on any block, so t cannot wait on itself, even
  * when two of its own operands overlap (GEMM's A and B may). */
+/* After a flush-invalidate in submission order: no device copy, the host's whole. */
+static void mark_flushed(rt_block_t *b)
+{
+    b->ovl_touched = b->ovl_dirty = b->coh_dirty = false;
+    b->host_rows = b->m;
+}
+
 static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
 {
     for (size_t i = 0; i < b->noverlaps; i++) {
@@ -184,8 +191,7 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
             /* no memory for the task: everything before is done, flush here */
             task_wait_all();
             rt_task_failed(t->scope, cache_flush_invalidate(NULL, y, true, t->scope));
-            y->ovl_touched = y->ovl_dirty = y->coh_dirty = false;
-            y->host_rows = y->m;
+            mark_flushed(y);
         }
         int err = atomic_load(&y->flush_err);
         if (err)
@@ -225,8 +231,7 @@ int task_submit(rt_task_t *t)
             b->last_writer = t;
         }
         if (t->kind == TASK_FLUSH_INVALIDATE) {
-            b->ovl_touched = b->ovl_dirty = b->coh_dirty = false;
-            b->host_rows = b->m;
+            mark_flushed(b);
             if (b->flush)
                 task_unref(b->flush);
             atomic_fetch_add(&t->refs, 1);
