@@ -27,10 +27,16 @@ typedef struct {
     int prio;
 } lapack_opts_t;
 
-/* o as the tile framework takes it: urgent exactly when on the critical path. */
+/* Whether a task is on the critical path: then urgent too. */
+static inline bool lapack_on_path(const lapack_opts_t *o)
+{
+    return o->prio > 0;
+}
+
+/* o as the tile framework takes it. */
 static inline tile_opts_t lapack_tile_opts(const lapack_opts_t *o)
 {
-    return (tile_opts_t){ o->info, o->limit, o->after, o->prio, o->prio > 0 };
+    return (tile_opts_t){ o->info, o->limit, o->after, o->prio, lapack_on_path(o) };
 }
 
 /* *info is the call's from here on: 0 until a diagonal task stores its failure.  Every
@@ -68,10 +74,10 @@ int lapack_task_herk(kern_type_t t, const lapack_opts_t *o, tess_uplo_t uplo, te
 static inline blas_scalar_t lapack_one(kern_type_t t, int sign)
 {
     blas_scalar_t s = { { 0 } };
-    float f = (float)sign;
-    double d = sign;
-    kern_scalar_from_real(t, kern_dtypes[t].real == KERN_S ? (const void *)&f : (const void *)&d,
-                          s.v);
+    if (sign < 0)
+        kern_dtype_minus_one(t, s.v);
+    else
+        kern_dtype_one(t, s.v);
     return s;
 }
 

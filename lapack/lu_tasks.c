@@ -99,7 +99,7 @@ static int submit(kern_type_t t, const lapack_opts_t *o, lu_args_t *a, const cha
     if (o->after)
         task_access(task, o->after, RT_R);
     task->prio = o->prio;
-    task->urgent = lapack_tile_opts(o).urgent;
+    task->urgent = lapack_on_path(o);
     TASK_SET_ARGS(task, lu_fn, t, *a);
     return task_submit(task);
 }

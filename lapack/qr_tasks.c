@@ -29,23 +29,21 @@ static char *at(const rt_exec_t *x, int slot, int64_t i, int64_t j, size_t es)
 static int solve_step(const rt_exec_t *x, const qr_args_t *a, size_t es)
 {
     kern_type_t t = (kern_type_t)a->type;
-    unsigned char one[16], minus[16];
-    kern_dtype_one(t, one);
-    kern_dtype_minus_one(t, minus);
+    blas_scalar_t one = lapack_one(t, 1), minus = lapack_one(t, -1);
     tess_trans_t tr = (tess_trans_t)a->trans;
     char *r = at(x, a->sv, a->off, 0, es), *above = at(x, a->sv, 0, 0, es);
     char *ck = at(x, a->sc, a->off, 0, es), *cabove = at(x, a->sc, 0, 0, es);
     int64_t ldv = x->ld[a->sv], ldc = x->ld[a->sc];
     int err = 0;
     if (tr != TessNoTrans && a->off > 0)
-        err = x->kern->gemm(x->ctx, tr, TessNoTrans, a->k, a->n, a->off, minus, above, ldv, cabove,
-                            ldc, one, ck, ldc);
+        err = x->kern->gemm(x->ctx, tr, TessNoTrans, a->k, a->n, a->off, minus.v, above, ldv,
+                            cabove, ldc, one.v, ck, ldc);
     if (!err)
-        err = x->kern->trsm(x->ctx, TessLeft, TessUpper, tr, TessNonUnit, a->k, a->n, one, r, ldv,
+        err = x->kern->trsm(x->ctx, TessLeft, TessUpper, tr, TessNonUnit, a->k, a->n, one.v, r, ldv,
                             ck, ldc);
     if (!err && tr == TessNoTrans && a->off > 0)
-        err = x->kern->gemm(x->ctx, TessNoTrans, TessNoTrans, a->off, a->n, a->k, minus, above, ldv,
-                            ck, ldc, one, cabove, ldc);
+        err = x->kern->gemm(x->ctx, TessNoTrans, TessNoTrans, a->off, a->n, a->k, minus.v, above,
+                            ldv, ck, ldc, one.v, cabove, ldc);
     return err;
 }
 
@@ -111,7 +109,7 @@ static int submit_with(kern_type_t t, const lapack_opts_t *o, qr_args_t *a, cons
     if (o && o->after)
         task_access(task, o->after, a->op == QR_CHECK ? RT_RW : RT_R);
     task->prio = o ? o->prio : 0;
-    task->urgent = o && lapack_tile_opts(o).urgent;
+    task->urgent = o && lapack_on_path(o);
     TASK_SET_ARGS(task, qr_fn, t, *a);
     return task_submit(task);
 }

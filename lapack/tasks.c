@@ -48,7 +48,7 @@ static int submit(kern_type_t t, const lapack_opts_t *o, tile_args_t *args, cons
     if (o->after)
         task_access(task, o->after, args->op == OP_CHECK ? RT_RW : RT_R);
     task->prio = o->prio;
-    task->urgent = lapack_tile_opts(o).urgent;
+    task->urgent = lapack_on_path(o);
     TASK_SET_ARGS(task, tile_fn, t, *args);
     return task_submit(task);
 }
