@@ -1,8 +1,8 @@
 /* The tile size of each call: TESS_NB fixes it; unset, a call keeps the
  * tiles that earlier calls gave its operands, and otherwise gives its output
  * at least four tiles per device, at the largest of nb, nb/2 and nb/4 that
- * does (from nb/2 for a QR's panels), and the triangle of a TRSM at least two tiles along per
- * device.  Counted through the tasks run (a GEMM runs one task per tile of C
+ * does (from nb/2 for a QR's panels, and on down to 128 columns), and the triangle of a TRSM
+ * at least two tiles along per device.  Counted through the tasks run (a GEMM runs one task per tile of C
  * and tile of k).  True on any device count and backend. */
 #include <stdlib.h>
 #include "testutil.h"
@@ -176,6 +176,38 @@ static void a_qr_cuts_panels_of_half_the_largest_tile(void **state)
     assert_int_equal(tess_finalize(), 0);
 }
 
+/* The panel width of a QR with n columns and no tiles yet: the largest of nb/2, nb/4 and on
+ * (below nb/4 only down to 128) that gives at least four panels per device, else the
+ * smallest. */
+static int64_t qr_panel(const tess_stats_t *s, int64_t n)
+{
+    int64_t w = s->nb / 2;
+    for (int rung = 1;; rung++) {
+        bool last = rung >= 2 && (s->nb >> (rung + 1)) < 128;
+        if ((n + w - 1) / w >= 4 * s->ndevices || last)
+            return w;
+        w /= 2;
+    }
+}
+
+static void a_tall_skinny_qr_narrows_its_panels_down_to_128_columns(void **state)
+{
+    (void)state;
+    init_unfixed();
+    tess_stats_t s = stats();
+    int64_t n = 512, m = 4 * n, w = qr_panel(&s, n), p = (n + w - 1) / w;
+    double *A = tu_matrix(D, m, n, 14), *tau = tu_matrix(D, n, 1, 15);
+    uint64_t t0 = tu_tasks_run();
+    assert_int_equal(tess_dgeqrf_async(m, n, A, m, tau), 0);
+    assert_int_equal(tess_sync(), 0);
+    /* per step: its panel's GEQRF, an update of each panel right of it, the write-backs of
+     * the panel and of tau's piece */
+    assert_int_equal(tu_tasks_run() - t0, (uint64_t)(p + p * (p - 1) / 2 + 2 * p));
+    tu_release(D, A, m, n);
+    tu_release(D, tau, n, 1);
+    assert_int_equal(tess_finalize(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +216,7 @@ int main(void)
         cmocka_unit_test(a_call_keeps_the_tiles_an_earlier_call_gave_its_operand),
         cmocka_unit_test(a_triangular_solve_gets_two_tiles_of_its_triangle_per_device),
         cmocka_unit_test(a_qr_cuts_panels_of_half_the_largest_tile),
+        cmocka_unit_test(a_tall_skinny_qr_narrows_its_panels_down_to_128_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

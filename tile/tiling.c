@@ -16,13 +16,20 @@
  * device's rate, smaller ones do not.  A call with a narrow operand starts
  * the ladder at nb/2: a Householder panel's own factorization, the QR's
  * critical path, costs m nb^2 flops at well under GEMM's rate, so halving the
- * panels halves it, while the updates still run at GEMM's rate. */
+ * panels halves it, while the updates still run at GEMM's rate.  Its ladder
+ * goes on down to NARROW_MIN: a tall-skinny matrix would otherwise be one or
+ * two panels, each copied in whole, factored and copied out with nothing to
+ * overlap, where narrower panels' copies run beside the other panels' steps. */
 #define TILES_PER_DEVICE 4
 #define CHAIN_PER_DEVICE 2
+#define NARROW_MIN 128
+#define MAX_RUNGS 8
 
-static int ladder(kern_type_t t, int64_t nb_max, int64_t *sizes)
+static int ladder(kern_type_t t, bool narrow, int64_t nb_max, int64_t *sizes)
 {
     int n = kern_dtypes[t].is_complex ? 4 : 3;
+    while (narrow && n < MAX_RUNGS && nb_max >> n >= NARROW_MIN)
+        n++;
     for (int i = 0; i < n; i++)
         sizes[i] = nb_max >> i > 0 ? nb_max >> i : 1;
     return n;
@@ -54,8 +61,11 @@ int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
     rt_geometry(&geo);
     if (geo.nb_fixed)
         return geo.nb_max;
-    int64_t sizes[4];
-    int ns = ladder(t, geo.nb_max, sizes);
+    bool narrow = false;
+    for (int i = 0; i < nops; i++)
+        narrow = narrow || (used(&ops[i]) && ops[i].narrow);
+    int64_t sizes[MAX_RUNGS];
+    int ns = ladder(t, narrow, geo.nb_max, sizes);
     size_t es = kern_dtypes[t].size;
     for (int i = nops - 1; i >= 0; i--) {
         const blas_operand_t *o = &ops[i];
@@ -70,9 +80,7 @@ int64_t tiling_pick_nb(kern_type_t t, int nops, const blas_operand_t *ops)
     for (int i = nops - 1; i >= 0 && !out; i--)
         if (used(&ops[i]))
             out = &ops[i];
-    int first = 0;
-    for (int i = 0; i < nops; i++)
-        first = used(&ops[i]) && ops[i].narrow && ns > 1 ? 1 : first;
+    int first = narrow && ns > 1 ? 1 : 0;
     for (int s = first; s < ns && out; s++)
         if (tiles_of(out, sizes[s]) >= (int64_t)TILES_PER_DEVICE * geo.ndev &&
             chains_fit(nops, ops, sizes[s], geo.ndev))
