@@ -8,8 +8,9 @@ slice to the last one of any device.
 
 With --calls, the trace is cut into calls where no device does anything for
 50 ms, and each call gets its span, when its last kernel and its last copy to
-the host end (the write-back tail), and its kernel time per task name (LU's
-panel getrf against its updates, say).
+the host end (the write-back tail), its kernel time per task name (LU's
+panel getrf against its updates, say), and its workers' time issuing tasks
+and waiting for their oldest flight with the window full.
 
     usage: trace_summary.py [--calls] trace.json[.gz]
 """
@@ -65,6 +66,12 @@ def calls(slices, names, gap_us=50000):
               f"last d2h {d2h / 1e3:.1f} (tail {max(d2h - kern, 0) / 1e3:.1f})")
         for name, (ms, n) in sorted(per.items(), key=lambda kv: -kv[1][0]):
             print(f"    {name:14} {ms:9.1f} ms in {n} kernels")
+        worker = [e for e in g if names[e["tid"]].endswith(" worker")]
+        waits = sum(e["dur"] for e in worker if e["name"] == "wait")
+        issues = sum(e["dur"] for e in worker if e["name"] == "issue")
+        if worker:
+            print(f"    workers: {issues / 1e3:.1f} ms issuing {len(worker)} tasks, "
+                  f"{waits / 1e3:.1f} ms waiting for a flight")
 
 
 def main(path, by_call=False):

@@ -204,6 +204,7 @@ static bool urgent_room(const window_t *w)
 static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
 {
     flight_t f = { .t = t, .wb_src = -1, .units = units_of(t) };
+    int64_t t0 = rt.cfg.trace ? rt_now_ns() : 0;
     int err;
     /* counted from now: the pins it takes while issued make other devices wait */
     atomic_fetch_add(&rt.inflight, 1);
@@ -231,6 +232,8 @@ static void issue(rt_device_t *d, window_t *w, rt_task_t *t)
     }
     w->units += f.units;
     w->f[w->n++] = f;
+    if (rt.cfg.trace)
+        trace_issue(d, t->name, t0);
 }
 
 static int64_t when(const rt_event_t *ev)
@@ -310,11 +313,14 @@ static bool retire_done(rt_device_t *d, window_t *w)
     return any;
 }
 
-static void wait_oldest(window_t *w)
+static void wait_oldest(rt_device_t *d, window_t *w)
 {
     flight_t *f = &w->f[0];
     if (f->done) {
+        int64_t t0 = rt.cfg.trace ? rt_now_ns() : 0;
         int err = f->done->dev->be->event_sync(f->done);
+        if (rt.cfg.trace)
+            trace_event(d, TRACE_WORKER, "wait", t0);
         if (err && !f->err)
             f->err = err;
     }
@@ -324,7 +330,7 @@ static bool retire_all(rt_device_t *d, window_t *w)
 {
     bool any = w->n > 0;
     while (w->n) {
-        wait_oldest(w);
+        wait_oldest(d, w);
         retire_done(d, w);
     }
     return any;
@@ -371,10 +377,10 @@ void *worker_main(void *arg)
             if (t)
                 issue(d, &w, t);
             else
-                wait_oldest(&w);
+                wait_oldest(d, &w);
             continue;
         }
-        /* the clock is read only here, never between tasks */
+        /* the clock is read only here (and around each issue when tracing) */
         int64_t now = rt_now_ns();
         if (!idle_since)
             idle_since = now;

@@ -38,7 +38,7 @@ static void transfer_volumes_are_each_input_once_and_each_output_once(void **sta
     assert_int_equal(tess_finalize(), 0);
 }
 
-static void trace_file_has_a_track_per_stream_of_each_device_with_slices(void **state)
+static void trace_has_a_track_per_stream_and_worker_of_each_device(void **state)
 {
     (void)state;
     char path[] = "/tmp/tessera_trace_XXXXXX";
@@ -70,7 +70,7 @@ static void trace_file_has_a_track_per_stream_of_each_device_with_slices(void **
     assert_non_null(strstr(text, "{\"traceEvents\":["));
     for (int d = 0; d < s.ndevices; d++) {
         char track[64];
-        static const char *streams[] = { "h2d", "d2h", "peer", "compute 0", "compute 1" };
+        static const char *streams[] = { "h2d", "d2h", "peer", "compute 0", "compute 1", "worker" };
         for (size_t i = 0; i < sizeof streams / sizeof *streams; i++) {
             snprintf(track, sizeof track, "%d %s\"", d, streams[i]);
             assert_non_null(strstr(text, track));
@@ -79,6 +79,15 @@ static void trace_file_has_a_track_per_stream_of_each_device_with_slices(void **
     assert_non_null(strstr(text, "\"name\":\"gemm\",\"ph\":\"X\""));
     assert_non_null(strstr(text, "\"name\":\"h2d\",\"ph\":\"X\""));
     assert_non_null(strstr(text, "\"name\":\"d2h\",\"ph\":\"X\""));
+    /* the first device's worker issued tasks: its track has slices */
+    char *worker = strstr(text, "0 worker\""), slice[64];
+    assert_non_null(worker);
+    while (worker > text && strncmp(worker, "\"tid\":", 6))
+        worker--;
+    int tid = -1;
+    assert_int_equal(sscanf(worker, "\"tid\":%d", &tid), 1);
+    snprintf(slice, sizeof slice, "\"tid\":%d,\"ts\"", tid);
+    assert_non_null(strstr(text, slice));
     assert_string_equal(text + len - 4, "\n]}\n");
 }
 
@@ -125,7 +134,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(transfer_volumes_are_each_input_once_and_each_output_once),
-        cmocka_unit_test(trace_file_has_a_track_per_stream_of_each_device_with_slices),
+        cmocka_unit_test(trace_has_a_track_per_stream_and_worker_of_each_device),
         cmocka_unit_test(an_idle_device_steals_from_the_busy_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

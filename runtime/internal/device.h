@@ -93,6 +93,7 @@ extern const rt_backend_t rt_backend_cuda;
 typedef struct {
     int64_t ts_ns, dur_ns;
     const char *name;
+    const char *task; /* a worker's issue: the task's name */
     int track;
 } rt_trace_ev_t;
 
