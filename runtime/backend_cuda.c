@@ -276,7 +276,7 @@ static int cuda_wait(rt_device_t *d, int stream, rt_event_t *ev)
 static int stage_copy(const rt_device_t *d, cudaStream_t s, const rt_block_t *b, void *dev,
                       bool h2d, int64_t r0, int64_t r1)
 {
-    return h2d ? stage_h2d(d->id, s, dev, b) : stage_d2h(d->id, b, dev, r0, r1);
+    return h2d ? stage_h2d(d->id, s, dev, b) : stage_d2h(d->id, s, b, dev, r0, r1);
 }
 
 /* Rows r0 to r1 - 1 of every column (h2d: all of them). */

@@ -9,14 +9,7 @@
  * previous slot's DMA runs, which moved 28.7 GB/s with 8 threads on that
  * host.  A slot is reused once the event after its DMA has completed.  The
  * rings are made when the device opens: page-locking memory orders the
- * device's streams, which it would do in the middle of a task on first use.
- *
- * A staged copy holds its calling thread (the device's worker) until its
- * last slot is queued (to the device) or emptied (from it), so each ring
- * runs its DMAs on a stream of its own: on the caller's copy stream they
- * would first wait for every direct copy queued there, and a few bytes of
- * pageable pivots or tau behind a panel's write-back would hold the worker,
- * and every task it would issue, for the whole write-back. */
+ * device's streams, which it would do in the middle of a task on first use. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,9 +43,7 @@ typedef struct {
 struct ring {
     pthread_mutex_t lock;    /* one copy at a time */
     char *buf;               /* SLOTS x SLOT_BYTES, pinned */
-    cudaStream_t stream;     /* the slots' DMAs */
     cudaEvent_t done[SLOTS]; /* after the last DMA from or into the slot */
-    cudaEvent_t end;         /* after a copy's last DMA, for the caller's stream */
     int next;
     bool failed; /* no pinned memory: copy directly */
     pthread_mutex_t pool_lock;
@@ -170,36 +161,22 @@ bool stage_wanted(const rt_block_t *b)
     return stage_enabled() && (pageable(b->ptr) || pageable(last));
 }
 
-static void ring_free(ring_t *r)
-{
-    for (int i = 0; i < SLOTS; i++)
-        if (r->done[i])
-            cudaEventDestroy(r->done[i]);
-    if (r->end)
-        cudaEventDestroy(r->end);
-    if (r->stream)
-        cudaStreamDestroy(r->stream);
-    cudaFreeHost(r->buf);
-    memset(r->done, 0, sizeof r->done);
-    r->end = NULL;
-    r->stream = NULL;
-    r->buf = NULL;
-}
-
-/* Under r->lock, with its GPU current: its buffers, stream and threads, unless made or failed
- * already. */
+/* Under r->lock: its buffers and threads, unless made or failed already. */
 static void ring_make(ring_t *r)
 {
     if (r->buf || r->failed)
         return;
     bool ok = !CUDA_OK(cudaHostAlloc((void **)&r->buf, SLOTS * SLOT_BYTES, cudaHostAllocPortable));
-    ok = ok && !CUDA_OK(cudaStreamCreateWithFlags(&r->stream, cudaStreamNonBlocking));
-    ok = ok && !CUDA_OK(cudaEventCreateWithFlags(&r->end, cudaEventDisableTiming));
     for (int i = 0; i < SLOTS && ok; i++)
         ok = !CUDA_OK(cudaEventCreateWithFlags(&r->done[i], cudaEventDisableTiming));
     if (!ok) {
         cudaGetLastError();
-        ring_free(r);
+        for (int i = 0; i < SLOTS; i++)
+            if (r->done[i])
+                cudaEventDestroy(r->done[i]);
+        cudaFreeHost(r->buf);
+        memset(r->done, 0, sizeof r->done);
+        r->buf = NULL;
         r->failed = true;
     } else {
         start_helpers(r);
@@ -248,8 +225,12 @@ void stage_release(int dev)
         pthread_mutex_lock(&r->lock);
         if (r->buf) {
             stop_helpers(r);
-            ring_free(r);
+            for (int i = 0; i < SLOTS; i++)
+                cudaEventDestroy(r->done[i]);
+            cudaFreeHost(r->buf);
         }
+        memset(r->done, 0, sizeof r->done);
+        r->buf = NULL;
         r->failed = false;
         r->next = 0;
         pthread_mutex_unlock(&r->lock);
@@ -304,21 +285,17 @@ int stage_h2d(int dev, cudaStream_t s, void *dst, const rt_block_t *b)
             break;
         copy_cols(r, slot, row, b->ptr + (size_t)c0 * sld, sld, row, nc);
         err = CUDA_OK(cudaMemcpyAsync((char *)dst + (size_t)c0 * row, slot, (size_t)nc * row,
-                                      cudaMemcpyHostToDevice, r->stream));
+                                      cudaMemcpyHostToDevice, s));
         if (!err)
-            err = CUDA_OK(cudaEventRecord(r->done[i], r->stream));
+            err = CUDA_OK(cudaEventRecord(r->done[i], s));
     }
-    if (!err)
-        err = CUDA_OK(cudaEventRecord(r->end, r->stream));
-    if (!err)
-        err = CUDA_OK(cudaStreamWaitEvent(s, r->end, 0));
     pthread_mutex_unlock(&r->lock);
     return err;
 }
 
 /* Each slot's DMA is queued before the previous slot is emptied, so that the
  * two overlap. */
-int stage_d2h(int dev, const rt_block_t *b, const void *src, int64_t r0, int64_t r1)
+int stage_d2h(int dev, cudaStream_t s, const rt_block_t *b, const void *src, int64_t r0, int64_t r1)
 {
     size_t row = (size_t)(r1 - r0) * b->elsize, dld = (size_t)b->ld * b->elsize;
     size_t sld = (size_t)b->m * b->elsize, off = (size_t)r0 * b->elsize;
@@ -336,9 +313,9 @@ int stage_d2h(int dev, const rt_block_t *b, const void *src, int64_t r0, int64_t
             r->next = (i + 1) % SLOTS;
             err = CUDA_OK(cudaMemcpy2DAsync(r->buf + (size_t)i * SLOT_BYTES, row,
                                             (const char *)src + off + (size_t)c0 * sld, sld, row,
-                                            (size_t)nc, cudaMemcpyDeviceToHost, r->stream));
+                                            (size_t)nc, cudaMemcpyDeviceToHost, s));
             if (!err)
-                err = CUDA_OK(cudaEventRecord(r->done[i], r->stream));
+                err = CUDA_OK(cudaEventRecord(r->done[i], s));
         }
         if (prev >= 0 && !err) {
             if (!(err = CUDA_OK(cudaEventSynchronize(r->done[prev]))))

@@ -16,18 +16,17 @@ bool stage_enabled(void);
 bool stage_wanted(const rt_block_t *b);
 
 /* The tile b from pageable host memory into dst (packed, leading dimension
- * b->m) on the current device, the runtime's device dev: the host memory is
- * read before the call returns, the device memory written before what is
- * queued on stream s after the call (not after what s held before it).  0, TESS_EDEVICE, or -1 when it cannot stage (no pinned
+ * b->m) on the current device, the runtime's device dev, in the order of stream s: the
+ * host memory is read before the call returns, the device memory written in
+ * stream order.  0, TESS_EDEVICE, or -1 when it cannot stage (no pinned
  * memory to be had): the caller copies directly. */
 int stage_h2d(int dev, cudaStream_t s, void *dst, const rt_block_t *b);
 
 /* Rows r0 to r1 - 1 of the packed tile at src on the current device into b's
- * pageable host memory; done when the call returns.  src must be final when
- * it is called (a write-back follows its writers' end), since the copy is
- * ordered after nothing queued on the device.  As stage_h2d for its return
- * value. */
-int stage_d2h(int dev, const rt_block_t *b, const void *src, int64_t r0, int64_t r1);
+ * pageable host memory, after the work queued on s before it; done when the
+ * call returns.  As stage_h2d for its return value. */
+int stage_d2h(int dev, cudaStream_t s, const rt_block_t *b, const void *src, int64_t r0,
+              int64_t r1);
 
 /* Makes the runtime device dev's staging buffers and their copying threads
  * (which share the calling thread's binding), with its GPU current; without
