@@ -66,15 +66,17 @@ int lapack_submit_geqrf(kern_type_t t, const tiling_t *A, const tiling_t *tau, l
     for (int64_t k = 0; k < tau->nt && !err; k++) {
         rt_block_t *pk = tile(A, 0, k), *tk = tile(tau, 0, k);
         err = lapack_task_geqrf(t, 1, k * nb, pk, tk, f->blk[k]);
-        /* nothing writes panel k after its step: its write-back runs behind the steps */
+        /* nothing writes panel k or tau's piece after its step: their write-backs run behind
+         * the steps, tau's first, so that its few bytes (copied while the worker waits, when
+         * tau is pageable) do not queue behind the panel's */
+        if (!err)
+            err = block_coherent_async(tk);
         if (!err && behind)
             err = block_write_behind_async(pk);
         for (int64_t j = k + 1; j < A->nt && !err; j++) {
             lapack_opts_t o = { NULL, 0, NULL, j == k + 1 };
             err = lapack_task_larfb(t, &o, ct, k * nb, tk->n, pk, f->blk[k], tile(A, 0, j));
         }
-        if (!err)
-            err = block_coherent_async(tk);
     }
     return err;
 }
