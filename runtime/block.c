@@ -355,8 +355,6 @@ void block_remove(rt_block_t *b)
         drop_overlap(b->overlaps[i], b);
     if (b->last_writer)
         task_unref(b->last_writer);
-    if (b->last_wb)
-        task_unref(b->last_wb);
     if (b->flush)
         task_unref(b->flush);
     for (size_t i = 0; i < b->nreaders; i++)

@@ -30,9 +30,7 @@ typedef struct rt_block {
     int64_t ti, tj; /* tile coordinates, for the block-cyclic map */
     /* submission side, under rt.submit_lock */
     struct rt_task *last_writer;
-    struct rt_task *last_wb; /* its last write-back, while pending (task.c) */
-    int64_t wb_r1;           /* the end of the rows its pending write-backs copy */
-    struct rt_task *flush;   /* its last flush-invalidate, which overlapping uses wait for */
+    struct rt_task *flush; /* its last flush-invalidate, which overlapping uses wait for */
     struct rt_task **readers;
     size_t nreaders, capreaders;
     bool ovl_touched, ovl_dirty; /* since the last flush-invalidate */

@@ -5,13 +5,6 @@
  * that write (WAR) and the last writer (WAW).  Dropping the guard at the end
  * makes the task ready if every predecessor has already finished.
  *
- * Write-backs are not among a block's readers: each comes after the block's
- * last one (rt_block_t.last_wb), and a writer waits for them only if it
- * writes rows one of them copies, or does not read the block (its device
- * copy then holds only what it writes, which they would copy from): a
- * factorization's write-back of its finished rows runs beside the next
- * step's update of the rows below.
- *
  * Views that share memory without being the same block are ordered by
  * flush-invalidate tasks: before a block is used, any overlapping block that
  * was written (or, when this use writes, used at all) since its last flush is
@@ -206,23 +199,6 @@ static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
     }
 }
 
-/* A write-back, the last of its block's so far: the one the next write-back comes after, and
- * with the rows the pending ones copy, those a writer from row0 on must wait for. */
-static void note_writeback(rt_block_t *b, rt_task_t *t)
-{
-    const cache_rows_t *rows = (const cache_rows_t *)t->args;
-    if (b->last_wb)
-        task_unref(b->last_wb);
-    atomic_fetch_add(&t->refs, 1);
-    b->last_wb = t;
-    b->wb_r1 = rows->r1 > b->wb_r1 ? rows->r1 : b->wb_r1;
-}
-
-static bool is_writeback(const rt_task_t *t)
-{
-    return t->kind == TASK_WRITEBACK;
-}
-
 int task_submit(rt_task_t *t)
 {
     if (t->too_many_accesses) {
@@ -238,15 +214,12 @@ int task_submit(rt_task_t *t)
         drop_if_done(&b->last_writer);
         if (b->last_writer)
             add_dep(b->last_writer, t);
-        /* each write-back comes after the last one before it (the one that marks the block
-         * clean after those of its finished rows), so the last pending one is after them all */
-        drop_if_done(&b->last_wb);
-        if (!b->last_wb)
-            b->wb_r1 = 0;
-        else if (is_writeback(t) ||
-                 ((mode & RT_W) && (!(mode & RT_R) || t->acc[i].row0 < b->wb_r1)))
-            add_dep(b->last_wb, t);
-        if ((mode & RT_W) || (!is_writeback(t) && !add_reader(b, t))) {
+        /* a block's write-backs run in the order asked for: the one that marks
+         * it clean comes after those of its finished rows */
+        for (size_t r = 0; t->kind == TASK_WRITEBACK && r < b->nreaders; r++)
+            if (b->readers[r]->kind == TASK_WRITEBACK)
+                add_dep(b->readers[r], t);
+        if ((mode & RT_W) || !add_reader(b, t)) {
             for (size_t r = 0; r < b->nreaders; r++) {
                 add_dep(b->readers[r], t);
                 task_unref(b->readers[r]);
@@ -257,8 +230,6 @@ int task_submit(rt_task_t *t)
             atomic_fetch_add(&t->refs, 1);
             b->last_writer = t;
         }
-        if (is_writeback(t))
-            note_writeback(b, t);
         if (t->kind == TASK_FLUSH_INVALIDATE) {
             mark_flushed(b);
             if (b->flush)
