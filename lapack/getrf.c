@@ -90,9 +90,10 @@ static int submit_getrf(kern_type_t t, const tiling_t *A, const piece_t *piv, in
             err = lapack_task_laswp(t, &o, piv[k].k1, piv[k].k2, true, true, piv[k].blk,
                                     tile(A, 0, j));
         /* every panel's rows above the step's last are final; the next panel's wait for its
-         * factorization, which a copy would hold back */
+         * factorization, and the one after it for the next step's urgent update, each of
+         * which a copy of the block would hold back (a writer waits for the block's readers) */
         for (int64_t j = 0; j < A->nt && !err; j++)
-            if (j != k + 1)
+            if (j != k + 1 && j != k + 2)
                 err = block_writeback_rows_async(tile(A, 0, j), piv[k].k2);
     }
     for (int64_t j = 0; j < A->nt && !err; j++)

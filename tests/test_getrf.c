@@ -10,6 +10,7 @@
  * LAPACK's laswp bit for bit. */
 #include <complex.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -539,6 +540,83 @@ static void lu_on_the_default_tile_size_cuts_several_panels(void **state)
     }
 }
 
+typedef struct {
+    double ts, end;
+} slice_t;
+
+/* The slices named name in the trace at path, on any device, in order of start; their count. */
+static int slices(const char *path, const char *name, slice_t *out, int cap)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[512], want[64];
+    snprintf(want, sizeof want, "{\"name\":\"%s\",\"ph\":\"X\"", name);
+    int n = 0;
+    while (fgets(line, sizeof line, f) && n < cap) {
+        double ts, dur;
+        int tid;
+        if (!strncmp(line, want, strlen(want)) &&
+            sscanf(line + strlen(want), ",\"pid\":0,\"tid\":%d,\"ts\":%lf,\"dur\":%lf", &tid, &ts,
+                   &dur) == 3) {
+            int i = n++;
+            for (; i > 0 && out[i - 1].ts > ts; i--)
+                out[i] = out[i - 1];
+            out[i] = (slice_t){ ts, ts + dur };
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+/* Three panels of 64 columns on one device, over a link of 1 MB/s, factored a second time
+ * with the panels already there: step 0 writes back panel 0's finished rows (64 x 64, some
+ * 30 ms), and step 1's update of panel 2, the critical path's, starts while that copy runs
+ * rather than behind a copy of panel 2's own rows queued after it. */
+static void the_next_steps_update_does_not_wait_for_write_backs(void **state)
+{
+    (void)state;
+    const char *other = getenv("TESS_TEST_DEVICES");
+    if (other && *other && strncmp(other, "host", 4))
+        skip(); /* the slow link is the host backend's */
+    char path[] = "/tmp/tessera_getrf_trace_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(setenv("TESS_HOST_LINK_GBPS", "0.001", 1), 0);
+    tess_config_t cfg = { .devices = "host:1", .nb = 64, .trace = path };
+    int err = tess_init(&cfg);
+    unsetenv("TESS_HOST_LINK_GBPS");
+    assert_int_equal(err, 0);
+    const tu_type_t *t = &tu_types[1];
+    int64_t n = 192, info = -1;
+    void *A = tu_matrix(t, n, n, 61);
+    int64_t *ipiv = pivots(n);
+    assert_int_equal(tl_getrf_async(t, n, n, A, n, ipiv, &info), 0);
+    assert_int_equal(tess_sync(), 0);
+    void *A1 = tu_copy(t, A, n, n);
+    assert_int_equal(tl_getrf_async(t, n, n, A, n, ipiv, &info), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(info, 0);
+    assert_true(tl_lu_residual(t, n, n, A1, A, n, ipiv) < TL_BOUND);
+    tu_release(t, A, n, n);
+    release_pivots(ipiv, n);
+    free(A1);
+    assert_int_equal(tess_finalize(), 0);
+    /* the second call (three panel getrfs a call): its first write-back, and step 1's update
+     * of panel 2, the last update before the third panel's getrf */
+    slice_t getrf[6], d2h[64], update[16];
+    assert_int_equal(slices(path, "getrf", getrf, 6), 6);
+    int nd = slices(path, "d2h", d2h, 64), nu = slices(path, "lu-update", update, 16);
+    unlink(path);
+    int w = 0, u = nu - 1;
+    while (w < nd && d2h[w].ts < getrf[3].end)
+        w++;
+    while (u >= 0 && update[u].ts > getrf[5].ts)
+        u--;
+    assert_true(w < nd && u >= 0 && update[u].ts > getrf[4].ts);
+    assert_true(update[u].ts < d2h[w].end);
+}
+
 int main(void)
 {
     const struct CMUnitTest on_host2[] = {
@@ -561,6 +639,7 @@ int main(void)
     const struct CMUnitTest on_their_own[] = {
         cmocka_unit_test(gesv_with_device_memory_of_a_few_panels_completes_out_of_core),
         cmocka_unit_test(lu_on_the_default_tile_size_cuts_several_panels),
+        cmocka_unit_test(the_next_steps_update_does_not_wait_for_write_backs),
     };
     return cmocka_run_group_tests_name("getrf", on_host2, tu_group_setup, tu_group_teardown) +
            cmocka_run_group_tests_name("getrf, own runtime", on_their_own, NULL, NULL);
