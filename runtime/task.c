@@ -152,8 +152,6 @@ static bool add_reader(rt_block_t *b, rt_task_t *t)
     return true;
 }
 
-/* Runs before t is recorded on any block, so t cannot wait on itself, even
- * when two of its own operands overlap (GEMM's A and B may). */
 /* After a flush-invalidate in submission order: no device copy, the host's whole. */
 static void mark_flushed(rt_block_t *b)
 {
@@ -161,6 +159,8 @@ static void mark_flushed(rt_block_t *b)
     b->host_rows = b->m;
 }
 
+/* Runs before t is recorded on any block, so t cannot wait on itself, even
+ * when two of its own operands overlap (GEMM's A and B may). */
 static void order_after_overlaps(rt_task_t *t, rt_block_t *b, rt_mode_t mode)
 {
     for (size_t i = 0; i < b->noverlaps; i++) {
