@@ -22,6 +22,15 @@ typedef struct {
     hs_stream_t *copy[RT_S_COMPUTE]; /* indexed by RT_S_H2D, RT_S_D2H, RT_S_PEER */
 } host_dev_t;
 
+/* Past the pool, a readable tail of the tallest tile's column, never handed
+ * out: OpenBLAS's complex dot kernels (0.3.21 on AMD Zen) read one stride past
+ * a vector's last element, so ZLAUUM of the upper triangle of a tile at the
+ * pool's end reads a column beyond it. */
+static size_t pool_tail(void)
+{
+    return (size_t)rt.cfg.nb_max * 2 * sizeof(double);
+}
+
 static hs_stream_t *copy_stream(const rt_device_t *d, int stream)
 {
     return ((host_dev_t *)d->be_data)->copy[stream];
@@ -51,7 +60,7 @@ static int host_open(rt_device_t *d)
             return err;
     }
     d->pool_size = rt.cfg.host_device_mem;
-    void *p = mmap(NULL, d->pool_size, PROT_READ | PROT_WRITE,
+    void *p = mmap(NULL, d->pool_size + pool_tail(), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
         return TESS_ENOMEM;
@@ -82,7 +91,7 @@ static void host_close(rt_device_t *d)
     free(h);
     d->be_data = NULL;
     if (d->pool_base)
-        munmap(d->pool_base, d->pool_size);
+        munmap(d->pool_base, d->pool_size + pool_tail());
     d->pool_base = NULL;
 }
 

@@ -300,9 +300,13 @@ void tu_set(const tu_type_t *t, void *A, int64_t i, int64_t j, int64_t ld, doubl
     tu_scalar(t, v, (char *)A + (size_t)(i + j * ld) * t->es);
 }
 
+/* One column more than asked for: the host LAPACK the references run on may
+ * read past a matrix's end (OpenBLAS 0.3.21's complex dot kernels on AMD Zen
+ * read one stride past a vector, so ZLAUUM of an upper triangle reads a column
+ * beyond its matrix), which faults when the matrix ends a heap's last page. */
 void *tu_alloc(const tu_type_t *t, int64_t ld, int64_t n)
 {
-    void *A = malloc((size_t)(ld * (n > 0 ? n : 1)) * t->es);
+    void *A = malloc((size_t)(ld * ((n > 0 ? n : 1) + 1)) * t->es);
     assert_non_null(A);
     return A;
 }
