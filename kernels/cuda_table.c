@@ -289,6 +289,21 @@ static int work_put(kern_ctx_t *x, void *w, int err)
     return err;
 }
 
+/* cuSOLVER's host workspace (none for TRTRI, GETRF and LARFT as of CUDA 13), which must
+ * outlive the queued call: the stream is waited for before it is freed. */
+static int host_work_get(size_t bytes, void **hw)
+{
+    return bytes && !(*hw = malloc(bytes)) ? TESS_ENOMEM : 0;
+}
+
+static int host_work_put(kern_ctx_t *x, void *hw, int err)
+{
+    if (hw && cudaStreamSynchronize(x->stream) != cudaSuccess && !err)
+        err = TESS_EDEVICE;
+    free(hw);
+    return err;
+}
+
 /* Copies the diagonal of an n x n tile (pitches in elements of es bytes). */
 static int diag_copy(cudaStream_t s, void *dst, int64_t ldd, const void *src, int64_t lds,
                      size_t es, int64_t n)
@@ -297,9 +312,8 @@ static int diag_copy(cudaStream_t s, void *dst, int64_t ldd, const void *src, in
                                      (size_t)n, cudaMemcpyDeviceToDevice, s));
 }
 
-/* cuSOLVER's TRTRI, whose host workspace (none, as of CUDA 12) must outlive the call: the
- * stream is waited for before it is freed.  With a unit diagonal cuSOLVER writes the
- * diagonal, which LAPACK leaves as it was: it is kept after the workspace and put back. */
+/* cuSOLVER's TRTRI.  With a unit diagonal cuSOLVER writes the diagonal, which LAPACK leaves
+ * as it was: it is kept after the workspace and put back. */
 static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t uplo, tess_diag_t diag,
                       int64_t n, void *A, int64_t lda, int64_t *info, int64_t offset)
 {
@@ -314,8 +328,8 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
     size_t keep = (dbytes + 255) / 256 * 256; /* where the unit diagonal is kept */
     if (!err)
         err = work_get(x, n, keep + (size_t)n * es, &w);
-    if (!err && hbytes && !(hw = malloc(hbytes)))
-        err = TESS_ENOMEM;
+    if (!err)
+        err = host_work_get(hbytes, &hw);
     if (!err && diag == TessUnit)
         err = diag_copy(x->stream, (char *)w + keep, 0, A, lda, es, n);
     if (!err)
@@ -325,16 +339,13 @@ static int cuda_trtri(kern_ctx_t *x, cudaDataType dt, size_t es, tess_uplo_t upl
         err = diag_copy(x->stream, A, lda, (char *)w + keep, 0, es, n);
     if (!err)
         err = info_to_host(x, info, offset);
-    if (hw && cudaStreamSynchronize(x->stream) != cudaSuccess && !err)
-        err = TESS_EDEVICE;
-    free(hw);
-    return work_put(x, w, err);
+    return work_put(x, w, host_work_put(x, hw, err));
 }
 
 /* A panel's LU on cuSOLVER's 64-bit getrf, which writes 64-bit pivots; then the pivots made
  * global and the info taken from U's diagonal (kern_cuda_getrf_finish), cuSOLVER's own not
  * trusted (its POTRF's misreports in CUDA 13) unless negative, an argument error that fails
- * the task.  A host workspace is handled as TRTRI's. */
+ * the task. */
 static int cuda_getrf(kern_ctx_t *x, kern_type_t t, cudaDataType dt, int64_t m, int64_t n, void *A,
                       int64_t lda, int64_t *ipiv, int64_t *info, int64_t offset)
 {
@@ -350,8 +361,8 @@ static int cuda_getrf(kern_ctx_t *x, kern_type_t t, cudaDataType dt, int64_t m, 
             cusolverDnXgetrf_bufferSize(h, params, m, n, dt, A, lda, dt, &dbytes, &hbytes));
     if (!err)
         err = work_get(x, n, dbytes > 0 ? dbytes : 1, &w);
-    if (!err && hbytes && !(hw = malloc(hbytes)))
-        err = TESS_ENOMEM;
+    if (!err)
+        err = host_work_get(hbytes, &hw);
     if (!err)
         err = CUSOLVER_OK(cusolverDnXgetrf(h, params, m, n, dt, A, lda, ipiv, dt, w, dbytes, hw,
                                            hbytes, x->scratch));
@@ -359,10 +370,7 @@ static int cuda_getrf(kern_ctx_t *x, kern_type_t t, cudaDataType dt, int64_t m, 
         err = kern_cuda_getrf_finish(t, x->stream, m < n ? m : n, A, lda, ipiv, offset, x->scratch);
     if (!err)
         err = info_to_host(x, info, offset);
-    if (hw && cudaStreamSynchronize(x->stream) != cudaSuccess && !err)
-        err = TESS_EDEVICE;
-    free(hw);
-    return work_put(x, w, err);
+    return work_put(x, w, host_work_put(x, hw, err));
 }
 
 #define CUDA_LAPACK(P, TY, CT, RT, DT, CPLX, POTRF, POTRF_BS)                                        \
@@ -463,18 +471,15 @@ static int cuda_larft(kern_ctx_t *x, kern_type_t t, cudaDataType dt, int64_t m, 
                                                       tau, dt, T, ldt, dt, &dbytes, &hbytes));
     if (!err)
         err = work_get(x, k, ubytes + (dbytes > 0 ? dbytes : 1), &w);
-    if (!err && hbytes && !(hw = malloc(hbytes)))
-        err = TESS_ENOMEM;
+    if (!err)
+        err = host_work_get(hbytes, &hw);
     if (!err)
         err = kern_cuda_unit_lower(t, x->stream, m, k, V, ldv, w, m);
     if (!err)
         err = CUSOLVER_OK(cusolverDnXlarft(h, params, CUBLAS_DIRECT_FORWARD,
                                            CUBLAS_STOREV_COLUMNWISE, m, k, dt, w, m, dt, tau, dt, T,
                                            ldt, dt, (char *)w + ubytes, dbytes, hw, hbytes));
-    if (hw && cudaStreamSynchronize(x->stream) != cudaSuccess && !err)
-        err = TESS_EDEVICE;
-    free(hw);
-    return work_put(x, w, err);
+    return work_put(x, w, host_work_put(x, hw, err));
 }
 
 /* kern.h's larfb on the type's own table: W = V^H C (V's unit lower triangle by TRMM, the
