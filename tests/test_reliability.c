@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 size_t __sanitizer_get_current_allocated_bytes(void); /* the sanitizers' runtime */
@@ -250,10 +251,35 @@ static void calls_racing_finalize_return_enotinit(void **state)
     assert_int_equal(atomic_load(&r.bad), 0);
 }
 
+typedef struct {
+    atomic_int tid;   /* the syncing thread's, set just before it calls tess_sync */
+    atomic_bool done; /* tess_sync has returned */
+    int result;
+} syncer_t;
+
 static void *sync_thread(void *arg)
 {
-    *(int *)arg = tess_sync();
+    syncer_t *s = arg;
+    atomic_store(&s->tid, (int)syscall(SYS_gettid));
+    s->result = tess_sync();
+    atomic_store(&s->done, true);
     return NULL;
+}
+
+/* Whether thread tid of this process sleeps (state S in /proc).  The syncer, once it has
+ * set its tid, can sleep only in tess_sync's wait: tess_sync enters without a lock. */
+static bool asleep(int tid)
+{
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    const char *end = strrchr(text, ')'); /* the name in parentheses, then the state */
+    return end && end[1] == ' ' && end[2] == 'S';
 }
 
 static void *finalize_thread(void *arg)
@@ -273,10 +299,12 @@ static void two_finalizes_while_a_call_is_inside_tear_down_once(void **state)
     double *A = tu_matrix(D, n, n, 3), *C = tu_matrix(D, n, n, 4);
     assert_int_equal(tess_dgemm_async(TessNoTrans, TessNoTrans, n, n, n, 1, A, n, A, n, 0, C, n),
                      0);
-    int synced = -1, fin[2] = { -1, -1 };
+    syncer_t sy = { .result = -1 };
+    int fin[2] = { -1, -1 };
     pthread_t s, f[2];
-    assert_int_equal(pthread_create(&s, NULL, sync_thread, &synced), 0);
-    nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+    assert_int_equal(pthread_create(&s, NULL, sync_thread, &sy), 0);
+    while (!atomic_load(&sy.done) && !(atomic_load(&sy.tid) && asleep(atomic_load(&sy.tid))))
+        nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
     for (int i = 0; i < 2; i++) {
         assert_int_equal(pthread_create(&f[i], NULL, finalize_thread, &fin[i]), 0);
         nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
@@ -284,7 +312,7 @@ static void two_finalizes_while_a_call_is_inside_tear_down_once(void **state)
     pthread_join(s, NULL);
     for (int i = 0; i < 2; i++)
         pthread_join(f[i], NULL);
-    assert_int_equal(synced, 0);
+    assert_int_equal(sy.result, 0);
     assert_int_equal(fin[0] + fin[1], TESS_ENOTINIT);
     assert_true(fin[0] == 0 || fin[1] == 0);
     free(A);
