@@ -252,10 +252,13 @@ static void a_failed_eviction_write_back_loses_nothing(void **state)
 }
 
 /* One try of the sequence below: whether the eviction happened (the other scope's sync
- * returned an error). */
-static bool eviction_fails_in_another_scope(int64_t n)
+ * returned an error); *ndev is the devices' count. */
+static bool eviction_fails_in_another_scope(int64_t n, int *ndev)
 {
     init_with_fault("d2h:1", 2, 3 * TILE_BYTES);
+    tess_stats_t s;
+    assert_int_equal(tess_get_stats(&s), 0);
+    *ndev = s.ndevices;
     double *A = tu_matrix(D, n, n, 81), *B = tu_matrix(D, n, n, 82), *E = tu_matrix(D, n, n, 83);
     double *G = tu_matrix(D, n, n, 84), *H = tu_matrix(D, n, n, 85), *F = tu_matrix(D, n, n, 86);
     double *Er = tu_copy(D, E, n, n);
@@ -291,14 +294,16 @@ static bool eviction_fails_in_another_scope(int64_t n)
  * dirty, then another caller's product in a scope of its own (as a legacy call makes) needs
  * its device's whole memory, and evicting that output fails.  The error is the other
  * caller's, whose task wanted the room, not the application's, whose calls all succeeded.
- * Where the second product runs depends on the scheduling, so the sequence is tried until
- * the eviction happens (20 times at most). */
+ * Where the second product runs depends on the scheduling (on E's device at least as
+ * often as on any other), so the sequence is tried until the eviction happens, 64 times
+ * per device at most. */
 static void a_failed_eviction_write_back_is_the_error_of_the_task_that_evicted(void **state)
 {
     (void)state;
     bool hit = false;
-    for (int r = 0; r < 20 && !hit; r++)
-        hit = eviction_fails_in_another_scope(NB);
+    int ndev = 1;
+    for (int r = 0; r < 64 * ndev && !hit; r++)
+        hit = eviction_fails_in_another_scope(NB, &ndev);
     assert_true(hit);
 }
 
