@@ -226,10 +226,10 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
         c->host_device_mem = DEFAULT_HOST_MEM;
 
     /* a variable only: a testing aid, which tess_config_t does not carry;
-     * 0 (off) or at least 1 MB/s, so that a copy's time stays finite */
+     * 0 (off) or at least 100 kB/s, so that a copy's time stays finite */
     if ((s = getenv("TESS_HOST_LINK_GBPS")) && *s &&
         ((err = parse_double(s, &c->host_link_gbps)) ||
-         !(c->host_link_gbps == 0 || c->host_link_gbps >= 0.001)))
+         !(c->host_link_gbps == 0 || c->host_link_gbps >= 0.0001)))
         return err ? err : TESS_ECONFIG;
 
     /* a variable only, a testing aid: the legacy library's calls during a
