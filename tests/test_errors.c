@@ -142,6 +142,9 @@ static void invalid_configuration_is_econfig_and_absent_devices_are_enodev(void 
         { "TESS_HOST_OPEN_DELAY", "-1" },
         { "TESS_HOST_OPEN_DELAY", "0.5s" },
         { "TESS_HOST_OPEN_DELAY", "61" },
+        { "TESS_HOST_LINK_GBPS", "0.00005" },
+        { "TESS_HOST_LINK_GBPS", "-1" },
+        { "TESS_HOST_LINK_GBPS", "fast" },
     };
     for (size_t i = 0; i < sizeof bad_env / sizeof *bad_env; i++) {
         setenv(bad_env[i][0], bad_env[i][1], 1);
