@@ -18,10 +18,17 @@
 /* TESS_HOST_OPEN_DELAY's largest value: a test's start, not a hang. */
 #define MAX_OPEN_DELAY_S 60.0
 
-bool rt_env_flag(const char *name)
+/* A variable's value; NULL when it is unset or empty, which counts as unset. */
+static const char *env(const char *name)
 {
     const char *s = getenv(name);
-    return s && *s && strcmp(s, "0");
+    return s && *s ? s : NULL;
+}
+
+bool rt_env_flag(const char *name)
+{
+    const char *s = env(name);
+    return s && strcmp(s, "0");
 }
 
 static int parse_double(const char *s, double *v)
@@ -117,9 +124,9 @@ static int parse_devices(const char *s, rt_config_t *c)
 /* TESS_HOST_OPEN_DELAY, seconds from 0 to MAX_OPEN_DELAY_S; 0 when unset. */
 static int host_open_delay(double *s)
 {
-    const char *v = getenv("TESS_HOST_OPEN_DELAY");
+    const char *v = env("TESS_HOST_OPEN_DELAY");
     *s = 0;
-    if (!v || !*v)
+    if (!v)
         return 0;
     int err = parse_double(v, s);
     return err || !(*s >= 0 && *s <= MAX_OPEN_DELAY_S) ? TESS_ECONFIG : 0;
@@ -127,7 +134,7 @@ static int host_open_delay(double *s)
 
 double rt_start_expected_s(void)
 {
-    const char *s = getenv("TESS_DEVICES");
+    const char *s = env("TESS_DEVICES");
     double delay;
     if (s && !strncmp(s, "host:", 5))
         return host_open_delay(&delay) ? 0 : delay;
@@ -157,9 +164,9 @@ static int parse_fault(const char *s, rt_config_t *c)
     return TESS_ECONFIG;
 }
 
-static const char *pick(const char *field, const char *env)
+static const char *pick(const char *field, const char *name)
 {
-    return field ? field : getenv(env);
+    return field ? field : env(name);
 }
 
 /* Defaults that depend on the devices, once they are chosen. */
@@ -183,7 +190,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
 
     /* a variable that is set holds a value: 0 there is no "unset" */
     c->nb_max = u->nb;
-    if (!c->nb_max && (s = getenv("TESS_NB")) &&
+    if (!c->nb_max && (s = env("TESS_NB")) &&
         ((err = config_parse_int(s, &c->nb_max)) || !c->nb_max))
         return err ? err : TESS_ECONFIG;
     if (c->nb_max < 0 || c->nb_max > RT_MAX_NB)
@@ -192,7 +199,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
 
     c->window = u->window;
     int64_t w = 0;
-    if (!c->window && (s = getenv("TESS_WINDOW")) && *s) {
+    if (!c->window && (s = env("TESS_WINDOW"))) {
         if ((err = config_parse_int(s, &w)))
             return err;
         if (w < 1 || w > RT_MAX_WINDOW)
@@ -205,7 +212,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
         return TESS_ECONFIG;
 
     c->cache_fraction = u->cache_fraction;
-    if (!c->cache_fraction && (s = getenv("TESS_CACHE_FRACTION")) &&
+    if (!c->cache_fraction && (s = env("TESS_CACHE_FRACTION")) &&
         ((err = parse_double(s, &c->cache_fraction)) || !c->cache_fraction))
         return err ? err : TESS_ECONFIG;
     if (!c->cache_fraction)
@@ -214,12 +221,12 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
         return TESS_ECONFIG;
 
     c->cache_bytes = u->cache_bytes;
-    if (!c->cache_bytes && (s = getenv("TESS_CACHE_BYTES")) &&
+    if (!c->cache_bytes && (s = env("TESS_CACHE_BYTES")) &&
         ((err = parse_bytes(s, &c->cache_bytes)) || !c->cache_bytes))
         return err ? err : TESS_ECONFIG;
 
     c->host_device_mem = u->host_device_mem;
-    if (!c->host_device_mem && (s = getenv("TESS_HOST_DEVICE_MEM")) &&
+    if (!c->host_device_mem && (s = env("TESS_HOST_DEVICE_MEM")) &&
         ((err = parse_bytes(s, &c->host_device_mem)) || !c->host_device_mem))
         return err ? err : TESS_ECONFIG;
     if (!c->host_device_mem)
@@ -227,7 +234,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
 
     /* a variable only: a testing aid, which tess_config_t does not carry;
      * 0 (off) or at least 100 kB/s, so that a copy's time stays finite */
-    if ((s = getenv("TESS_HOST_LINK_GBPS")) && *s &&
+    if ((s = env("TESS_HOST_LINK_GBPS")) &&
         ((err = parse_double(s, &c->host_link_gbps)) ||
          !(c->host_link_gbps == 0 || c->host_link_gbps >= 0.0001)))
         return err ? err : TESS_ECONFIG;
@@ -241,7 +248,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
         return TESS_ENOMEM;
 
     /* a variable only, a testing aid like TESS_HOST_LINK_GBPS */
-    if ((s = getenv("TESS_FAULT")) && *s && (err = parse_fault(s, c)))
+    if ((s = env("TESS_FAULT")) && (err = parse_fault(s, c)))
         return err;
 
     c->verbose = u->verbose || rt_env_flag("TESS_VERBOSE");

@@ -168,6 +168,44 @@ static void invalid_configuration_is_econfig_and_absent_devices_are_enodev(void 
     assert_int_equal(tess_finalize(), 0);
 }
 
+/* VAR= in a shell sets an empty value: every variable takes it as unset (TESS_NB's
+ * default, for one, is the devices' own tile size, 768 on host devices). */
+static void an_empty_variable_counts_as_unset(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "TESS_NB",
+        "TESS_WINDOW",
+        "TESS_CACHE_FRACTION",
+        "TESS_CACHE_BYTES",
+        "TESS_HOST_DEVICE_MEM",
+        "TESS_HOST_LINK_GBPS",
+        "TESS_HOST_OPEN_DELAY",
+        "TESS_TRACE",
+        "TESS_FAULT",
+        "TESS_VERBOSE",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        setenv(names[i], "", 1);
+        int err = tess_init(&(tess_config_t){ .devices = "host:1" });
+        tess_stats_t s = { 0 };
+        if (!err)
+            err = tess_get_stats(&s);
+        tess_finalize();
+        unsetenv(names[i]);
+        if (err)
+            fail_msg("%s=\"\": %d, not 0", names[i], err);
+        if (s.nb != 768)
+            fail_msg("%s=\"\": tiles of %lld, not the default 768", names[i], (long long)s.nb);
+    }
+    /* TESS_DEVICES empty is "auto" */
+    setenv("TESS_DEVICES", "", 1);
+    int err = tess_init(NULL);
+    unsetenv("TESS_DEVICES");
+    assert_true(err == 0 || err == TESS_ENODEV);
+    tess_finalize();
+}
+
 static void strerror_explains_every_code(void **state)
 {
     (void)state;
@@ -192,6 +230,7 @@ int main(void)
         cmocka_unit_test(calls_before_init_and_after_finalize_return_enotinit),
         cmocka_unit_test(a_second_init_returns_einit_and_leaves_the_runtime_working),
         cmocka_unit_test(invalid_configuration_is_econfig_and_absent_devices_are_enodev),
+        cmocka_unit_test(an_empty_variable_counts_as_unset),
         cmocka_unit_test(strerror_explains_every_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
