@@ -39,8 +39,8 @@ typedef enum { TessAll = 0, TessUpperPart = 121, TessLowerPart = 122 } tess_part
     X(ENOTINIT, 1, "the runtime is not initialised (tess_init not called, or finalized)")          \
     X(EINIT, 2, "the runtime is already initialised")                                              \
     X(ENOMEM, 3,                                                                                   \
-      "out of memory that eviction cannot cure (a task's tiles exceed one device's memory, "       \
-      "or an operand exceeds the address space)")                                                  \
+      "out of memory that eviction cannot cure (a task's tiles exceed one device's memory or "     \
+      "2^31 - 1 rows or columns, or an operand exceeds the address space)")                        \
     X(EDEVICE, 4, "a device or its library reported a failure")                                    \
     X(ECONFIG, 5, "invalid configuration (tess_config_t field or TESS_* variable)")                \
     X(ENODEV, 6, "the requested devices do not exist or are not built in")                         \

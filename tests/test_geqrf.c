@@ -415,6 +415,24 @@ static void qr_routines_reject_invalid_arguments_with_their_lapack_numbers(void 
     assert_true(!memcmp(A, A0, sizeof A) && !memcmp(B, B0, sizeof B));
 }
 
+/* A panel is the matrix's whole height, and the device libraries take a tile's rows as an
+ * int: a matrix of 2^31 + 5 rows is TESS_ENOMEM before anything is read or submitted (the
+ * pointers name a few elements; a read past them would fault). */
+static void qr_of_more_rows_than_an_int_holds_is_enomem_and_touches_nothing(void **state)
+{
+    (void)state;
+    const int64_t m = ((int64_t)1 << 31) + 5;
+    double A[4] = { 1, 2, 3, 4 }, tau[2] = { 0 }, B[2] = { 5, 6 };
+    int64_t info = -1;
+    uint64_t before = tu_tasks_run();
+    assert_int_equal(tess_dgeqrf_async(m, 2, A, m, tau), TESS_ENOMEM);
+    assert_int_equal(tess_dormqr_async(TessLeft, TessTrans, m, 1, 2, A, m, tau, B, m), TESS_ENOMEM);
+    assert_int_equal(tess_dgels_async(TessNoTrans, m, 2, 1, A, m, B, m, &info), TESS_ENOMEM);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(tu_tasks_run() == before);
+    assert_true(A[0] == 1 && A[3] == 4 && B[0] == 5 && B[1] == 6 && tau[0] == 0);
+}
+
 #define TILE_BYTES ((size_t)NB * NB * sizeof(double _Complex))
 
 /* Each panel is written back once factored: after the sync alone the host holds the
@@ -476,6 +494,7 @@ int main(void)
         cmocka_unit_test(geqrf_ormqr_and_trsm_chained_on_views_solve_least_squares_with_no_sync),
         cmocka_unit_test(quick_returns_submit_nothing_and_gels_with_no_unknowns_sets_x_to_zero),
         cmocka_unit_test(qr_routines_reject_invalid_arguments_with_their_lapack_numbers),
+        cmocka_unit_test(qr_of_more_rows_than_an_int_holds_is_enomem_and_touches_nothing),
         cmocka_unit_test(geqrf_writes_its_factor_back_behind_its_steps),
     };
     const struct CMUnitTest on_their_own[] = {

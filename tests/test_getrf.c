@@ -456,6 +456,23 @@ static void getrf_writes_its_factor_back_behind_its_steps_each_row_once(void **s
     }
 }
 
+/* A panel is the matrix's whole height, and the device libraries take a tile's rows as an
+ * int: a matrix of 2^31 + 5 rows is TESS_ENOMEM before anything is read or submitted (the
+ * pointers name a few elements; a read past them would fault). */
+static void lu_of_more_rows_than_an_int_holds_is_enomem_and_touches_nothing(void **state)
+{
+    (void)state;
+    const int64_t m = ((int64_t)1 << 31) + 5;
+    double A[4] = { 1, 2, 3, 4 }, B[2] = { 5, 6 };
+    int64_t ipiv[2] = { 0 }, info = -1;
+    uint64_t before = tu_tasks_run();
+    assert_int_equal(tess_dgetrf_async(m, 2, A, m, ipiv, &info), TESS_ENOMEM);
+    assert_int_equal(tess_dgesv_async(m, 1, A, m, ipiv, B, m, &info), TESS_ENOMEM);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(tu_tasks_run() == before);
+    assert_true(A[0] == 1 && A[3] == 4 && B[0] == 5 && B[1] == 6 && ipiv[0] == 0);
+}
+
 static void lu_rejects_invalid_arguments_with_their_lapack_numbers(void **state)
 {
     (void)state;
@@ -635,6 +652,7 @@ int main(void)
         cmocka_unit_test(a_front_chains_getrf_laswp_trsm_gemm_and_getrf_with_no_sync),
         cmocka_unit_test(lu_with_empty_dimensions_returns_at_once),
         cmocka_unit_test(lu_rejects_invalid_arguments_with_their_lapack_numbers),
+        cmocka_unit_test(lu_of_more_rows_than_an_int_holds_is_enomem_and_touches_nothing),
         cmocka_unit_test(getrf_writes_its_factor_back_behind_its_steps_each_row_once),
     };
     const struct CMUnitTest on_their_own[] = {

@@ -1,8 +1,19 @@
 /* What every routine's call goes through: its operands tiled while it
  * submits, inside the runtime (rt_enter, so that tess_finalize waits for the
  * call). */
+#include <stdint.h>
 #include "call.h"
 #include "tile.h"
+
+/* The largest tile side: the device libraries (cuSOLVER's and the host LAPACK's 32-bit
+ * interfaces, cuBLAS's) take a tile's rows, columns and leading dimension as an int, which
+ * only an operand cut into whole-height or whole-width panels can exceed. */
+#define TILE_MAX_SIDE INT32_MAX
+
+static bool sides_fit(const blas_operand_t *o)
+{
+    return (!o->panels || o->m <= TILE_MAX_SIDE) && (!o->rows || o->n <= TILE_MAX_SIDE);
+}
 
 int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
              int (*submit)(kern_type_t t, const tiling_t *g, const void *call), const void *call)
@@ -13,7 +24,8 @@ int blas_run(kern_type_t t, int nops, const blas_operand_t *ops,
         return TESS_EINTERNAL;
     /* an operand beyond the address space would overflow its tiling */
     for (int i = 0; i < nops; i++)
-        if (ops[i].ptr && !block_view_fits(ops[i].ptr, ops[i].m, ops[i].n, ops[i].ld, es))
+        if (ops[i].ptr && (!block_view_fits(ops[i].ptr, ops[i].m, ops[i].n, ops[i].ld, es) ||
+                           !sides_fit(&ops[i])))
             return TESS_ENOMEM;
     int err = rt_enter();
     if (err)
