@@ -1,6 +1,7 @@
 /* Reference LAPACK's argument checks, in its order (see lapack_check.h). */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "check.h"
 #include "lapack_check.h"
 
@@ -149,7 +150,14 @@ int check_laswp(int64_t n, const void *A, int64_t lda, int64_t k1, int64_t k2, c
         return -4;
     if (work && k2 > lda)
         return -5;
-    return work && !ipiv ? -6 : 0;
+    if (work && !ipiv)
+        return -6;
+    /* ipiv's entries k1 + (i - k1) |incx| must be addressable */
+    int64_t last;
+    if (work &&
+        (incx == INT64_MIN || __builtin_mul_overflow(k2 - k1, incx < 0 ? -incx : incx, &last)))
+        return -7;
+    return 0;
 }
 
 int check_geqrf(int64_t m, int64_t n, const void *A, int64_t lda, const void *tau)

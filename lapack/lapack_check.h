@@ -45,8 +45,9 @@ int check_getrs(tess_trans_t trans, int64_t n, int64_t nrhs, const void *A, int6
                 const int64_t *ipiv, const void *B, int64_t ldb);
 int check_gesv(int64_t n, int64_t nrhs, const void *A, int64_t lda, const int64_t *ipiv,
                const void *B, int64_t ldb, const int64_t *info);
-/* laswp (n, A, lda, k1, k2, ipiv, incx), which LAPACK does not check: n < 0, lda < 1, k1 < 1
- * and a row past lda (k2 > lda) are errors; k2 < k1 or incx 0 do nothing (lapack_laswp_empty) */
+/* laswp (n, A, lda, k1, k2, ipiv, incx), which LAPACK does not check: n < 0, lda < 1, k1 < 1,
+ * a row past lda (k2 > lda) and an incx whose stride through ipiv overflows are errors; k2 < k1
+ * or incx 0 do nothing (lapack_laswp_empty) */
 int check_laswp(int64_t n, const void *A, int64_t lda, int64_t k1, int64_t k2, const int64_t *ipiv,
                 int64_t incx);
 static inline bool lapack_laswp_empty(int64_t n, int64_t k1, int64_t k2, int64_t incx)

@@ -510,6 +510,8 @@ static void lu_rejects_invalid_arguments_with_their_lapack_numbers(void **state)
     assert_int_equal(tess_dlaswp_async(3, A, 3, 0, 3, ipiv, 1), -4);
     assert_int_equal(tess_dlaswp_async(3, A, 3, 1, 4, ipiv, 1), -5);
     assert_int_equal(tess_dlaswp_async(3, A, 3, 1, 3, NULL, -1), -6);
+    assert_int_equal(tess_dlaswp_async(3, A, 3, 1, 3, ipiv, INT64_MIN), -7);
+    assert_int_equal(tess_dlaswp_async(3, A, 3, 1, 3, ipiv, INT64_MAX / 2 + 1), -7);
     /* the first invalid argument is the one reported */
     assert_int_equal(tess_zgesv_async(-1, -1, NULL, 0, NULL, NULL, 0, NULL), -1);
     assert_int_equal(tess_sgetrf_async(3, 3, (float *)A, 2, NULL, NULL), -4);
