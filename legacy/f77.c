@@ -10,6 +10,7 @@
  * ordinary symbol lookup, so that an application's own XERBLA (the netlib
  * testers define one) is the one called; the call changes nothing.  Also
  * here: LSAME, XERBLA and XERBLA_ARRAY themselves. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "build.h"
@@ -91,7 +92,7 @@ static int64_t lwork_min(const lg_call_t *c)
 {
     int64_t mn = c->m < c->n ? c->m : c->n, v;
     switch (c->r) {
-    case LG_GEQRF: v = c->n; break;
+    case LG_GEQRF: v = c->m > 0 ? c->n : 1; break; /* LAPACK 3.10's rule: 1 when m is 0 */
     case LG_ORMQR: v = c->side == TessLeft ? c->n : c->m; break;
     default: v = mn + (mn > c->k ? mn : c->k); break;
     }
@@ -105,6 +106,14 @@ static int info_position(lg_rout_t r)
     return r == LG_GETRS ? 9 : r == LG_GEQRF ? 8 : r == LG_ORMQR ? 13 : 0;
 }
 
+/* v as a float, rounded up (LAPACK's SROUNDUP_LWORK): rounded down, a caller allocating
+ * WORK(1) elements would be refused for a workspace too small. */
+static float float_up(int64_t v)
+{
+    float f = (float)v;
+    return (double)f < (double)v ? nextafterf(f, INFINITY) : f;
+}
+
 /* A workspace query's answer, LAPACK's: the host LAPACK's optimal lwork (its
  * smallest without one) in WORK(1), a real number in the element type. */
 static void answer_query(const lg_call_t *c)
@@ -116,7 +125,7 @@ static void answer_query(const lg_call_t *c)
         v = lwork_min(c);
     memset(c->work, 0, kern_dtypes[c->t].size);
     if (kern_dtypes[c->t].real == KERN_S)
-        *(float *)c->work = (float)v;
+        *(float *)c->work = float_up(v);
     else
         *(double *)c->work = (double)v;
 }

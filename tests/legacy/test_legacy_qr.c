@@ -199,6 +199,12 @@ static void workspace_queries_are_answered_and_a_short_workspace_refused(void **
                                   : gels32(f, 'N', m, n, 8, A, lda, C, m, ws, n + n - 1),
                              -10);
             assert_int_equal(xinfo, 10);
+            /* no rows: one element of workspace is enough, as the host LAPACK takes it */
+            xcalls = 0;
+            assert_int_equal(wide ? geqrf64(ours(ty, "geqrf", 1), 0, n, A, 1, T, ws, 1)
+                                  : geqrf32(ours(ty, "geqrf", 0), 0, n, A, 1, T, ws, 1),
+                             geqrf32(theirs(ty, "geqrf"), 0, n, A, 1, T, ws, 1));
+            assert_int_equal(xcalls, 0);
             free(a), free(A), free(T), free(C), free(ws);
         }
 }
