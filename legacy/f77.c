@@ -189,18 +189,16 @@ static void lapack64(lg_call_t *c, const char *name, int64_t *info)
 }
 
 /* LASWP, which LAPACK does not check: nothing to do for n <= 0, k2 < k1 or
- * incx = 0, as in LAPACK, and what the runtime refuses (lda < 1, k1 < 1, a
- * row past lda, NULL operands: LAPACK's would reach outside A) goes to the
- * host LAPACK as it is.  A call no LAPACK can take (a 64-bit one without a
- * 64-bit host LAPACK or the runtime) is refused through XERBLA, as every
- * routine of this library refuses it. */
+ * incx = 0, as in LAPACK.  What the runtime refuses (lda < 1, k1 < 1, a row
+ * past lda, NULL operands, a stride through ipiv that overflows), where
+ * LAPACK's would reach outside A or ipiv, is refused through XERBLA at its
+ * position rather than left to write past A. */
 static int64_t laswp(const lg_call_t *c)
 {
     if (c->n <= 0 || c->k2 < c->k1 || c->incx == 0)
         return 0;
-    if (!tess_internal_check(c))
-        return lg_run(c);
-    return lg_host_run(c) ? 0 : lg_routine(c)->pos[1];
+    int64_t pos = -tess_internal_check(c);
+    return pos ? pos : lg_run(c);
 }
 
 static void laswp32(const lg_call_t *c, const char *name)

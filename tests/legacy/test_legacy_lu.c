@@ -182,6 +182,34 @@ static void laswp_moves_the_rows_the_host_lapack_moves(void **state)
             }
 }
 
+/* What LAPACK's LASWP would answer by reaching outside A (a row past lda, lda < 1, k1 < 1,
+ * no A) is refused through XERBLA at that argument, and A is left as it is. */
+static void laswp_that_would_reach_outside_a_is_refused_through_xerbla(void **state)
+{
+    (void)state;
+    int64_t m = 8, n = 3;
+    dc *a = mat(m, n, m, 53, 1);
+    void *A = to_t(1, a, m * n), *A0 = to_t(1, a, m * n);
+    int32_t p[9] = { 2, 3, 4, 5, 6, 7, 8, 1, 9 };
+    int64_t p64[9] = { 2, 3, 4, 5, 6, 7, 8, 1, 9 };
+    const struct {
+        void *A;
+        int64_t lda, k1, k2, pos;
+    } bad[] = { { A, m, 1, m + 1, 5 }, { A, 0, 1, 1, 3 }, { A, m, 0, 2, 4 }, { NULL, m, 1, 2, 2 } };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        for (int wide = 0; wide < 2; wide++) {
+            xcalls = 0;
+            if (wide)
+                laswp64(ours(1, "laswp", 1), n, bad[i].A, bad[i].lda, bad[i].k1, bad[i].k2, p64, 1);
+            else
+                laswp32(ours(1, "laswp", 0), n, bad[i].A, bad[i].lda, bad[i].k1, bad[i].k2, p, 1);
+            assert_int_equal(xcalls, 1);
+            assert_int_equal(xinfo, bad[i].pos);
+        }
+    assert_memory_equal(A, A0, (size_t)(m * n) * sizeof(double));
+    free(a), free(A), free(A0);
+}
+
 /* LASWP checks nothing, as LAPACK's: k2 < k1 and incx = 0 leave A as it is. */
 static void laswp_with_nothing_to_do_changes_nothing(void **state)
 {
@@ -243,6 +271,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(getrs_reads_the_pivots_the_caller_holds_now),
         cmocka_unit_test(laswp_moves_the_rows_the_host_lapack_moves),
         cmocka_unit_test(laswp_with_nothing_to_do_changes_nothing),
+        cmocka_unit_test(laswp_that_would_reach_outside_a_is_refused_through_xerbla),
         cmocka_unit_test(lu_invalid_arguments_reach_xerbla_with_lapacks_name_and_position),
     };
     return cmocka_run_group_tests(tests, host_open, NULL);
