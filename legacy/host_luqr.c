@@ -19,7 +19,9 @@ typedef void (*f_gels)(cp, cp, cp, cp, void *, cp, void *, cp, void *, cp, void 
     static void invoke_##I(lg_fn_t f, const lg_call_t *c, void *work, int64_t lwork)               \
     {                                                                                              \
         I m = (I)c->m, n = (I)c->n, k = (I)c->k, lda = (I)c->lda, ldb = (I)c->ldb;                 \
-        I ldc = (I)c->ldc, k1 = (I)c->k1, k2 = (I)c->k2, incx = (I)c->incx, lw = (I)lwork;         \
+        I ldc = (I)c->ldc, k1 = (I)c->k1, k2 = (I)c->k2, incx = (I)c->incx;                        \
+        /* a workspace larger than 32 bits hold is legal at their largest */                       \
+        I lw = (I)(sizeof(I) == 8 || lwork < INT32_MAX ? lwork : INT32_MAX);                       \
         I info = 0;                                                                                \
         void *A = (void *)c->A, *B = (void *)c->B;                                                 \
         const char *ta = lg_trans_char(c->ta);                                                     \
@@ -50,12 +52,13 @@ static bool has_work(const lg_call_t *c)
     return s == LG_SHAPE_GEQRF || s == LG_SHAPE_ORMQR || s == LG_SHAPE_GELS;
 }
 
-/* The host routine of c and its width: the 32-bit one when every integer fits. */
+/* The host routine of c and its width: the 32-bit one when every integer fits (lwork need
+ * not: a larger workspace is passed as the largest 32 bits hold). */
 static lg_fn_t host_fn(const lg_call_t *c, bool *wide)
 {
     lg_host_find();
     lg_fn_t f = lg_host_fns[0][c->r][c->t];
-    int64_t v[] = { c->m, c->n, c->k, c->lda, c->ldb, c->ldc, c->k1, c->k2, c->incx, c->lwork };
+    int64_t v[] = { c->m, c->n, c->k, c->lda, c->ldb, c->ldc, c->k1, c->k2, c->incx };
     for (size_t i = 0; f && i < sizeof v / sizeof *v; i++)
         if (!lg_fits32(v[i]))
             f = NULL;
