@@ -18,16 +18,9 @@
 /* TESS_HOST_OPEN_DELAY's largest value: a test's start, not a hang. */
 #define MAX_OPEN_DELAY_S 60.0
 
-/* A variable's value; NULL when it is unset or empty, which counts as unset. */
-static const char *env(const char *name)
-{
-    const char *s = getenv(name);
-    return s && *s ? s : NULL;
-}
-
 bool rt_env_flag(const char *name)
 {
-    const char *s = env(name);
+    const char *s = config_env(name);
     return s && strcmp(s, "0");
 }
 
@@ -124,7 +117,7 @@ static int parse_devices(const char *s, rt_config_t *c)
 /* TESS_HOST_OPEN_DELAY, seconds from 0 to MAX_OPEN_DELAY_S; 0 when unset. */
 static int host_open_delay(double *s)
 {
-    const char *v = env("TESS_HOST_OPEN_DELAY");
+    const char *v = config_env("TESS_HOST_OPEN_DELAY");
     *s = 0;
     if (!v)
         return 0;
@@ -134,7 +127,7 @@ static int host_open_delay(double *s)
 
 double rt_start_expected_s(void)
 {
-    const char *s = env("TESS_DEVICES");
+    const char *s = config_env("TESS_DEVICES");
     double delay;
     if (s && !strncmp(s, "host:", 5))
         return host_open_delay(&delay) ? 0 : delay;
@@ -166,7 +159,7 @@ static int parse_fault(const char *s, rt_config_t *c)
 
 static const char *pick(const char *field, const char *name)
 {
-    return field ? field : env(name);
+    return field ? field : config_env(name);
 }
 
 /* Defaults that depend on the devices, once they are chosen. */
@@ -190,7 +183,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
 
     /* a variable that is set holds a value: 0 there is no "unset" */
     c->nb_max = u->nb;
-    if (!c->nb_max && (s = env("TESS_NB")) &&
+    if (!c->nb_max && (s = config_env("TESS_NB")) &&
         ((err = config_parse_int(s, &c->nb_max)) || !c->nb_max))
         return err ? err : TESS_ECONFIG;
     if (c->nb_max < 0 || c->nb_max > RT_MAX_NB)
@@ -199,7 +192,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
 
     c->window = u->window;
     int64_t w = 0;
-    if (!c->window && (s = env("TESS_WINDOW"))) {
+    if (!c->window && (s = config_env("TESS_WINDOW"))) {
         if ((err = config_parse_int(s, &w)))
             return err;
         if (w < 1 || w > RT_MAX_WINDOW)
@@ -212,7 +205,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
         return TESS_ECONFIG;
 
     c->cache_fraction = u->cache_fraction;
-    if (!c->cache_fraction && (s = env("TESS_CACHE_FRACTION")) &&
+    if (!c->cache_fraction && (s = config_env("TESS_CACHE_FRACTION")) &&
         ((err = parse_double(s, &c->cache_fraction)) || !c->cache_fraction))
         return err ? err : TESS_ECONFIG;
     if (!c->cache_fraction)
@@ -221,12 +214,12 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
         return TESS_ECONFIG;
 
     c->cache_bytes = u->cache_bytes;
-    if (!c->cache_bytes && (s = env("TESS_CACHE_BYTES")) &&
+    if (!c->cache_bytes && (s = config_env("TESS_CACHE_BYTES")) &&
         ((err = parse_bytes(s, &c->cache_bytes)) || !c->cache_bytes))
         return err ? err : TESS_ECONFIG;
 
     c->host_device_mem = u->host_device_mem;
-    if (!c->host_device_mem && (s = env("TESS_HOST_DEVICE_MEM")) &&
+    if (!c->host_device_mem && (s = config_env("TESS_HOST_DEVICE_MEM")) &&
         ((err = parse_bytes(s, &c->host_device_mem)) || !c->host_device_mem))
         return err ? err : TESS_ECONFIG;
     if (!c->host_device_mem)
@@ -234,7 +227,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
 
     /* a variable only: a testing aid, which tess_config_t does not carry;
      * 0 (off) or at least 100 kB/s, so that a copy's time stays finite */
-    if ((s = env("TESS_HOST_LINK_GBPS")) &&
+    if ((s = config_env("TESS_HOST_LINK_GBPS")) &&
         ((err = parse_double(s, &c->host_link_gbps)) ||
          !(c->host_link_gbps == 0 || c->host_link_gbps >= 0.0001)))
         return err ? err : TESS_ECONFIG;
@@ -248,7 +241,7 @@ int config_resolve(const tess_config_t *u, rt_config_t *c)
         return TESS_ENOMEM;
 
     /* a variable only, a testing aid like TESS_HOST_LINK_GBPS */
-    if ((s = env("TESS_FAULT")) && (err = parse_fault(s, c)))
+    if ((s = config_env("TESS_FAULT")) && (err = parse_fault(s, c)))
         return err;
 
     c->verbose = u->verbose || rt_env_flag("TESS_VERBOSE");

@@ -8,6 +8,12 @@
 #include <string.h>
 #include "rt.h"
 
+const char *config_env(const char *name)
+{
+    const char *s = getenv(name);
+    return s && *s ? s : NULL;
+}
+
 int config_parse_int(const char *s, int64_t *v)
 {
     char *end;
@@ -23,9 +29,9 @@ int config_parse_int(const char *s, int64_t *v)
  * unparsable. */
 static int64_t env_count(const char *name, int *err)
 {
-    const char *s = getenv(name);
+    const char *s = config_env(name);
     int64_t v;
-    if (!s || !*s)
+    if (!s)
         return -1;
     if (config_parse_int(s, &v) || v < 0) {
         *err = TESS_ECONFIG;

@@ -32,6 +32,8 @@ int config_resolve(const tess_config_t *user, rt_config_t *out); /* nb 0: not se
 void config_device_defaults(rt_config_t *c);
 /* A whole decimal number, nothing else: 0, or TESS_ECONFIG. */
 int config_parse_int(const char *s, int64_t *v);
+/* A variable's value; NULL when it is unset or empty, which counts as unset. */
+const char *config_env(const char *name);
 /* TESS_DEVICES=cuda:local: this process's share of the count GPUs it sees,
  * from the launcher's local rank (config_env.c gives the rule). */
 int config_local_gpus(int count, rt_config_t *c);
