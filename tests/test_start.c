@@ -3,14 +3,13 @@
  * devices fail to open returns the error and leaves nothing behind.  Host
  * devices' opens are slowed with TESS_HOST_OPEN_DELAY, as a GPU's context
  * takes time to make. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "testutil.h"
 
 #define OPEN_DELAY_S 1.0
-#define TEXT(x) #x
-#define AS_TEXT(x) TEXT(x)
 
 /* The devices are host devices (TESS_TEST_DEVICES may name GPUs). */
 static bool on_host_devices(void)
@@ -28,9 +27,11 @@ static double seconds_since(const struct timespec *t0)
 
 /* Seconds a start of four devices (or those TESS_TEST_DEVICES names) takes, each device's
  * open slowed by delay; *ndev is the devices' count. */
-static double start_seconds(const char *delay, int *ndev)
+static double start_seconds(double delay, int *ndev)
 {
-    assert_int_equal(setenv("TESS_HOST_OPEN_DELAY", delay, 1), 0);
+    char text[32];
+    snprintf(text, sizeof text, "%g", delay);
+    assert_int_equal(setenv("TESS_HOST_OPEN_DELAY", text, 1), 0);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int err = tu_init_host(4, 0, 0);
@@ -54,10 +55,10 @@ static void devices_open_at_once(void **state)
     if (!on_host_devices())
         skip();
     int ndev = 0;
-    double base = start_seconds("0", &ndev);
+    double base = start_seconds(0, &ndev);
     if (ndev < 2)
         skip(); /* one device opens alone either way */
-    double s = start_seconds(AS_TEXT(OPEN_DELAY_S), &ndev);
+    double s = start_seconds(OPEN_DELAY_S, &ndev);
     if (!(s >= OPEN_DELAY_S && s - base < OPEN_DELAY_S * (1 + ndev) / 2))
         fail_msg("%d devices opening %.1f s each started in %.3f s (%.3f s with no delay)", ndev,
                  OPEN_DELAY_S, s, base);

@@ -1,9 +1,10 @@
 /* The tile size of each call: TESS_NB fixes it; unset, a call keeps the
  * tiles that earlier calls gave its operands, and otherwise gives its output
  * at least four tiles per device, at the largest of nb, nb/2 and nb/4 that
- * does (from nb/2 for a QR's panels, and on down to 128 columns), and the triangle of a TRSM
- * at least two tiles along per device.  Counted through the tasks run (a GEMM runs one task per tile of C
- * and tile of k).  True on any device count and backend. */
+ * does (from nb/2 for a QR's panels, and on down to 128 columns), and the
+ * triangle of a TRSM at least two tiles along per device.  Counted through
+ * the tasks run (a GEMM runs one task per tile of C and tile of k).  True on
+ * any device count and backend. */
 #include <stdlib.h>
 #include "testutil.h"
 
