@@ -99,11 +99,13 @@ static int64_t lwork_min(const lg_call_t *c)
     return v > 1 ? v : 1;
 }
 
-/* INFO's position where the routine's check does not look at it (it
- * writes INFO all the same). */
+/* INFO's position in LAPACK's numbering where the runtime's check does not
+ * report a NULL one there: GETRS, GEQRF and ORMQR have no INFO in the
+ * runtime's API, and GELS's is its 9th argument there (LAPACK's 11th, after
+ * WORK and LWORK). */
 static int info_position(lg_rout_t r)
 {
-    return r == LG_GETRS ? 9 : r == LG_GEQRF ? 8 : r == LG_ORMQR ? 13 : 0;
+    return r == LG_GETRS ? 9 : r == LG_GEQRF ? 8 : r == LG_ORMQR ? 13 : r == LG_GELS ? 11 : 0;
 }
 
 /* v as a float, rounded up (LAPACK's SROUNDUP_LWORK): rounded down, a caller allocating
@@ -137,11 +139,14 @@ static void answer_query(const lg_call_t *c)
 static int64_t lapack_check(const lg_call_t *c, const void *info, bool *done)
 {
     static const double any;
+    int64_t unused;
     int lp = lwork_position(c->r);
     bool query = lp && c->lwork == -1;
     lg_call_t q = *c;
     if (query)
         q.A = &any, q.B = &any, q.C = (void *)&any;
+    if (info_position(c->r))
+        q.info = &unused; /* a NULL INFO is refused below, at its own position */
     int64_t pos = -tess_internal_check(&q);
     if (!pos && lp && !query && c->lwork < lwork_min(c))
         pos = lp;

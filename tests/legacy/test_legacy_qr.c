@@ -225,6 +225,50 @@ static void qr_invalid_arguments_reach_xerbla_with_lapacks_name_and_position(voi
     run_bad_calls(bad, sizeof bad / sizeof *bad);
 }
 
+/* A NULL INFO (a C caller's) is refused through XERBLA at INFO's own position in LAPACK's
+ * numbering (GEQRF 8, ORMQR 13, GELS 11), with A, tau and B unchanged. */
+#define NULL_INFO_CALLS(I)                                                                         \
+    static void null_info_calls_##I(int wide, double *A, double *tau, double *B, double *work)     \
+    {                                                                                              \
+        I four = 4, two = 2, lw = 64;                                                              \
+        xcalls = 0;                                                                                \
+        ((void (*)(I *, I *, double *, I *, double *, double *, I *, I *))ours(1, "geqrf", wide))( \
+            &four, &four, A, &four, tau, work, &lw, NULL);                                         \
+        assert_int_equal(xcalls, 1);                                                               \
+        assert_string_equal(xname, "DGEQRF");                                                      \
+        assert_int_equal(xinfo, 8);                                                                \
+        ((void (*)(char *, char *, I *, I *, I *, double *, I *, double *, double *, I *,          \
+                   double *, I *, I *, size_t, size_t))ours(1, "ormqr", wide))(                    \
+            "L", "N", &four, &two, &two, A, &four, tau, B, &four, work, &lw, NULL, 1, 1);          \
+        assert_string_equal(xname, "DORMQR");                                                      \
+        assert_int_equal(xinfo, 13);                                                               \
+        ((void (*)(char *, I *, I *, I *, double *, I *, double *, I *, double *, I *, I *,        \
+                   size_t))ours(1, "gels", wide))("N", &four, &four, &two, A, &four, B, &four,     \
+                                                  work, &lw, NULL, 1);                             \
+        assert_string_equal(xname, "DGELS ");                                                      \
+        assert_int_equal(xinfo, 11);                                                               \
+        assert_int_equal(xcalls, 3);                                                               \
+    }
+NULL_INFO_CALLS(int32_t)
+NULL_INFO_CALLS(int64_t)
+
+static void a_null_info_is_refused_at_lapacks_position(void **state)
+{
+    (void)state;
+    double A[16], tau[4] = { 0.5, 0.5, 0.5, 0.5 }, B[16], work[64], A0[16], B0[16];
+    for (int i = 0; i < 16; i++)
+        A[i] = A0[i] = 1.0 + i % 5, B[i] = B0[i] = 2.0 - i % 3;
+    for (int wide = 0; wide < 2; wide++) {
+        if (wide)
+            null_info_calls_int64_t(wide, A, tau, B, work);
+        else
+            null_info_calls_int32_t(wide, A, tau, B, work);
+        assert_memory_equal(A, A0, sizeof A);
+        assert_memory_equal(B, B0, sizeof B);
+        assert_true(tau[0] == 0.5 && tau[3] == 0.5);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +277,7 @@ int main(void)
         cmocka_unit_test(gels_of_a_rank_deficient_matrix_gives_info),
         cmocka_unit_test(workspace_queries_are_answered_and_a_short_workspace_refused),
         cmocka_unit_test(qr_invalid_arguments_reach_xerbla_with_lapacks_name_and_position),
+        cmocka_unit_test(a_null_info_is_refused_at_lapacks_position),
     };
     return cmocka_run_group_tests(tests, host_open, NULL);
 }
