@@ -44,10 +44,10 @@ void lg_report(const char *fmt, ...)
 }
 
 #ifndef TESS_CUDA_BACKEND
-bool lg_gpu_run(const lg_call_t *c)
+lg_gpu_t lg_gpu_run(const lg_call_t *c)
 {
     (void)c;
-    return false;
+    return LG_GPU_NOT_MINE;
 }
 
 bool lg_cuda_in_use(void)
@@ -70,6 +70,15 @@ static int wide_position(const lg_call_t *c)
     return pos[0] ? pos[0] : pos[1];
 }
 
+/* A call whose sizes nothing here takes: the position XERBLA reports. */
+static int too_wide(const lg_call_t *c)
+{
+    lg_report("%c%s of these sizes needs a 64-bit host BLAS (TESS_BLAS64_LIB) or the runtime, "
+              "and neither is available",
+              lg_type_letter(c->t), lg_routine(c)->name);
+    return wide_position(c);
+}
+
 /* CUDA is asked about the operands only once it is loaded (lg_gpu_run's
  * first, cheap test), and the runtime about anything only for a call large
  * enough to go there. */
@@ -83,8 +92,9 @@ int lg_run(const lg_call_t *c)
         work |= r[i].out && r[i].m > 0 && r[i].n > 0;
     if (!work)
         return 0;
-    if (!lg_life.in_child && lg_gpu_run(c))
-        return 0;
+    lg_gpu_t g = lg_life.in_child ? LG_GPU_NOT_MINE : lg_gpu_run(c);
+    if (g != LG_GPU_NOT_MINE)
+        return g == LG_GPU_RAN ? 0 : too_wide(c);
     /* from a host kernel running a tile of a call on its way (the host BLAS
      * calling its own Fortran routines): the host BLAS only, since that
      * call holds the runtime */
@@ -95,8 +105,5 @@ int lg_run(const lg_call_t *c)
         return 0;
     if (!tried && !tess_internal_on_worker() && lg_runtime_call(c, false))
         return 0;
-    lg_report("%c%s of these sizes needs a 64-bit host BLAS (TESS_BLAS64_LIB) or the runtime, "
-              "and neither is available",
-              lg_type_letter(c->t), lg_routine(c)->name);
-    return wide_position(c);
+    return too_wide(c);
 }

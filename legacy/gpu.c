@@ -426,26 +426,39 @@ static outcome_t run_on(int dev, const lg_call_t *c, const lg_region_t *r, int n
     return err ? out : RAN;
 }
 
+/* Whether an operand of the call is copied to host memory to run it there: one in GPU
+ * memory with elements. */
+static bool copied(const lg_region_t *r)
+{
+    return r->p && r->m > 0 && r->n > 0 && device_of(r) >= 0;
+}
+
 /* The call on the host BLAS (LAPACK), its operands in GPU memory copied to host memory
- * and its outputs back: where the data can be reached when the GPU could not take it. */
-static bool run_on_host(const lg_call_t *c, const lg_region_t *r, int n)
+ * and its outputs back: where the data can be reached when the GPU could not take it.
+ * LG_GPU_TOO_WIDE, before anything is copied, when the host BLAS does not take the
+ * call's sizes either; LG_GPU_NOT_MINE when a copy or the call failed. */
+static lg_gpu_t run_on_host(const lg_call_t *c, const lg_region_t *r, int n)
 {
     size_t es = kern_dtypes[c->t].size;
     void *h[3] = { NULL };
     const void *p[3];
     int64_t ld[3];
+    for (int i = 0; i < n; i++) /* the copies are packed: leading dimension m */
+        p[i] = r[i].p, ld[i] = copied(&r[i]) ? r[i].m : r[i].ld;
+    lg_call_t d = moved(c, r, n, p, ld);
+    if (!lg_host_takes(&d))
+        return LG_GPU_TOO_WIDE;
     bool ok = true;
-    for (int i = 0; i < n; i++) {
-        p[i] = r[i].p, ld[i] = r[i].ld;
-        if (!ok || !r[i].p || r[i].m <= 0 || r[i].n <= 0 || device_of(&r[i]) < 0)
+    for (int i = 0; i < n && ok; i++) {
+        if (!copied(&r[i]))
             continue;
         size_t pitch = (size_t)r[i].m * es;
         ok = (h[i] = malloc(pitch * (size_t)r[i].n)) &&
              !CUDA_OK(cudaMemcpy2D(h[i], pitch, r[i].p, (size_t)r[i].ld * es, pitch, (size_t)r[i].n,
                                    cudaMemcpyDefault));
-        p[i] = h[i], ld[i] = r[i].m;
+        p[i] = h[i];
     }
-    lg_call_t d = moved(c, r, n, p, ld);
+    d = moved(c, r, n, p, ld);
     d.work = NULL; /* the caller's may be in GPU memory: the host LAPACK takes its own */
     ok = ok && lg_host_run(&d);
     for (int i = 0; i < n && ok; i++)
@@ -457,16 +470,16 @@ static bool run_on_host(const lg_call_t *c, const lg_region_t *r, int n)
         free(h[i]);
     if (!ok)
         cudaGetLastError();
-    return ok;
+    return ok ? LG_GPU_RAN : LG_GPU_NOT_MINE;
 }
 
 /* A BLAS or LAPACK call has no error channel: one that failed is run again on the host
  * when nothing reached its outputs, and otherwise (or when that fails too) the program
  * stops with a message, as XERBLA stops it for an invalid argument. */
-bool lg_gpu_run(const lg_call_t *c)
+lg_gpu_t lg_gpu_run(const lg_call_t *c)
 {
     if (!lg_cuda_in_use() || tess_internal_on_worker())
-        return false;
+        return LG_GPU_NOT_MINE;
     lg_region_t r[3];
     int n = lg_regions(c, r);
     int dev = -1;
@@ -476,7 +489,7 @@ bool lg_gpu_run(const lg_call_t *c)
     for (int i = 0; i < n && dev < 0; i++)
         dev = device_of(&r[i]);
     if (dev < 0)
-        return false;
+        return LG_GPU_NOT_MINE;
     /* GELS, and LASWP with a stride through its pivots, run on the host through copies
      * of their operands */
     bool host = c->r == LG_GELS || (c->r == LG_LASWP && c->incx != 1 && c->incx != -1);
@@ -487,8 +500,11 @@ bool lg_gpu_run(const lg_call_t *c)
                         : FAILED_UNTOUCHED;
     if (prev >= 0)
         cudaSetDevice(prev);
-    if (out == RAN || (out == FAILED_UNTOUCHED && run_on_host(c, r, n)))
-        return true;
+    lg_gpu_t g = out == RAN                ? LG_GPU_RAN
+                 : out == FAILED_UNTOUCHED ? run_on_host(c, r, n)
+                                           : LG_GPU_NOT_MINE;
+    if (g != LG_GPU_NOT_MINE)
+        return g;
     fprintf(stderr,
             "tessera_blas: %c%s on GPU %d failed (%s) and its outputs cannot be restored: "
             "stopping\n",

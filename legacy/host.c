@@ -90,21 +90,46 @@ void lg_host_find_once(void)
     pthread_once(&host_once, find_host);
 }
 
-/* The 32-bit host routine when the call's sizes fit, else the 64-bit host's. */
+/* The 32-bit host routine of a BLAS or Cholesky call when its sizes fit, else the 64-bit
+ * host's; NULL when neither takes it. */
+static lg_fn_t blas_fn(const lg_call_t *c, bool *wide)
+{
+    lg_fn_t f = lg_host_fns[0][c->r][c->t];
+    *wide = !(f && lg_fits32(c->m) && lg_fits32(c->n) && lg_fits32(c->k) && lg_fits32(c->lda) &&
+              lg_fits32(c->ldb) && lg_fits32(c->ldc));
+    return *wide ? lg_host_fns[1][c->r][c->t] : f;
+}
+
+static bool is_luqr(const lg_call_t *c)
+{
+    return !lg_is_cholesky(lg_routine(c)->shape) && lg_is_lapack(lg_routine(c)->shape);
+}
+
+bool lg_host_takes(const lg_call_t *c)
+{
+    lg_host_find();
+    if (is_luqr(c))
+        return lg_host_luqr_takes(c);
+    bool wide;
+    if (blas_fn(c, &wide))
+        return true;
+    lg_call_t g = *c; /* GEMMT by GEMMs of its sizes */
+    g.r = LG_GEMM;
+    return lg_routine(c)->shape == LG_SHAPE_GEMMT && blas_fn(&g, &wide);
+}
+
 bool lg_host_run(const lg_call_t *c)
 {
     lg_host_find();
-    if (!lg_is_cholesky(lg_routine(c)->shape) && lg_is_lapack(lg_routine(c)->shape))
+    if (is_luqr(c))
         return lg_host_luqr(c);
-    lg_fn_t f = lg_host_fns[0][c->r][c->t];
-    if (f && lg_fits32(c->m) && lg_fits32(c->n) && lg_fits32(c->k) && lg_fits32(c->lda) &&
-        lg_fits32(c->ldb) && lg_fits32(c->ldc)) {
+    bool wide;
+    lg_fn_t f = blas_fn(c, &wide);
+    if (f && !wide)
         lg_host_invoke32(f, c);
-        return true;
-    }
-    if ((f = lg_host_fns[1][c->r][c->t])) {
+    else if (f)
         lg_host_invoke(f, c, &c->m, &c->n, &c->k, &c->lda, &c->ldb, &c->ldc, c->info);
-        return true;
-    }
-    return lg_routine(c)->shape == LG_SHAPE_GEMMT && lg_host_gemmt_by_gemm(c);
+    else
+        return lg_routine(c)->shape == LG_SHAPE_GEMMT && lg_host_gemmt_by_gemm(c);
+    return true;
 }

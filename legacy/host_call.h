@@ -100,6 +100,9 @@ static inline __attribute__((always_inline)) void lg_host_invoke32(lg_fn_t f, co
  * width, and a workspace of the host's optimal size where the call has none. */
 bool lg_host_luqr(const lg_call_t *c);
 
+/* Whether a host LAPACK routine takes c's sizes (lg_host_takes of LU's and QR's calls). */
+bool lg_host_luqr_takes(const lg_call_t *c);
+
 /* GEMMT where the host BLAS has none, by GEMMs (gemmt_host.c). */
 bool lg_host_gemmt_by_gemm(const lg_call_t *c);
 

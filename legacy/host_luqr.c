@@ -100,6 +100,12 @@ bool lg_host_lwork(const lg_call_t *c, int64_t *lwork)
     return f && query(f, wide, &q, lwork);
 }
 
+bool lg_host_luqr_takes(const lg_call_t *c)
+{
+    bool wide;
+    return host_fn(c, &wide) != NULL;
+}
+
 bool lg_host_luqr(const lg_call_t *c)
 {
     bool wide;

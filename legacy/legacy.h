@@ -158,6 +158,9 @@ bool lg_run_small32(const lg_call_t *c);
  * routine takes its sizes. */
 bool lg_host_run(const lg_call_t *c);
 
+/* Whether lg_host_run has a host routine for c's sizes. */
+bool lg_host_takes(const lg_call_t *c);
+
 /* The host LAPACK's answer to a workspace query (lwork = -1) of a valid
  * GEQRF, ORMQR or GELS call: its optimal lwork; false when no host LAPACK
  * has the routine. */
@@ -182,9 +185,14 @@ void *lg_host_symbol(const char *name, bool ilp64);
  * liblapack.so.3; the 64-bit host BLAS for 64-bit names). */
 void *lg_host_lapack_symbol(const char *name, bool ilp64);
 
-/* Operands in GPU memory (CUDA builds): true when the call had any and was
- * served on a GPU. */
-bool lg_gpu_run(const lg_call_t *c);
+/* What lg_gpu_run did with a call: none of its operands were in GPU memory
+ * (or CUDA is not in use), it ran (on their GPU, or on the host through
+ * copies), or it is refused untouched since neither a GPU nor the host BLAS
+ * takes its sizes (integers past 32 bits with no 64-bit host BLAS). */
+typedef enum { LG_GPU_NOT_MINE, LG_GPU_RAN, LG_GPU_TOO_WIDE } lg_gpu_t;
+
+/* Operands in GPU memory (CUDA builds). */
+lg_gpu_t lg_gpu_run(const lg_call_t *c);
 
 /* The error handlers a refused call reports to, with the argument's
  * position: XERBLA of each integer width (f77.c; the application's own when

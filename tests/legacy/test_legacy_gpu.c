@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -34,6 +35,30 @@ uplo_fn dpotrf_, dlauum_, dpotri_;
 void dtrtri_(const char *, const char *, const int *, double *, const int *, int *, size_t, size_t);
 void zposv_(const char *, const int *, const int *, zc *, const int *, zc *, const int *, int *,
             size_t);
+void sgemm_64_(const char *, const char *, const int64_t *, const int64_t *, const int64_t *,
+               const float *, const float *, const int64_t *, const float *, const int64_t *,
+               const float *, float *, const int64_t *, size_t, size_t);
+
+/* What the library reported to XERBLA last. */
+static struct {
+    int calls;
+    char name[8];
+    int64_t info;
+} seen;
+
+void xerbla_(const char *name, const int *info, size_t len)
+{
+    seen.calls++;
+    snprintf(seen.name, sizeof seen.name, "%.*s", (int)len, name);
+    seen.info = *info;
+}
+
+void xerbla_64_(const char *name, const int64_t *info, size_t len)
+{
+    seen.calls++;
+    snprintf(seen.name, sizeof seen.name, "%.*s", (int)len, name);
+    seen.info = *info;
+}
 
 static void *on_gpu(const void *h, size_t bytes)
 {
@@ -222,6 +247,37 @@ static void small_device_operands_after_calls_before_cuda_are_served_on_their_gp
     cudaFree(dA), cudaFree(dB), cudaFree(dC);
 }
 
+/* A 64-bit call on GPU memory with a dimension past 32 bits, which neither cuBLAS nor a
+ * 32-bit host BLAS takes, is refused through XERBLA at that dimension's position, with
+ * nothing copied or changed: C (8 GiB of floats, m = 2^31 + 1) keeps its bytes. */
+static void a_gpu_call_past_32_bits_without_a_64_bit_host_is_refused_untouched(void **state)
+{
+    (void)state;
+    if (dlopen("libopenblas64_.so.0", RTLD_NOW) || dlopen("libopenblas64.so.0", RTLD_NOW) ||
+        getenv("TESS_BLAS64_LIB"))
+        skip(); /* a 64-bit host BLAS takes the call through host copies */
+    const int64_t m = ((int64_t)1 << 31) + 1, n = 1, k = 0, one = 1;
+    const float alpha = 1, beta = 2;
+    float *dC, *dAB, ends[2];
+    if (cudaMalloc((void **)&dC, (size_t)m * sizeof(float)) != cudaSuccess) {
+        cudaGetLastError();
+        skip();
+    }
+    assert_int_equal(cudaMalloc((void **)&dAB, sizeof(float)), cudaSuccess);
+    assert_int_equal(cudaMemset(dC, 0x40, (size_t)m * sizeof(float)), cudaSuccess);
+    seen.calls = 0;
+    sgemm_64_("N", "N", &m, &n, &k, &alpha, dAB, &m, dAB, &one, &beta, dC, &m, 1, 1);
+    assert_int_equal(seen.calls, 1);
+    assert_string_equal(seen.name, "SGEMM ");
+    assert_int_equal(seen.info, 3);
+    from_gpu(&ends[0], dC, sizeof(float));
+    from_gpu(&ends[1], dC + m - 1, sizeof(float));
+    float before;
+    memset(&before, 0x40, sizeof before);
+    assert_true(ends[0] == before && ends[1] == before);
+    cudaFree(dC), cudaFree(dAB);
+}
+
 int main(void)
 {
     const int n = 8;
@@ -236,6 +292,7 @@ int main(void)
         cmocka_unit_test(small_device_operands_after_calls_before_cuda_are_served_on_their_gpu),
         cmocka_unit_test(device_operands_are_served_on_their_gpu),
         cmocka_unit_test(lapack_device_operands_are_served_on_their_gpu),
+        cmocka_unit_test(a_gpu_call_past_32_bits_without_a_64_bit_host_is_refused_untouched),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
