@@ -4,8 +4,10 @@
 #
 #   tools/offline-deps.sh fetch DIR [mpi]
 #       on a machine with Debian's package index: download the .deb files of
-#       hwloc, OpenBLAS, cmocka, pkgconf and the gfortran runtime into DIR
-#       (about 14 MB), and with "mpi" those of Open MPI and ScaLAPACK (built
+#       hwloc, OpenBLAS, cmocka, pkgconf, the gfortran runtime, and LAPACK's
+#       and netlib's testers with the reference libraries they run on
+#       (tests/legacy/gpu_testers.sh) into DIR (about 19 MB), and with "mpi"
+#       those of Open MPI and ScaLAPACK (built
 #       for Open MPI) into DIR/mpi (about 9 MB), for the ScaLAPACK example,
 #       its tests and bench/scalapack_gpu.sh.  Carry DIR to the GPU machine
 #       (.devdeps in the repository root is git-ignored for that).
@@ -27,7 +29,8 @@ offline_deps_fetch() (
     apt-get download \
         libopenblas0-pthread libopenblas-pthread-dev libopenblas-dev libgfortran5 \
         libhwloc15 libhwloc-dev libnuma1 libnuma-dev libltdl7 libltdl-dev \
-        libcmocka0 libcmocka-dev pkgconf pkgconf-bin libpkgconf3 >/dev/null
+        libcmocka0 libcmocka-dev pkgconf pkgconf-bin libpkgconf3 \
+        liblapack-test liblapack3 libblas-test libblas3 >/dev/null
     if [ "${2:-}" = mpi ]; then
         mkdir -p mpi
         cd mpi
