@@ -117,6 +117,10 @@ typedef struct {
     /* Fails at the first exactly zero element of the diagonal, nothing written */
     int (*diag_zero)(kern_ctx_t *ctx, int64_t n, const void *A, int64_t lda, int64_t *info,
                      int64_t offset);
+    /* Fails (offset + 1) when the m x n A holds an element that is not zero, either part of a
+     * complex one, nothing written: GELS's test for A = 0 */
+    int (*any_nonzero)(kern_ctx_t *ctx, int64_t m, int64_t n, const void *A, int64_t lda,
+                       int64_t *info, int64_t offset);
     /* A = A^-1, A triangular; fails where a diagonal element is exactly zero (never with diag
      * unit, whose diagonal is not read) */
     int (*trtri)(kern_ctx_t *ctx, tess_uplo_t uplo, tess_diag_t diag, int64_t n, void *A,

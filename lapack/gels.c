@@ -15,8 +15,13 @@
  * doing nothing once one has failed, stores the first exactly zero diagonal
  * element (L's diagonal is R's, conjugated); the solves and what follows
  * them are gated on it and come after the chain, so on failure B holds what
- * LAPACK leaves (Q^H B, or B as it was).  tau and F are the call's scratch
- * (runtime/scratch.c), as they are LAPACK's workspace. */
+ * LAPACK leaves (Q^H B, or B as it was).  LAPACK's GELS answers A = 0 with
+ * X = 0 (B zeroed, all max(m, n) rows) and INFO = 0, not a rank deficiency:
+ * R(1,1) = 0 (INFO 1) is the first sign of it, and A = 0 exactly when the
+ * whole factored matrix is (R and the reflectors), so tasks after all others
+ * search its panels for a nonzero element when INFO is 1, and with none zero
+ * B and reset INFO.  tau and F are the call's scratch (runtime/scratch.c), as
+ * they are LAPACK's workspace, and so is the flag the search sets. */
 #include "lapack.h"
 #include "scratch.h"
 
@@ -26,6 +31,7 @@ typedef struct {
     tess_trans_t trans; /* NoTrans or ConjTrans, of the factored matrix (A's, or A^H's) */
     int64_t n;          /* the factored matrix's columns: min(m, n) */
     int64_t *info;
+    int64_t *nonzero; /* set when the factored matrix has a nonzero element */
     lapack_tfac_t *f; /* GEQRF's T factors, for the ORMQR */
 } gels_call_t;
 
@@ -57,6 +63,20 @@ static int submit_solve(kern_type_t t, tess_trans_t trans, const tiling_t *A, co
     return err;
 }
 
+/* A = 0's answer, LAPACK's, after every other task on B (its panels) and, through after,
+ * on INFO: the factored matrix A searched, then B zeroed and INFO reset when it is zero. */
+static int submit_zero_a(kern_type_t t, const gels_call_t *c, const tiling_t *A, const tiling_t *B,
+                         rt_block_t *after)
+{
+    lapack_opts_t o = { c->info, 0, after, 0 };
+    int err = 0;
+    for (int64_t k = 0; k < A->nt && !err; k++)
+        err = lapack_task_gels_zero_a(t, LAPACK_ZERO_A_SEARCH, &o, c->nonzero, tile(A, 0, k));
+    for (int64_t j = 0; j < B->nt && !err; j++)
+        err = lapack_task_gels_zero_a(t, LAPACK_ZERO_A_ZERO, &o, c->nonzero, tile(B, 0, j));
+    return err ? err : lapack_task_gels_zero_a(t, LAPACK_ZERO_A_RESET, &o, c->nonzero, NULL);
+}
+
 /* The graph for m >= n on the factored matrix A (A itself, or F = A^H in scratch: lq). */
 static int submit_qr(kern_type_t t, const gels_call_t *c, const tiling_t *A, const tiling_t *tau,
                      const tiling_t *B, bool lq)
@@ -72,11 +92,13 @@ static int submit_qr(kern_type_t t, const gels_call_t *c, const tiling_t *A, con
     if (!err)
         err =
             submit_solve(t, c->trans == TessNoTrans ? TessNoTrans : ct, A, tau, B, c->info, chain);
-    if (c->trans == TessNoTrans)
-        return err;
-    for (int64_t j = 0; j < B->nt && !err && B->mb > c->n; j++)
-        err = lapack_task_zero_rows(t, &gate, c->n, tile(B, 0, j));
-    return err ? err : lapack_submit_ormqr(t, &gate, TessLeft, TessNoTrans, A, tau, B, c->f);
+    if (c->trans != TessNoTrans) {
+        for (int64_t j = 0; j < B->nt && !err && B->mb > c->n; j++)
+            err = lapack_task_zero_rows(t, &gate, c->n, tile(B, 0, j));
+        if (!err)
+            err = lapack_submit_ormqr(t, &gate, TessLeft, TessNoTrans, A, tau, B, c->f);
+    }
+    return err ? err : submit_zero_a(t, c, A, B, chain);
 }
 
 /* to = from^H on column panels: to's panel i, rows j nb on, from from's panel j, rows i nb
@@ -125,19 +147,22 @@ int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t
     bool lq = m < n;
     size_t es = kern_dtypes[t].size;
     int64_t k = lq ? m : n;
-    /* tau, then F for m < n */
-    void *tau = rt_scratch_alloc((size_t)k * es + (lq ? (size_t)m * (size_t)n * es : 0));
-    if (!tau)
+    /* the flag (16 bytes, so that tau is aligned for every type), tau, then F for m < n */
+    char *scratch = rt_scratch_alloc(16 + (size_t)k * es + (lq ? (size_t)m * (size_t)n * es : 0));
+    if (!scratch)
         return TESS_ENOMEM;
+    int64_t *nonzero = (int64_t *)scratch;
+    *nonzero = 0;
+    char *tau = scratch + 16;
     tess_trans_t ft = kern_trans(t, trans) == TessNoTrans ? TessNoTrans : TessConjTrans;
     if (lq)
         ft = ft == TessNoTrans ? TessConjTrans : TessNoTrans;
     lapack_tfac_t f = { NULL, NULL };
-    gels_call_t c = { ft, k, info, &f };
+    gels_call_t c = { ft, k, info, nonzero, &f };
     blas_operand_t ops[] = {
         [OP_TAU] = { .ptr = tau, .m = 1, .n = k, .ld = 1, .panels = true },
         [OP_B] = { .ptr = B, .m = m > n ? m : n, .n = nrhs, .ld = ldb, .panels = true },
-        [OP_F] = { .ptr = lq ? (char *)tau + (size_t)k * es : NULL,
+        [OP_F] = { .ptr = lq ? tau + (size_t)k * es : NULL,
                    .m = n,
                    .n = m,
                    .ld = n,
@@ -147,6 +172,6 @@ int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t
     };
     err = blas_run(t, 4, ops, submit, &c);
     lapack_tfac_free(&f);
-    rt_scratch_submitted(tau);
+    rt_scratch_submitted(scratch);
     return err;
 }

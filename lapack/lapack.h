@@ -128,6 +128,13 @@ int lapack_task_qr_solve(kern_type_t t, const lapack_opts_t *o, tess_trans_t tra
                          int64_t k, rt_block_t *panel, rt_block_t *c);
 /* c's rows from off set to zero */
 int lapack_task_zero_rows(kern_type_t t, const lapack_opts_t *o, int64_t off, rt_block_t *c);
+/* GELS's answer to A = 0 (gels.c), tasks that do nothing unless *o->info is 1, chained
+ * through o->after: the search of the factored panel blk for a nonzero element, which sets
+ * *nonzero; then, when there is none, blk (a panel of B) zeroed whole, and INFO reset to 0
+ * (blk NULL). */
+typedef enum { LAPACK_ZERO_A_SEARCH, LAPACK_ZERO_A_ZERO, LAPACK_ZERO_A_RESET } lapack_zero_a_t;
+int lapack_task_gels_zero_a(kern_type_t t, lapack_zero_a_t step, const lapack_opts_t *o,
+                            int64_t *nonzero, rt_block_t *blk);
 /* c's rows coff to coff + a->n - 1 = the Hermitian transpose of a's rows off to off + c->n - 1
  * (a and c column panels); fresh: c's earlier content is not needed, its first write of the
  * call (not read in) */

@@ -4,15 +4,26 @@
  * gated on the call's INFO as the Cholesky family's are (lapack.h). */
 #include "lapack.h"
 
-typedef enum { QR_GEQRF, QR_ORMQR, QR_LARFB, QR_CHECK, QR_SOLVE, QR_ZERO, QR_TRANSPOSE } qr_op_t;
+typedef enum {
+    QR_GEQRF,
+    QR_ORMQR,
+    QR_LARFB,
+    QR_CHECK,
+    QR_SOLVE,
+    QR_ZERO,
+    QR_TRANSPOSE,
+    QR_NONZERO,
+    QR_INFO_RESET
+} qr_op_t;
 
 typedef struct {
     int64_t *info;
     int64_t limit;
-    int64_t off;     /* the step's first row (of V and, for side Left, of C), or C's column */
-    int64_t m, n, k; /* the kernel's sizes */
-    int64_t coff;    /* QR_TRANSPOSE: the first row of C written */
-    bool fresh;      /* QR_TRANSPOSE: C's earlier content is not needed (written, not read) */
+    int64_t *nonzero; /* GELS's tasks for A = 0: the flag a nonzero element sets, else NULL */
+    int64_t off;      /* the step's first row (of V and, for side Left, of C), or C's column */
+    int64_t m, n, k;  /* the kernel's sizes */
+    int64_t coff;     /* QR_TRANSPOSE: the first row of C written */
+    bool fresh;       /* QR_TRANSPOSE: C's earlier content is not needed (written, not read) */
     int16_t side, trans;
     int8_t op, type, sv, st, sc, sf; /* access slots: panel or V, tau, C, T (-1: none) */
 } qr_args_t;
@@ -47,10 +58,18 @@ static int solve_step(const rt_exec_t *x, const qr_args_t *a, size_t es)
     return err;
 }
 
+/* GELS's tasks for A = 0 run only once R(1,1) = 0 has made INFO 1, and those after the
+ * search for a nonzero element only when it found none. */
+static bool zero_a_gate_closed(const qr_args_t *a)
+{
+    return __atomic_load_n(a->info, __ATOMIC_ACQUIRE) != 1 ||
+           (a->op != QR_NONZERO && __atomic_load_n(a->nonzero, __ATOMIC_ACQUIRE) != 0);
+}
+
 static int qr_fn(const rt_exec_t *x)
 {
     const qr_args_t *a = x->args;
-    if (tile_gate_closed(a->info, a->limit))
+    if (a->nonzero ? zero_a_gate_closed(a) : tile_gate_closed(a->info, a->limit))
         return 0;
     size_t es = kern_dtypes[a->type].size;
     switch ((qr_op_t)a->op) {
@@ -82,6 +101,9 @@ static int qr_fn(const rt_exec_t *x)
         unsigned char zero[16] = { 0 };
         return x->kern->scal(x->ctx, a->m, a->n, zero, at(x, a->sc, a->off, 0, es), x->ld[a->sc]);
     }
+    case QR_NONZERO:
+        return x->kern->any_nonzero(x->ctx, a->m, a->n, x->ptr[a->sv], x->ld[a->sv], a->nonzero, 0);
+    case QR_INFO_RESET: __atomic_store_n(a->info, 0, __ATOMIC_RELEASE); return 0;
     }
     return TESS_EINTERNAL;
 }
@@ -106,8 +128,10 @@ static int submit_with(kern_type_t t, const lapack_opts_t *o, qr_args_t *a, cons
     if (c)
         a->sc = (int8_t)task_access(task, c, a->fresh ? RT_W : RT_RW);
     a->sf = f ? (int8_t)task_access(task, f, panel ? RT_W : RT_R) : -1;
-    if (o && o->after)
-        task_access(task, o->after, a->op == QR_CHECK ? RT_RW : RT_R);
+    if (o && o->after) /* the chains of checks write it */
+        task_access(task, o->after,
+                    a->op == QR_CHECK || a->op == QR_NONZERO || a->op == QR_INFO_RESET ? RT_RW
+                                                                                       : RT_R);
     task->prio = o ? o->prio : 0;
     task->urgent = o && lapack_on_path(o);
     TASK_SET_ARGS(task, qr_fn, t, *a);
@@ -178,4 +202,17 @@ int lapack_task_transpose(kern_type_t t, bool fresh, int64_t off, rt_block_t *a,
         .op = QR_TRANSPOSE, .off = off, .m = c->n, .n = a->n, .coff = coff, .fresh = fresh
     };
     return submit(t, NULL, &ta, "transpose", a, NULL, c);
+}
+
+int lapack_task_gels_zero_a(kern_type_t t, lapack_zero_a_t step, const lapack_opts_t *o,
+                            int64_t *nonzero, rt_block_t *blk)
+{
+    qr_op_t op = step == LAPACK_ZERO_A_SEARCH ? QR_NONZERO
+                 : step == LAPACK_ZERO_A_ZERO ? QR_ZERO
+                                              : QR_INFO_RESET;
+    qr_args_t a = { .op = op, .nonzero = nonzero };
+    if (blk)
+        a.m = blk->m, a.n = blk->n;
+    const char *name = op == QR_NONZERO ? "check" : op == QR_ZERO ? "scal" : "info";
+    return submit(t, o, &a, name, op == QR_NONZERO ? blk : NULL, NULL, op == QR_ZERO ? blk : NULL);
 }

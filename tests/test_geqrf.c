@@ -306,6 +306,45 @@ gels_reports_the_first_zero_on_rs_diagonal_at_the_first_column_and_deep_inside(v
         }
 }
 
+/* A = 0 (its padding rows not): LAPACK's GELS answers X = 0, B's max(m, n) rows zeroed, with
+ * INFO 0 rather than a rank deficiency; A stays zero, and B's padding rows come back bit for
+ * bit, as the host LAPACK's. */
+static void zero_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n)
+{
+    int64_t lda = m + 1, ldb = max64(m, n) + 2, nrhs = 3;
+    void *A = tu_matrix(t, lda, n, 5);
+    for (int64_t j = 0; j < n; j++)
+        memset((char *)A + (size_t)(j * lda) * t->es, 0, (size_t)m * t->es);
+    void *B = tu_matrix(t, ldb, nrhs, 6);
+    void *Ar = tu_copy(t, A, lda, n), *Br = tu_copy(t, B, ldb, nrhs);
+    int64_t info = -1;
+    assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
+    sync_matrix(t, B, ldb, nrhs, ldb);
+    sync_matrix(t, A, lda, n, lda);
+    assert_int_equal(tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb), 0);
+    if (info != 0 || tu_diff(t, B, Br, ldb, nrhs, ldb) != 0 || tu_diff(t, A, Ar, lda, n, lda) != 0)
+        fail_msg("%sgels trans %d m %lld n %lld of A = 0: info %lld, B %s LAPACK's, A %s", t->name,
+                 trans, (long long)m, (long long)n, (long long)info,
+                 tu_diff(t, B, Br, ldb, nrhs, ldb) == 0 ? "as" : "unlike",
+                 tu_diff(t, A, Ar, lda, n, lda) == 0 ? "zero" : "changed");
+    tu_release(t, A, lda, n);
+    tu_release(t, B, ldb, nrhs);
+    free(Ar);
+    free(Br);
+}
+
+static void gels_of_a_zero_matrix_gives_x_zero_and_info_zero_as_lapacks(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < TU_NTYPES; ti++) {
+        const tu_type_t *t = &tu_types[ti];
+        zero_case(t, TessNoTrans, 3 * NB + 2, 2 * NB + 1);
+        zero_case(t, ctrans(t), 3 * NB + 2, 2 * NB + 1);
+        zero_case(t, TessNoTrans, 2 * NB + 1, 3 * NB + 2);
+        zero_case(t, ctrans(t), 2 * NB + 1, 3 * NB + 2);
+    }
+}
+
 /* GEQRF on a window of a parent at an offset off the tile grid, then ORMQR (Q^H) and TRSM with R
  * on a window of B, with no sync: the least-squares solution by hand, bounded as gels' is;
  * every element of the parents outside the windows is bitwise what it was. */
@@ -479,6 +518,7 @@ static void geqrf_and_gels_run_on_the_default_tile_size(void **state)
     factor_case(&tu_types[1], 700, 650);
     gels_case(&tu_types[1], TessNoTrans, 900, 500, 3);
     gels_case(&tu_types[1], TessNoTrans, 500, 900, 3);
+    zero_case(&tu_types[2], TessNoTrans, 900, 500);
     assert_int_equal(tess_finalize(), 0);
 }
 
@@ -491,6 +531,7 @@ int main(void)
         cmocka_unit_test(gels_solves_wide_problems_as_lapacks_lq_path_in_every_precision),
         cmocka_unit_test(
             gels_reports_the_first_zero_on_rs_diagonal_at_the_first_column_and_deep_inside),
+        cmocka_unit_test(gels_of_a_zero_matrix_gives_x_zero_and_info_zero_as_lapacks),
         cmocka_unit_test(geqrf_ormqr_and_trsm_chained_on_views_solve_least_squares_with_no_sync),
         cmocka_unit_test(quick_returns_submit_nothing_and_gels_with_no_unknowns_sets_x_to_zero),
         cmocka_unit_test(qr_routines_reject_invalid_arguments_with_their_lapack_numbers),

@@ -119,6 +119,11 @@ int kern_cuda_potrf_info(kern_type_t t, cudaStream_t s, int64_t n, const void *A
 int kern_cuda_diag_zero(kern_type_t t, cudaStream_t s, int64_t n, const void *A, int64_t lda,
                         int *dev_out);
 
+/* *dev_out = 1 when the m x n A holds an element that is not zero (either part of a complex
+ * one), else 0. */
+int kern_cuda_any_nonzero(kern_type_t t, cudaStream_t s, int64_t m, int64_t n, const void *A,
+                          int64_t lda, int *dev_out);
+
 /* The calling thread's cuSOLVER parameters (cusolverDnParams_t, the 64-bit API's), created on
  * first use and destroyed when the thread exits.  0 or TESS_EDEVICE. */
 int kern_cuda_solver_params(cusolverDnParams_t *p);

@@ -239,3 +239,36 @@ extern "C" int kern_cuda_diag_zero(kern_type_t t, cudaStream_t s, int64_t n, con
 {
     return diag_zero(t, s, n, A, lda, dev_out, false);
 }
+
+/* Over reals (two per complex element): every thread that meets a nonzero writes 1. */
+template <class R>
+__global__ void any_nonzero(int64_t rows, int64_t n, const R *A, int64_t ld, int *out)
+{
+    for (int64_t j = blockIdx.y; j < n; j += gridDim.y)
+        for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < rows;
+             i += (int64_t)gridDim.x * blockDim.x)
+            if (A[i + j * ld] != 0) {
+                *out = 1;
+                return;
+            }
+}
+
+extern "C" int kern_cuda_any_nonzero(kern_type_t t, cudaStream_t s, int64_t m, int64_t n,
+                                     const void *A, int64_t lda, int *dev_out)
+{
+    CUDA_TRY(cudaMemsetAsync(dev_out, 0, sizeof(int), s));
+    bool cx = t == KERN_C || t == KERN_Z;
+    int64_t rows = cx ? 2 * m : m, ld = cx ? 2 * lda : lda;
+    if (rows <= 0 || n <= 0)
+        return 0;
+    dim3 grid((unsigned)(rows < 64 * 256 ? (rows + 255) / 256 : 64),
+              (unsigned)(n < 1024 ? n : 1024));
+    if (t == KERN_S || t == KERN_C)
+        any_nonzero<float>
+            <<<grid, 256, 0, s>>>(rows, n, static_cast<const float *>(A), ld, dev_out);
+    else
+        any_nonzero<double>
+            <<<grid, 256, 0, s>>>(rows, n, static_cast<const double *>(A), ld, dev_out);
+    KERN_LAUNCH_CHECK();
+    return 0;
+}

@@ -142,6 +142,19 @@ int host_lapack_diag_zero(int t, int64_t n, const void *A, int64_t lda, int64_t 
     return 0;
 }
 
+/* A complex element as two reals; -0 is zero. */
+int host_lapack_any_nonzero(int t, int64_t m, int64_t n, const void *A, int64_t lda, int64_t *info,
+                            int64_t offset)
+{
+    int64_t rows = t >= 2 ? 2 * m : m, ld = t >= 2 ? 2 * lda : lda;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < rows; i++)
+            if (t == 0 || t == 2 ? ((const float *)A)[i + j * ld] != 0
+                                 : ((const double *)A)[i + j * ld] != 0)
+                return tile_info(1, info, offset);
+    return 0;
+}
+
 int host_lapack_getrf(int t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
                       int64_t *info, int64_t offset)
 {

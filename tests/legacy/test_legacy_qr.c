@@ -154,6 +154,31 @@ static void gels_of_a_rank_deficient_matrix_gives_info(void **state)
             }
 }
 
+/* A = 0 gives what the host LAPACK gives, X = 0 (B's max(m, n) rows zeroed) and INFO 0, on
+ * either side of the threshold: N_SMALL on the host LAPACK, N_LARGE through the runtime. */
+static void gels_of_a_zero_matrix_gives_x_zero_and_info_zero_at_every_size(void **state)
+{
+    (void)state;
+    for (int ty = 0; ty < 4; ty++)
+        for (int s = 0; s < 2; s++)
+            for (int wide_a = 0; wide_a < 2; wide_a++) {
+                int64_t n = s ? N_LARGE : N_SMALL, m = wide_a ? n - 5 : n + 7, ldb = m + n;
+                int64_t lw = (m + n) * 64 + NRHS;
+                dc *a = calloc((size_t)(m * n), sizeof *a), *b = mat(ldb, NRHS, ldb, 43, ty);
+                void *A = to_t(ty, a, m * n), *B = to_t(ty, b, ldb * NRHS);
+                void *w = calloc((size_t)lw, elsize[ty]);
+                dc *b0 = from_t(ty, B, ldb * NRHS); /* in the type's precision */
+                char tr = wide_a ? (ty >= 2 ? 'C' : 'T') : 'N';
+                assert_int_equal(gels32(ours(ty, "gels", 0), tr, m, n, NRHS, A, m, B, ldb, w, lw),
+                                 0);
+                dc *x = from_t(ty, B, ldb * NRHS);
+                for (int64_t j = 0; j < NRHS; j++)
+                    for (int64_t i = 0; i < ldb; i++)
+                        assert_true(x[i + j * ldb] == (i < (m > n ? m : n) ? 0 : b0[i + j * ldb]));
+                free(a), free(b), free(b0), free(A), free(B), free(w), free(x);
+            }
+}
+
 /* lwork = -1: WORK(1) is the host LAPACK's answer, INFO 0, nothing else done; too small an
  * lwork is refused at LAPACK's position. */
 static void workspace_queries_are_answered_and_a_short_workspace_refused(void **state)
@@ -275,6 +300,7 @@ int main(void)
         cmocka_unit_test(qr_factors_and_products_match_the_host_lapack),
         cmocka_unit_test(gels_solves_least_squares_and_minimum_norm_problems),
         cmocka_unit_test(gels_of_a_rank_deficient_matrix_gives_info),
+        cmocka_unit_test(gels_of_a_zero_matrix_gives_x_zero_and_info_zero_at_every_size),
         cmocka_unit_test(workspace_queries_are_answered_and_a_short_workspace_refused),
         cmocka_unit_test(qr_invalid_arguments_reach_xerbla_with_lapacks_name_and_position),
         cmocka_unit_test(a_null_info_is_refused_at_lapacks_position),
