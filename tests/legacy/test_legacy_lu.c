@@ -126,6 +126,30 @@ static void a_singular_matrix_gives_info_at_its_first_zero_column_and_gesv_leave
             }
 }
 
+/* GESV with no right-hand side factors A all the same, as the reference's (GETRF, then a
+ * GETRS with nothing to do), on either side of the threshold: INFO, A and the pivots are
+ * those of this library's GETRF of the same singular matrix. */
+static void gesv_with_no_right_hand_side_still_factors_a(void **state)
+{
+    (void)state;
+    for (int ty = 0; ty < 4; ty++)
+        for (int wide = 0; wide < 2; wide++)
+            for (int s = 0; s < 2; s++) {
+                int64_t n = s ? N_LARGE : N_SMALL, lda = n + PAD, col = s ? 200 : 5;
+                dc *a = mat(n, n, lda, 13, ty);
+                for (int64_t i = 0; i < n; i++)
+                    a[i + (col - 1) * lda] = 0;
+                void *A = to_t(ty, a, lda * n), *F = to_t(ty, a, lda * n);
+                int64_t *ipiv = calloc((size_t)n, sizeof *ipiv), *fpiv = calloc((size_t)n, 8);
+                double b = 0;
+                assert_int_equal(our_getrf(ty, wide, n, n, F, lda, fpiv), col);
+                assert_int_equal(our_gesv(ty, wide, n, 0, A, lda, ipiv, &b, lda), col);
+                assert_memory_equal(A, F, (size_t)(lda * n) * elsize[ty]);
+                assert_memory_equal(ipiv, fpiv, (size_t)n * sizeof *ipiv);
+                free(a), free(A), free(F), free(ipiv), free(fpiv);
+            }
+}
+
 /* Pivots are the caller's memory: new ones at the same address (a factorization made
  * elsewhere, here the host LAPACK's) are the ones the next call reads. */
 static void getrs_reads_the_pivots_the_caller_holds_now(void **state)
@@ -268,6 +292,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lu_solves_and_pivots_match_the_host_lapack_in_every_precision_and_width),
         cmocka_unit_test(a_singular_matrix_gives_info_at_its_first_zero_column_and_gesv_leaves_b),
+        cmocka_unit_test(gesv_with_no_right_hand_side_still_factors_a),
         cmocka_unit_test(getrs_reads_the_pivots_the_caller_holds_now),
         cmocka_unit_test(laswp_moves_the_rows_the_host_lapack_moves),
         cmocka_unit_test(laswp_with_nothing_to_do_changes_nothing),
