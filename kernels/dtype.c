@@ -68,3 +68,17 @@ void kern_scalar_conj(kern_type_t t, const void *s, void *out)
     default: *(double _Complex *)out = conj(*(const double _Complex *)s); break;
     }
 }
+
+int64_t kern_potrf_info(kern_type_t t, int64_t n, const void *A, int64_t lda, int64_t info)
+{
+    if (info < 0)
+        return info; /* an argument error: A may not be a matrix of order n */
+    int64_t end = info > 0 ? info - 1 : n, stride = kern_dtypes[t].is_complex ? 2 : 1;
+    for (int64_t j = 0; j < end; j++) {
+        size_t at = (size_t)((j + j * lda) * stride); /* the real part */
+        if (!(kern_dtypes[t].real == KERN_S ? ((const float *)A)[at] > 0
+                                            : ((const double *)A)[at] > 0))
+            return j + 1;
+    }
+    return info;
+}

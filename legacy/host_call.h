@@ -85,6 +85,13 @@ lg_host_invoke(lg_fn_t f, const lg_call_t *c, const void *m, const void *n, cons
     }
 }
 
+/* INFO as the reference LAPACK gives it, from the host routine's: a host POTRF that misses a
+ * NaN pivot (OpenBLAS's) is corrected from the factor's diagonal, as the GPUs' is. */
+static inline int64_t lg_host_info(const lg_call_t *c, int64_t info)
+{
+    return c->r == LG_POTRF ? kern_potrf_info(c->t, c->n, c->A, c->lda, info) : info;
+}
+
 /* The host routine f on the call, its integers narrowed to 32 bits. */
 static inline __attribute__((always_inline)) void lg_host_invoke32(lg_fn_t f, const lg_call_t *c)
 {
@@ -93,7 +100,7 @@ static inline __attribute__((always_inline)) void lg_host_invoke32(lg_fn_t f, co
     int32_t info = 0;
     lg_host_invoke(f, c, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &info);
     if (c->info)
-        *c->info = info;
+        *c->info = lg_host_info(c, info);
 }
 
 /* lg_host_run of LU's and QR's calls (host_luqr.c): pivots of the host's

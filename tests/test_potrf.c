@@ -210,6 +210,53 @@ static void posv_leaves_b_untouched_when_the_matrix_is_not_positive_definite(voi
                 failure_case(&tu_types[ti], uplos[u], n, ks[i], true, NB);
 }
 
+/* NaN at (r, c) of uplo's triangle (r >= c for Lower), with c = r on the diagonal: the
+ * reference LAPACK stops at the first pivot that is not a positive real, NaN included
+ * (DPOTRF2), so INFO is the NaN's row r + 1 (its column for Upper) whether it is on the
+ * diagonal or off it; the host LAPACK (OpenBLAS) misses it, so INFO is stated, not taken from
+ * it.  The leading minor of order r is its factor as the host's; POSV leaves B bit for bit. */
+static void nan_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t r, int64_t c,
+                     bool posv)
+{
+    int64_t lda = n + 1, nrhs = 3;
+    void *A = hpd_nan(t, uplo, n, lda, (unsigned)(5 * n + r));
+    tu_set(t, A, uplo == TessLower ? r : c, uplo == TessLower ? c : r, lda, NAN);
+    void *Ref = tu_copy(t, A, lda, n), *B = tu_matrix(t, n, nrhs, 4), *B0 = tu_copy(t, B, n, nrhs);
+    int64_t info = -1;
+    if (posv)
+        assert_int_equal(tl_posv_async(t, uplo, n, nrhs, A, lda, B, n, &info), 0);
+    else
+        assert_int_equal(tl_potrf_async(t, uplo, n, A, lda, &info), 0);
+    sync_matrix(t, A, lda, n, lda);
+    sync_matrix(t, B, n, nrhs, n);
+    tl_potrf_ref(t, uplo, n, Ref, lda);
+    double lead = tl_tri_error(t, uplo, r, A, Ref, lda);
+    if (info != r + 1 || !(lead < TL_BOUND) || !tu_same_outside(t, B, B0, n, nrhs, n, 0, 0, 0, 0))
+        fail_msg("%s%s uplo %c n %lld NaN at (%lld, %lld): info %lld (the reference's %lld), "
+                 "leading minor %g, B %s",
+                 t->name, posv ? "posv" : "potrf", uplo == TessLower ? 'L' : 'U', (long long)n,
+                 (long long)r, (long long)c, (long long)info, (long long)(r + 1), lead,
+                 tu_same_outside(t, B, B0, n, nrhs, n, 0, 0, 0, 0) ? "kept" : "changed");
+    tu_release(t, A, lda, n);
+    tu_release(t, B, n, nrhs);
+    free(Ref);
+    free(B0);
+}
+
+static void potrf_and_posv_stop_at_a_nan_pivot_as_the_reference_lapack_does(void **state)
+{
+    (void)state;
+    const int64_t n = 4 * NB + 3, at[][2] = {
+        { 0, 0 }, { NB, NB }, { n - 1, n - 1 }, { 2 * NB + 5, 2 }, { 3 * NB, 3 * NB - 1 }
+    };
+    for (int ti = 0; ti < TU_NTYPES; ti++)
+        for (int u = 0; u < 2; u++)
+            for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+                nan_case(&tu_types[ti], uplos[u], n, at[i][0], at[i][1], false);
+                nan_case(&tu_types[ti], uplos[u], n, at[i][0], at[i][1], true);
+            }
+}
+
 /* A and B windows of one parent at offsets off the tile grid: every element of the parent
  * outside A's triangle and B is bitwise what it was. */
 static void posv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched(void **state)
@@ -452,6 +499,7 @@ int main(void)
         cmocka_unit_test(
             potrf_reports_the_first_indefinite_minor_at_the_first_tile_and_deep_inside),
         cmocka_unit_test(posv_leaves_b_untouched_when_the_matrix_is_not_positive_definite),
+        cmocka_unit_test(potrf_and_posv_stop_at_a_nan_pivot_as_the_reference_lapack_does),
         cmocka_unit_test(posv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched),
         cmocka_unit_test(potrf_trsm_and_herk_chained_on_views_need_no_sync_in_between),
         cmocka_unit_test(potrf_with_n_zero_returns_at_once_with_info_zero),

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "host_blas.h"
+#include "dtype.h"
 #include "host_lapack.h"
 #include "kern.h"
 
@@ -99,7 +100,7 @@ int host_lapack_potrf(int t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda, 
         return TESS_ECONFIG;
     int in = (int)n, ilda = (int)lda, i = 0;
     l->potrf[t](uplo_name(uplo), &in, A, &ilda, &i, 1);
-    return tile_info(i, info, offset);
+    return tile_info((int)kern_potrf_info((kern_type_t)t, n, A, lda, i), info, offset);
 }
 
 int host_lapack_trtri(int t, tess_uplo_t uplo, tess_diag_t diag, int64_t n, void *A, int64_t lda,

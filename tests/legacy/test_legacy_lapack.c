@@ -388,6 +388,31 @@ static void info_is_lapacks_k_in_the_first_column_and_deep_inside(void **state)
                         check_info(ty, width, failing[i], "LU"[u], cases[c][0], cases[c][1], false);
 }
 
+/* A NaN pivot at column k: INFO k, as the reference LAPACK's POTRF stops at it (DPOTRF2),
+ * on either side of the threshold (the host LAPACK, OpenBLAS, misses it on its own, so INFO
+ * is stated, not taken from it); POSV leaves B bit for bit. */
+static void
+a_nan_pivot_gives_the_reference_lapacks_info_on_either_side_of_the_threshold(void **state)
+{
+    (void)state;
+    const int64_t cases[3][2] = { { N_SMALL, 5 }, { N_LARGE, 1 }, { N_LARGE, 301 } };
+    for (int ty = 0; ty < 4; ty++)
+        for (int width = 32; width <= 64; width += 32)
+            for (int c = 0; c < 3; c++)
+                for (int posv = 0; posv < 2; posv++) {
+                    int64_t n = cases[c][0], k = cases[c][1];
+                    args_t a = { posv ? POSV : POTRF, "LU"[c % 2], 'N', n, 2, n, n };
+                    void *A = operand(ty, &a), *B = rhs(ty, &a), *B0 = copy(ty, B, n, 2);
+                    set(ty, A, (k - 1) * (n + 1), NAN);
+                    int64_t info = call(ty, width, &a, A, B);
+                    if (info != k || (posv && !same_bits(ty, B, B0, n, 2)))
+                        fail_msg("%c%s%s n %lld, NaN pivot %lld: info %lld%s", letter[ty],
+                                 rname[a.r], width == 64 ? "_64_" : "_", (long long)n, (long long)k,
+                                 (long long)info, posv ? ", or B changed" : "");
+                    free(A), free(B), free(B0);
+                }
+}
+
 /* Each invalid argument, below the threshold (where the host LAPACK checks
  * the call) and above it (where this library does): XERBLA gets LAPACK's
  * name and number, INFO is minus the number, A and B are unchanged. */
@@ -531,6 +556,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(
             every_entry_matches_the_host_lapack_through_the_runtime_above_the_threshold_only),
         cmocka_unit_test(info_is_lapacks_k_in_the_first_column_and_deep_inside),
+        cmocka_unit_test(
+            a_nan_pivot_gives_the_reference_lapacks_info_on_either_side_of_the_threshold),
         cmocka_unit_test(posv_with_no_right_hand_side_still_factors_a),
         cmocka_unit_test(an_invalid_argument_reaches_xerbla_with_lapacks_name_and_position),
     };
