@@ -177,6 +177,58 @@ static void herk_sets_the_imaginary_parts_of_the_diagonal_to_exactly_zero(void *
             }
 }
 
+/* BLAS takes the imaginary parts of a Hermitian C's diagonal as zero and does not read them:
+ * NaN and Inf there change nothing on any path through HERK and HER2K (a product with beta
+ * 1 or other, the scaling alone with alpha 0 or k 0, beta 0).  C's triangle is finite and as
+ * the reference's on C with those parts zero, within the update bound. */
+static void herk_and_her2k_never_read_the_imaginary_parts_of_cs_diagonal(void **state)
+{
+    (void)state;
+    const double alphas[] = { 0.7, 0.7, 0.0, 0.0, 0.7 }, betas[] = { 1.0, -2.0, 0.5, 0.0, 0.5 };
+    const int64_t ks[] = { NB + 2, NB + 2, NB + 2, NB + 2, 0 };
+    for (int ti = 2; ti < 4; ti++)
+        for (int c = 0; c < 5; c++)
+            for (int two = 0; two < 2; two++) {
+                const tu_type_t *t = &tu_types[ti];
+                tess_uplo_t uplo = rk_uplos[(c + two) % 2];
+                int64_t n = 2 * NB + 3, k = ks[c];
+                void *A = tu_matrix(t, n, NB + 2, 11), *B = tu_matrix(t, n, NB + 2, 12);
+                void *C = tu_matrix(t, n, n, 13), *Cref = tu_copy(t, C, n, n);
+                for (int64_t j = 0; j < n; j++) {
+                    double re = creal(tu_get(t, C, j, j, n));
+                    tu_set(t, C, j, j, n, CMPLX(re, j % 2 ? NAN : INFINITY));
+                    tu_set(t, Cref, j, j, n, re);
+                }
+                double nC = tu_sym_norm(t, uplo, n, Cref, n);
+                if (two) {
+                    assert_int_equal(tu_syr2k_async(t, true, uplo, TessNoTrans, n, k, alphas[c], A,
+                                                    n, B, n, betas[c], C, n),
+                                     0);
+                    tu_syr2k_ref(t, true, uplo, TessNoTrans, n, k, alphas[c], A, n, B, n, betas[c],
+                                 Cref, n);
+                } else {
+                    assert_int_equal(tu_syrk_async(t, true, uplo, TessNoTrans, n, k, alphas[c], A,
+                                                   n, betas[c], C, n),
+                                     0);
+                    tu_syrk_ref(t, true, uplo, TessNoTrans, n, k, alphas[c], A, n, betas[c], Cref,
+                                n);
+                }
+                assert_int_equal(tess_memory_coherent_async(TessAll, n, n, C, n, t->es), 0);
+                assert_int_equal(tess_sync(), 0);
+                double diff = tu_tri_diff(t, uplo, n, C, Cref, n);
+                if (!tu_tri_finite(t, uplo, n, C, n) ||
+                    !(tu_residual(t, diff, k, alphas[c], 2 * tu_norm(t, A, n, NB + 2, n), 1,
+                                  betas[c], nC) < TU_GEMM_BOUND))
+                    fail_msg("%sher%sk uplo %d alpha %g beta %g k %lld: C %s, error %g", t->name,
+                             two ? "2" : "", uplo, alphas[c], betas[c], (long long)k,
+                             tu_tri_finite(t, uplo, n, C, n) ? "finite" : "not finite", diff);
+                tu_release(t, A, n, NB + 2);
+                tu_release(t, B, n, NB + 2);
+                tu_release(t, C, n, n);
+                free(Cref);
+            }
+}
+
 static void syrk_with_n_zero_returns_at_once_and_touches_nothing(void **state)
 {
     (void)state;
@@ -215,6 +267,7 @@ int main(void)
         cmocka_unit_test(syrk_with_beta_zero_ignores_nan_in_c),
         cmocka_unit_test(syrk_and_herk_with_alpha_zero_and_beta_one_leave_c_bitwise_unchanged),
         cmocka_unit_test(herk_sets_the_imaginary_parts_of_the_diagonal_to_exactly_zero),
+        cmocka_unit_test(herk_and_her2k_never_read_the_imaginary_parts_of_cs_diagonal),
         cmocka_unit_test(syrk_with_n_zero_returns_at_once_and_touches_nothing),
     };
     const struct CMUnitTest levels_tile_tests[] = {

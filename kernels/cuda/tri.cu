@@ -13,7 +13,9 @@ constexpr int TRI_THREADS = 256;
 
 /* Over the uplo triangle of blockIdx.z's n x n tile (C + z c_step, S + z
  * s_step): C(i,j) = S(i,j) + beta C(i,j) (S NULL: beta C alone; beta 0: C
- * not read); real_diag zeroes the diagonal's imaginary parts. */
+ * not read); real_diag (HERK's) neither reads the diagonal's imaginary parts,
+ * which BLAS takes as zero (a NaN there must not reach the real part), nor
+ * leaves any. */
 template <class T>
 __global__ void tri_update(bool lower, int64_t n, const T *S, int64_t lds, int64_t s_step, T beta,
                            T *C, int64_t ldc, int64_t c_step, bool real_diag)
@@ -26,9 +28,10 @@ __global__ void tri_update(bool lower, int64_t n, const T *S, int64_t lds, int64
         for (int64_t i = i0 + blockIdx.x * TRI_THREADS + threadIdx.x; i < i1;
              i += (int64_t)gridDim.x * TRI_THREADS) {
             T v = S ? S[i + j * lds] : kzero<T>();
+            const bool diag = real_diag && i == j;
             if (!kis_zero(beta))
-                v = kfma(beta, C[i + j * ldc], v);
-            C[i + j * ldc] = real_diag && i == j ? kreal(v) : v;
+                v = kfma(beta, diag ? kreal(C[i + j * ldc]) : C[i + j * ldc], v);
+            C[i + j * ldc] = diag ? kreal(v) : v;
         }
     }
 }

@@ -158,7 +158,9 @@
         for (int64_t j = 0; j < n; j++) {                                                          \
             int64_t i0 = uplo == TessLower ? j : 0, i1 = uplo == TessLower ? n : j + 1;            \
             for (int64_t i = i0; i < i1; i++) {                                                    \
-                T v = bv == 0 ? 0 : bv * c[i + j * ldc];                                           \
+                /* a Hermitian diagonal's imaginary parts are not read: BLAS takes them as 0 */    \
+                T cv = herm && i == j ? (T)(RT)creal(c[i + j * ldc]) : c[i + j * ldc];             \
+                T v = bv == 0 ? 0 : bv * cv;                                                       \
                 c[i + j * ldc] = herm && i == j ? (T)(RT)creal(v) : v;                             \
             }                                                                                      \
         }                                                                                          \
