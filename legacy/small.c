@@ -25,6 +25,14 @@ static bool letters_valid(const lg_call_t *c)
     }
 }
 
+/* Whether every leading dimension the routine has is at least 1, as the reference's checks
+ * ask (max(1, rows)) and OpenBLAS's GEMM does not when a dimension is 0. */
+static bool lds_positive(const lg_call_t *c, const lg_routine_t *rt)
+{
+    return (!rt->pos[3] || c->lda >= 1) && (!rt->pos[4] || c->ldb >= 1) &&
+           (!rt->pos[5] || c->ldc >= 1);
+}
+
 bool lg_run_small32(const lg_call_t *c)
 {
     lg_init();
@@ -34,7 +42,8 @@ bool lg_run_small32(const lg_call_t *c)
     /* POSV runs as POTRF and POTRS (host.c), so this library checks its arguments */
     if (!f || c->r == LG_POSV || lg_policy.every_call || rt->two_names || !c->A ||
         (lg_has_b(rt->shape) && !c->B) || !(lg_is_lapack(rt->shape) ? (void *)c->info : c->C) ||
-        !letters_valid(c) || lg_flops(c) >= lg_policy.flops[c->r] || lg_cuda_in_use())
+        !letters_valid(c) || !lds_positive(c, rt) || lg_flops(c) >= lg_policy.flops[c->r] ||
+        lg_cuda_in_use())
         return false;
     lg_host_invoke32(f, c);
     return true;
