@@ -155,7 +155,8 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
                 ((RT *)&a2)[1] = -((RT *)&a2)[1];                                                  \
             ((RT *)&one)[0] = 1;                                                                   \
             tess_trans_t ta = trans, tb = second_op(herm, trans);                                  \
-            int err = kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, false,  \
+            /* herm: the first pass reads C's diagonal real parts alone, as HER2K does */          \
+            int err = kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, herm,   \
                                       uplo, ta, tb, n, k, alpha, A, lda, B, ldb, &b, C, ldc);      \
             return err ? err                                                                       \
                        : kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF,      \

@@ -181,18 +181,17 @@ static void herk_sets_the_imaginary_parts_of_the_diagonal_to_exactly_zero(void *
  * NaN and Inf there change nothing on any path through HERK and HER2K (a product with beta
  * 1 or other, the scaling alone with alpha 0 or k 0, beta 0).  C's triangle is finite and as
  * the reference's on C with those parts zero, within the update bound. */
-static void herk_and_her2k_never_read_the_imaginary_parts_of_cs_diagonal(void **state)
+static void never_read_diag_imag(int64_t n, int64_t kk)
 {
-    (void)state;
     const double alphas[] = { 0.7, 0.7, 0.0, 0.0, 0.7 }, betas[] = { 1.0, -2.0, 0.5, 0.0, 0.5 };
-    const int64_t ks[] = { NB + 2, NB + 2, NB + 2, NB + 2, 0 };
+    const int64_t ks[] = { kk, kk, kk, kk, 0 };
     for (int ti = 2; ti < 4; ti++)
         for (int c = 0; c < 5; c++)
             for (int two = 0; two < 2; two++) {
                 const tu_type_t *t = &tu_types[ti];
                 tess_uplo_t uplo = rk_uplos[(c + two) % 2];
-                int64_t n = 2 * NB + 3, k = ks[c];
-                void *A = tu_matrix(t, n, NB + 2, 11), *B = tu_matrix(t, n, NB + 2, 12);
+                int64_t k = ks[c];
+                void *A = tu_matrix(t, n, kk, 11), *B = tu_matrix(t, n, kk, 12);
                 void *C = tu_matrix(t, n, n, 13), *Cref = tu_copy(t, C, n, n);
                 for (int64_t j = 0; j < n; j++) {
                     double re = creal(tu_get(t, C, j, j, n));
@@ -217,16 +216,22 @@ static void herk_and_her2k_never_read_the_imaginary_parts_of_cs_diagonal(void **
                 assert_int_equal(tess_sync(), 0);
                 double diff = tu_tri_diff(t, uplo, n, C, Cref, n);
                 if (!tu_tri_finite(t, uplo, n, C, n) ||
-                    !(tu_residual(t, diff, k, alphas[c], 2 * tu_norm(t, A, n, NB + 2, n), 1,
-                                  betas[c], nC) < TU_GEMM_BOUND))
+                    !(tu_residual(t, diff, k, alphas[c], 2 * tu_norm(t, A, n, kk, n), 1, betas[c],
+                                  nC) < TU_GEMM_BOUND))
                     fail_msg("%sher%sk uplo %d alpha %g beta %g k %lld: C %s, error %g", t->name,
                              two ? "2" : "", uplo, alphas[c], betas[c], (long long)k,
                              tu_tri_finite(t, uplo, n, C, n) ? "finite" : "not finite", diff);
-                tu_release(t, A, n, NB + 2);
-                tu_release(t, B, n, NB + 2);
+                tu_release(t, A, n, kk);
+                tu_release(t, B, n, kk);
                 tu_release(t, C, n, n);
                 free(Cref);
             }
+}
+
+static void herk_and_her2k_never_read_the_imaginary_parts_of_cs_diagonal(void **state)
+{
+    (void)state;
+    never_read_diag_imag(2 * NB + 3, NB + 2);
 }
 
 static void syrk_with_n_zero_returns_at_once_and_touches_nothing(void **state)
@@ -251,6 +256,13 @@ static void syrk_and_herk_on_tiles_a_gpu_computes_by_levels_match_openblas(void 
     rk_check_level_tiles(false, LEVELS_NB);
 }
 
+/* The same on tiles a GPU computes by levels (HER2K's first GEMMT pass included). */
+static void herk_and_her2k_by_levels_never_read_the_imaginary_parts_of_cs_diagonal(void **state)
+{
+    (void)state;
+    never_read_diag_imag(LEVELS_NB + 76, 40);
+}
+
 static int levels_tile_setup(void **state)
 {
     (void)state;
@@ -272,6 +284,7 @@ int main(void)
     };
     const struct CMUnitTest levels_tile_tests[] = {
         cmocka_unit_test(syrk_and_herk_on_tiles_a_gpu_computes_by_levels_match_openblas),
+        cmocka_unit_test(herk_and_her2k_by_levels_never_read_the_imaginary_parts_of_cs_diagonal),
     };
     int failed = cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
     return failed + cmocka_run_group_tests(levels_tile_tests, levels_tile_setup, tu_group_teardown);
