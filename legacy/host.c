@@ -118,27 +118,11 @@ bool lg_host_takes(const lg_call_t *c)
     return lg_routine(c)->shape == LG_SHAPE_GEMMT && blas_fn(&g, &wide);
 }
 
-/* POSV as the reference's: POTRF, then POTRS when it succeeded.  The host's own POSV would
- * solve with a factor whose NaN pivot its POTRF missed, and write B. */
-static bool host_posv(const lg_call_t *c)
-{
-    int64_t info = 0;
-    lg_call_t d = *c;
-    d.r = LG_POTRF;
-    d.info = c->info ? c->info : &info;
-    if (!lg_host_run(&d))
-        return false;
-    d.r = LG_POTRS;
-    return *d.info != 0 || c->k == 0 || lg_host_run(&d);
-}
-
 bool lg_host_run(const lg_call_t *c)
 {
     lg_host_find();
     if (is_luqr(c))
         return lg_host_luqr(c);
-    if (c->r == LG_POSV)
-        return host_posv(c);
     bool wide;
     lg_fn_t f = blas_fn(c, &wide);
     if (!f)

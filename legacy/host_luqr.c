@@ -100,21 +100,27 @@ bool lg_host_lwork(const lg_call_t *c, int64_t *lwork)
     return f && query(f, wide, &q, lwork);
 }
 
+/* The call the host runs: GESV with no right-hand side as GETRF, since the reference's
+ * GESV factors A then, and OpenBLAS's returns at once. */
+static lg_call_t as_run(const lg_call_t *c)
+{
+    lg_call_t d = *c;
+    if (c->r == LG_GESV && c->k == 0)
+        d.r = LG_GETRF, d.m = c->n;
+    return d;
+}
+
 bool lg_host_luqr_takes(const lg_call_t *c)
 {
     bool wide;
-    return host_fn(c, &wide) != NULL;
+    lg_call_t d = as_run(c);
+    return host_fn(&d, &wide) != NULL;
 }
 
-bool lg_host_luqr(const lg_call_t *c)
+bool lg_host_luqr(const lg_call_t *call)
 {
-    if (c->r == LG_GESV && c->k == 0) {
-        /* the reference's GESV factors A with no right-hand side; OpenBLAS's returns at once */
-        lg_call_t d = *c;
-        d.r = LG_GETRF;
-        d.m = c->n;
-        return lg_host_luqr(&d);
-    }
+    lg_call_t run = as_run(call);
+    const lg_call_t *c = &run;
     bool wide;
     lg_fn_t f = host_fn(c, &wide);
     lg_call_t d;

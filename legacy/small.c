@@ -39,11 +39,9 @@ bool lg_run_small32(const lg_call_t *c)
     lg_host_find();
     lg_fn_t f = lg_host_fns[0][c->r][c->t];
     const lg_routine_t *rt = lg_routine(c);
-    /* POSV runs as POTRF and POTRS (host.c), so this library checks its arguments */
-    if (!f || c->r == LG_POSV || lg_policy.every_call || rt->two_names || !c->A ||
-        (lg_has_b(rt->shape) && !c->B) || !(lg_is_lapack(rt->shape) ? (void *)c->info : c->C) ||
-        !letters_valid(c) || !lds_positive(c, rt) || lg_flops(c) >= lg_policy.flops[c->r] ||
-        lg_cuda_in_use())
+    if (!f || lg_policy.every_call || rt->two_names || !c->A || (lg_has_b(rt->shape) && !c->B) ||
+        !(lg_is_lapack(rt->shape) ? (void *)c->info : c->C) || !letters_valid(c) ||
+        !lds_positive(c, rt) || lg_flops(c) >= lg_policy.flops[c->r] || lg_cuda_in_use())
         return false;
     lg_host_invoke32(f, c);
     return true;
