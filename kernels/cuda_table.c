@@ -137,9 +137,12 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
             return kern_cuda_gemmt(TY, x->blas, x->stream, x->scratch, CUDA_GEMMT_LEAF, herm,      \
                                    uplo, ta, tb, n, k, &a, A, lda, A, lda, &b, C, ldc);            \
         }                                                                                          \
-        if (herm)                                                                                  \
-            return CUBLAS_OK(HERK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,      \
-                                  alpha, A, (int)lda, beta, C, (int)ldc));                         \
+        if (herm) {                                                                                \
+            int err = kern_cuda_real_diag(TY, x->stream, n, C, ldc);                               \
+            return err ? err                                                                       \
+                       : CUBLAS_OK(HERK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n,        \
+                                        (int)k, alpha, A, (int)lda, beta, C, (int)ldc));           \
+        }                                                                                          \
         return CUBLAS_OK(SYRK(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k, alpha,   \
                               A, (int)lda, beta, C, (int)ldc));                                    \
     }                                                                                              \
@@ -163,9 +166,13 @@ CUDA_WIDEN(z, cuDoubleComplex, double)
                                          herm, uplo, ta, tb, n, k, &a2, B, ldb, A, lda, &one, C,   \
                                          ldc);                                                     \
         }                                                                                          \
-        if (herm)                                                                                  \
-            return CUBLAS_OK(HER2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k,     \
-                                   alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc));           \
+        if (herm) {                                                                                \
+            int err = kern_cuda_real_diag(TY, x->stream, n, C, ldc);                               \
+            return err ? err                                                                       \
+                       : CUBLAS_OK(HER2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n,       \
+                                         (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C,         \
+                                         (int)ldc));                                               \
+        }                                                                                          \
         return CUBLAS_OK(SYR2K(x->blas, fill(uplo), kern_cublas_op(trans), (int)n, (int)k, alpha,  \
                                A, (int)lda, B, (int)ldb, beta, C, (int)ldc));                      \
     }                                                                                              \

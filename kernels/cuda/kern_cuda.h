@@ -76,6 +76,11 @@ int kern_cuda_gemv2(kern_type_t t, cudaStream_t s, void *scratch, size_t scratch
 int kern_cuda_tri_update(kern_type_t t, cudaStream_t s, bool real_diag, tess_uplo_t uplo, int64_t n,
                          const void *S, int64_t lds, const void *beta, void *C, int64_t ldc);
 
+/* The imaginary parts of C's n diagonal elements set to zero (a no-op for real types):
+ * before cuBLAS's HERK and HER2K, whose complex beta times C lets a NaN in an imaginary
+ * part reach the real part, where BLAS reads those parts as zero. */
+int kern_cuda_real_diag(kern_type_t t, cudaStream_t s, int64_t n, void *C, int64_t ldc);
+
 /* Whether kern_cuda_gemmt serves n rows: n = leaf 2^L. */
 bool kern_cuda_gemmt_by_levels(int64_t n, int64_t leaf);
 

@@ -36,6 +36,15 @@ __global__ void tri_update(bool lower, int64_t n, const T *S, int64_t lds, int64
     }
 }
 
+/* C(j,j) = real(C(j,j)) for j < n. */
+template <class T>
+__global__ void real_diag(int64_t n, T *C, int64_t ldc)
+{
+    for (int64_t j = blockIdx.x * TRI_THREADS + threadIdx.x; j < n;
+         j += (int64_t)gridDim.x * TRI_THREADS)
+        C[j + j * ldc] = kreal(C[j + j * ldc]);
+}
+
 template <class T>
 int tri_launch(cudaStream_t s, bool real_diag, tess_uplo_t uplo, int64_t n, int64_t count,
                const T *S, int64_t lds, int64_t s_step, T beta, T *C, int64_t ldc, int64_t c_step)
@@ -87,6 +96,18 @@ extern "C" int kern_cuda_tri_update(kern_type_t t, cudaStream_t s, bool real_dia
         using T = decltype(z);
         return tri_launch<T>(s, real_diag, uplo, n, 1, static_cast<const T *>(S), lds, 0,
                              *static_cast<const T *>(beta), static_cast<T *>(C), ldc, 0);
+    });
+}
+
+extern "C" int kern_cuda_real_diag(kern_type_t t, cudaStream_t s, int64_t n, void *C, int64_t ldc)
+{
+    if (n == 0)
+        return 0;
+    return kern_by_type(t, [&](auto z) {
+        using T = decltype(z);
+        return kern_launch(real_diag<T>,
+                           dim3((unsigned)kern_min64(kern_cdiv64(n, TRI_THREADS), 65535)),
+                           dim3(TRI_THREADS), 0, s, KERN_LAUNCH_PLAIN, n, static_cast<T *>(C), ldc);
     });
 }
 
