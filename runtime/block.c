@@ -265,12 +265,20 @@ rt_block_t *block_get(char *ptr, int64_t m, int64_t n, int64_t ld, size_t es, in
     return b;
 }
 
+/* Whether b lies on the region's element grid (same ld and element size, a whole number of
+ * elements from p), so that its rows and columns are the region's: a block part of an element
+ * off has bytes in one more region row than its rows say. */
+static bool on_grid(const char *p, int64_t ld, size_t es, const rt_block_t *b)
+{
+    return b->ld == ld && b->elsize == es && (b->ptr - p) % (ptrdiff_t)es == 0;
+}
+
 /* Whether the part of the region [0,m) x [0,n) that view b covers meets the
- * requested triangle.  With another ld the rows are unknown: say yes. */
+ * requested triangle.  Off the region's grid the rows are unknown: say yes. */
 static bool meets_part(tess_part_t part, const char *p, int64_t m, int64_t n, int64_t ld, size_t es,
                        const rt_block_t *b)
 {
-    if (part == TessAll || b->ld != ld || b->elsize != es)
+    if (part == TessAll || !on_grid(p, ld, es, b))
         return true;
     int64_t d = (b->ptr - p) / (int64_t)es;
     int64_t c0 = d >= 0 ? d / ld : -((-d + ld - 1) / ld), r0 = d - c0 * ld;
@@ -285,7 +293,7 @@ static bool meets_part(tess_part_t part, const char *p, int64_t m, int64_t n, in
 
 static bool inside(const char *p, int64_t m, int64_t n, int64_t ld, size_t es, const rt_block_t *b)
 {
-    if (b->ld != ld || b->elsize != es || b->ptr < p)
+    if (!on_grid(p, ld, es, b) || b->ptr < p)
         return false;
     int64_t d = (b->ptr - p) / (int64_t)es;
     int64_t c0 = d / ld, r0 = d - c0 * ld;

@@ -284,6 +284,71 @@ static void coherent_on_a_triangle_includes_blocks_that_wrap_past_the_region_col
     free(M);
 }
 
+/* Inputs may share memory: A A^T as GEMM with A for both operands, and SYR2K with A for both,
+ * match the host BLAS given two copies. */
+static void a_call_whose_two_inputs_are_one_matrix_matches_the_host_blas(void **state)
+{
+    (void)state;
+    int64_t n = 3 * NB + 2, k = 2 * NB + 5;
+    double *A = tu_matrix(D, n, k, 80), *A2 = tu_copy(D, A, n, k);
+    double *C = tu_matrix(D, n, n, 81), *E = tu_matrix(D, n, n, 82);
+    double *Cr = tu_copy(D, C, n, n), *Er = tu_copy(D, E, n, n);
+    double nA = tu_norm(D, A, n, k, n), nC0 = tu_norm(D, C, n, n, n), nE0 = tu_norm(D, E, n, n, n);
+    assert_int_equal(tess_dgemm_async(TessNoTrans, TessTrans, n, n, k, 1, A, n, A, n, 0.5, C, n),
+                     0);
+    assert_int_equal(tess_dsyr2k_async(TessLower, TessNoTrans, n, k, 1, A, n, A, n, 0.5, E, n), 0);
+    coherent_sync(C, n, n, n);
+    coherent_sync(E, n, n, n);
+    tu_gemm_ref(D, TessNoTrans, TessTrans, n, n, k, 1, A, n, A2, n, 0.5, Cr, n);
+    tu_syr2k_ref(D, false, TessLower, TessNoTrans, n, k, 1, A, n, A2, n, 0.5, Er, n);
+    assert_true(tu_diff(D, C, Cr, n, n, n) / (k * D->eps * (nA * nA + 0.5 * nC0)) < TU_GEMM_BOUND);
+    assert_true(tu_tri_diff(D, TessLower, n, E, Er, n) / (k * D->eps * (2 * nA * nA + 0.5 * nE0)) <
+                TU_GEMM_BOUND);
+    tu_release(D, A, n, k);
+    tu_release(D, C, n, n);
+    tu_release(D, E, n, n);
+    free(A2);
+    free(Cr);
+    free(Er);
+}
+
+/* The region starts half an element before C, one tile, and so ends half an element before
+ * C's end: the tile straddles the region's border, and its last half element, outside the
+ * region, is written back before the tile is dropped. */
+static void
+invalidating_a_region_shifted_by_part_of_an_element_keeps_the_bytes_outside_it(void **state)
+{
+    (void)state;
+    double *M = calloc(NB * NB + 1, sizeof *M), *C = M + 1, Id[NB * NB] = { 0 }, five = 5.0;
+    for (int64_t i = 0; i < NB; i++)
+        Id[i + i * NB] = 1.0;
+    assert_int_equal(
+        tess_dgemm_async(TessNoTrans, TessNoTrans, NB, NB, NB, 5, Id, NB, Id, NB, 0, C, NB), 0);
+    assert_int_equal(tess_memory_invalidate(NB, NB, (char *)C - 4, NB, 8), 0);
+    const char *last = (const char *)&C[NB * NB - 1];
+    assert_memory_equal(last + 4, (const char *)&five + 4, 4);
+    assert_int_equal(tess_memory_invalidate(NB * NB + 1, 1, M, NB * NB + 1, 8), 0);
+    free(M);
+}
+
+/* The region starts half an element into M: the 1 x 1 block at M(1,2) covers the second half of
+ * the region's (0,1) and the first half of its (1,1), which is in the lower triangle. */
+static void
+coherent_on_a_triangle_of_a_region_shifted_by_part_of_an_element_includes_its_blocks(void **state)
+{
+    (void)state;
+    double *M = calloc(4 * 4, sizeof *M), a = 3, b = 7;
+    assert_int_equal(
+        tess_dgemm_async(TessNoTrans, TessNoTrans, 1, 1, 1, 1, &a, 1, &b, 1, 0, M + 5, 4), 0);
+    assert_int_equal(tess_memory_coherent_async(TessLowerPart, 2, 2, (char *)M + 4, 4, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_true(M[5] == 21.0);
+    assert_int_equal(tess_memory_invalidate(4, 4, M, 4, 8), 0);
+    assert_int_equal(tess_memory_invalidate(1, 1, &a, 1, 8), 0);
+    assert_int_equal(tess_memory_invalidate(1, 1, &b, 1, 8), 0);
+    free(M);
+}
+
 /* A row of M read as a vector (increment n) is a block spanning NB of M's columns, far wider
  * than any tile of M.  A GEMV through it sees the GEMM that wrote M before it, a GEMM writing
  * M afterwards is seen by the next GEMV through it, and once the row is invalidated (its wide
@@ -347,6 +412,11 @@ int main(void)
         cmocka_unit_test(one_call_reading_two_overlapping_views_of_a_matrix_sees_its_last_write),
         cmocka_unit_test(coherent_on_a_triangle_includes_blocks_that_wrap_past_the_region_columns),
         cmocka_unit_test(views_are_ordered_while_a_wide_vector_block_lives_and_after_it_goes),
+        cmocka_unit_test(a_call_whose_two_inputs_are_one_matrix_matches_the_host_blas),
+        cmocka_unit_test(
+            invalidating_a_region_shifted_by_part_of_an_element_keeps_the_bytes_outside_it),
+        cmocka_unit_test(
+            coherent_on_a_triangle_of_a_region_shifted_by_part_of_an_element_includes_its_blocks),
     };
     return cmocka_run_group_tests(tests, tu_group_setup, tu_group_teardown);
 }
