@@ -235,8 +235,9 @@ TESS_LAPACK_DECL(z, double _Complex, double)
      * max(m, n) x nrhs and holds X; for a least-squares problem its rows after X hold the part  \
      * whose norm is the residual's.  *info = i when the i-th diagonal element of the           \
      * triangular factor is exactly zero (A has not full rank; X is not computed), except that  \
-     * A = 0 gives X = 0 and *info = 0, as LAPACK's; A holds the factorization, ?geqrf's for    \
-     * m >= n and ?gelqf's for m < n. */  \
+     * A = 0 gives X = 0 and *info = 0, as LAPACK's; A and B whose largest elements lie beyond  \
+     * LAPACK's safe range are scaled into it first and X back after, as LAPACK's; A holds the  \
+     * factorization (of A so scaled), ?geqrf's for m >= n and ?gelqf's for m < n. */  \
     TESS_API int tess_##P##gels_async(tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs,      \
                                       T *A, int64_t lda, T *B, int64_t ldb, int64_t *info);
 

@@ -418,6 +418,11 @@ static int cuda_getrf(kern_ctx_t *x, kern_type_t t, cudaDataType dt, int64_t m, 
         int err = kern_cuda_any_nonzero(TY, x->stream, m, n, A, lda, x->scratch);                    \
         return err ? err : info_to_host(x, info, offset);                                            \
     }                                                                                                \
+    static int cuda_##P##amax(kern_ctx_t *x, int64_t m, int64_t n, const void *A, int64_t lda,       \
+                              double *amax)                                                          \
+    {                                                                                                \
+        return kern_cuda_amax(TY, x->stream, m, n, A, lda, x->scratch, amax);                        \
+    }                                                                                                \
     /* the lower triangle of L^H B (upper of B U^H) needs only B's: B is a copy of the tile, its   \
      * other triangle zeroed, since the TRMM multiplies the factor's zeros by it (0 x NaN) */ \
     static int cuda_##P##lauum_leaf(kern_ctx_t *x, tess_uplo_t uplo, int64_t n, void *A,             \
@@ -616,9 +621,9 @@ CUDA_QR(z, KERN_Z, cuDoubleComplex, CUDA_C_64F, cusolverDnZgeqrf, cusolverDnZgeq
         .syrk = cuda_##P##syrk, .syr2k = cuda_##P##syr2k, .gemmt = cuda_##P##gemmt,                \
         .scal_tri = cuda_##P##scal_tri, .gemv2 = cuda_##P##gemv2, .potrf = cuda_##P##potrf,        \
         .trtri = cuda_##P##trtri, .lauum = cuda_##P##lauum, .diag_zero = cuda_##P##diag_zero,      \
-        .any_nonzero = cuda_##P##any_nonzero, .getrf = cuda_##P##getrf, .laswp = cuda_##P##laswp,  \
-        .geqrf = cuda_##P##geqrf, .ormqr = cuda_##P##ormqr, .larft = cuda_##P##larft,              \
-        .larfb = cuda_##P##larfb, .transpose = cuda_##P##transpose                                 \
+        .any_nonzero = cuda_##P##any_nonzero, .amax = cuda_##P##amax, .getrf = cuda_##P##getrf,    \
+        .laswp = cuda_##P##laswp, .geqrf = cuda_##P##geqrf, .ormqr = cuda_##P##ormqr,              \
+        .larft = cuda_##P##larft, .larfb = cuda_##P##larfb, .transpose = cuda_##P##transpose       \
     }
 
 const kern_table_t kern_cuda_table[KERN_NTYPES] = {

@@ -121,6 +121,10 @@ typedef struct {
      * complex one, nothing written: GELS's test for A = 0 */
     int (*any_nonzero)(kern_ctx_t *ctx, int64_t m, int64_t n, const void *A, int64_t lda,
                        int64_t *info, int64_t offset);
+    /* *amax = the larger of *amax and the largest modulus of the m x n A's elements, NaN once
+     * either is NaN, by the time the work queued on ctx has completed: GELS's max-norms of A and
+     * B (LAPACK's ?lange 'M'), which decide its scaling */
+    int (*amax)(kern_ctx_t *ctx, int64_t m, int64_t n, const void *A, int64_t lda, double *amax);
     /* A = A^-1, A triangular; fails where a diagonal element is exactly zero (never with diag
      * unit, whose diagonal is not read) */
     int (*trtri)(kern_ctx_t *ctx, tess_uplo_t uplo, tess_diag_t diag, int64_t n, void *A,

@@ -31,8 +31,10 @@ typedef struct {
     tess_trans_t trans; /* NoTrans or ConjTrans, of the factored matrix (A's, or A^H's) */
     int64_t n;          /* the factored matrix's columns: min(m, n) */
     int64_t *info;
-    int64_t *nonzero; /* set when the factored matrix has a nonzero element */
-    lapack_tfac_t *f; /* GEQRF's T factors, for the ORMQR */
+    int64_t *nonzero;   /* set when the factored matrix has a nonzero element */
+    lapack_tfac_t *f;   /* GEQRF's T factors, for the ORMQR */
+    double *norms;      /* the max-norms of A and B, which decide the scaling */
+    int64_t brow, xrow; /* the rows of B given, of X */
 } gels_call_t;
 
 /* The checks of R's diagonal blocks, in order, chained through after. */
@@ -77,6 +79,37 @@ static int submit_zero_a(kern_type_t t, const gels_call_t *c, const tiling_t *A,
     return err ? err : lapack_task_gels_zero_a(t, LAPACK_ZERO_A_RESET, &o, c->nonzero, NULL);
 }
 
+/* LAPACK's scaling of A and B (brow rows) by their max-norms, before anything else reads them:
+ * the norms' tasks chained through after, the scaling after them all. */
+static int submit_scale(kern_type_t t, const gels_call_t *c, const tiling_t *A, const tiling_t *B,
+                        rt_block_t *after)
+{
+    lapack_opts_t o = { NULL, 0, after, 0 };
+    int err = 0;
+    for (int64_t k = 0; k < A->nt && !err; k++)
+        err = lapack_task_gels_scale(t, LAPACK_NORM_A, &o, c->norms, A->mb, tile(A, 0, k));
+    for (int64_t j = 0; j < B->nt && !err; j++)
+        err = lapack_task_gels_scale(t, LAPACK_NORM_B, &o, c->norms, c->brow, tile(B, 0, j));
+    for (int64_t k = 0; k < A->nt && !err; k++)
+        err = lapack_task_gels_scale(t, LAPACK_SCALE_A, &o, c->norms, A->mb, tile(A, 0, k));
+    for (int64_t j = 0; j < B->nt && !err; j++)
+        err = lapack_task_gels_scale(t, LAPACK_SCALE_B, &o, c->norms, c->brow, tile(B, 0, j));
+    return err;
+}
+
+/* X (xrow rows) taken back from the scaling, after the solve, unless the rank fell short. */
+static int submit_unscale(kern_type_t t, const gels_call_t *c, const tiling_t *B)
+{
+    lapack_opts_t o = { c->info, LAPACK_ANY_FAILURE, NULL, 0 };
+    int err = 0;
+    for (int64_t j = 0; j < B->nt && !err; j++) {
+        err = lapack_task_gels_scale(t, LAPACK_UNSCALE_A, &o, c->norms, c->xrow, tile(B, 0, j));
+        if (!err)
+            err = lapack_task_gels_scale(t, LAPACK_UNSCALE_B, &o, c->norms, c->xrow, tile(B, 0, j));
+    }
+    return err;
+}
+
 /* The graph for m >= n on the factored matrix A (A itself, or F = A^H in scratch: lq). */
 static int submit_qr(kern_type_t t, const gels_call_t *c, const tiling_t *A, const tiling_t *tau,
                      const tiling_t *B, bool lq)
@@ -98,6 +131,8 @@ static int submit_qr(kern_type_t t, const gels_call_t *c, const tiling_t *A, con
         if (!err)
             err = lapack_submit_ormqr(t, &gate, TessLeft, TessNoTrans, A, tau, B, c->f);
     }
+    if (!err)
+        err = submit_unscale(t, c, B);
     return err ? err : submit_zero_a(t, c, A, B, chain);
 }
 
@@ -117,7 +152,9 @@ static int submit(kern_type_t t, const tiling_t *g, const void *call)
 {
     bool lq = g[OP_F].blk != NULL;
     const tiling_t *F = lq ? &g[OP_F] : &g[OP_A];
-    int err = lq ? submit_transpose(t, &g[OP_A], F) : 0;
+    int err = submit_scale(t, call, &g[OP_A], &g[OP_B], tile(&g[OP_TAU], 0, g[OP_TAU].nt - 1));
+    if (!err && lq)
+        err = submit_transpose(t, &g[OP_A], F);
     if (!err)
         err = submit_qr(t, call, F, &g[OP_TAU], &g[OP_B], lq);
     return !err && lq ? submit_transpose(t, F, &g[OP_A]) : err;
@@ -147,18 +184,20 @@ int lapack_gels(kern_type_t t, tess_trans_t trans, int64_t m, int64_t n, int64_t
     bool lq = m < n;
     size_t es = kern_dtypes[t].size;
     int64_t k = lq ? m : n;
-    /* the flag (16 bytes, so that tau is aligned for every type), tau, then F for m < n */
-    char *scratch = rt_scratch_alloc(16 + (size_t)k * es + (lq ? (size_t)m * (size_t)n * es : 0));
+    /* the flag and the two norms (32 bytes, so that tau is aligned for every type), tau, then
+     * F for m < n */
+    char *scratch = rt_scratch_alloc(32 + (size_t)k * es + (lq ? (size_t)m * (size_t)n * es : 0));
     if (!scratch)
         return TESS_ENOMEM;
     int64_t *nonzero = (int64_t *)scratch;
     *nonzero = 0;
-    char *tau = scratch + 16;
-    tess_trans_t ft = kern_trans(t, trans) == TessNoTrans ? TessNoTrans : TessConjTrans;
-    if (lq)
-        ft = ft == TessNoTrans ? TessConjTrans : TessNoTrans;
+    double *norms = (double *)(scratch + 16);
+    norms[0] = norms[1] = 0;
+    char *tau = scratch + 32;
+    bool notrans = kern_trans(t, trans) == TessNoTrans;
+    tess_trans_t ft = notrans != lq ? TessNoTrans : TessConjTrans;
     lapack_tfac_t f = { NULL, NULL };
-    gels_call_t c = { ft, k, info, nonzero, &f };
+    gels_call_t c = { ft, k, info, nonzero, &f, norms, notrans ? m : n, notrans ? n : m };
     blas_operand_t ops[] = {
         [OP_TAU] = { .ptr = tau, .m = 1, .n = k, .ld = 1, .panels = true },
         [OP_B] = { .ptr = B, .m = m > n ? m : n, .n = nrhs, .ld = ldb, .panels = true },

@@ -135,6 +135,22 @@ int lapack_task_zero_rows(kern_type_t t, const lapack_opts_t *o, int64_t off, rt
 typedef enum { LAPACK_ZERO_A_SEARCH, LAPACK_ZERO_A_ZERO, LAPACK_ZERO_A_RESET } lapack_zero_a_t;
 int lapack_task_gels_zero_a(kern_type_t t, lapack_zero_a_t step, const lapack_opts_t *o,
                             int64_t *nonzero, rt_block_t *blk);
+/* GELS's scaling, LAPACK's: the max-norms of A and B (norms[0], norms[1]) found by tasks
+ * chained through o->after (LAPACK_NORM_A, _B: the largest modulus of blk's first m rows),
+ * then A's and B's first m rows brought into [smlnum, 1 / smlnum] (LAPACK_SCALE_A, _B), and
+ * after the solve X's first m rows taken back (LAPACK_UNSCALE_A, _B, gated on o->info: a
+ * rank deficiency leaves B scaled, as LAPACK's); a finite nonzero norm outside that range is
+ * the only one that scales. */
+typedef enum {
+    LAPACK_NORM_A,
+    LAPACK_NORM_B,
+    LAPACK_SCALE_A,
+    LAPACK_SCALE_B,
+    LAPACK_UNSCALE_A,
+    LAPACK_UNSCALE_B
+} lapack_gels_scale_t;
+int lapack_task_gels_scale(kern_type_t t, lapack_gels_scale_t step, const lapack_opts_t *o,
+                           double *norms, int64_t m, rt_block_t *blk);
 /* c's rows coff to coff + a->n - 1 = the Hermitian transpose of a's rows off to off + c->n - 1
  * (a and c column panels); fresh: c's earlier content is not needed, its first write of the
  * call (not read in) */

@@ -2,6 +2,8 @@
  * names whole panels and works on the part of them below (or right of) its
  * step's offset, with pointers offset into the device copies.  A task may be
  * gated on the call's INFO as the Cholesky family's are (lapack.h). */
+#include <float.h>
+#include <math.h>
 #include "lapack.h"
 
 typedef enum {
@@ -13,19 +15,23 @@ typedef enum {
     QR_ZERO,
     QR_TRANSPOSE,
     QR_NONZERO,
-    QR_INFO_RESET
+    QR_INFO_RESET,
+    QR_AMAX,
+    QR_SCALE
 } qr_op_t;
 
 typedef struct {
     int64_t *info;
     int64_t limit;
     int64_t *nonzero; /* GELS's tasks for A = 0: the flag a nonzero element sets, else NULL */
+    double *norms;    /* GELS's scaling: the max-norms of A and B */
     int64_t off;      /* the step's first row (of V and, for side Left, of C), or C's column */
     int64_t m, n, k;  /* the kernel's sizes */
     int64_t coff;     /* QR_TRANSPOSE: the first row of C written */
     bool fresh;       /* QR_TRANSPOSE: C's earlier content is not needed (written, not read) */
     int16_t side, trans;
     int8_t op, type, sv, st, sc, sf; /* access slots: panel or V, tau, C, T (-1: none) */
+    int8_t step;                     /* GELS's scaling: its lapack_gels_scale_t */
 } qr_args_t;
 
 static char *at(const rt_exec_t *x, int slot, int64_t i, int64_t j, size_t es)
@@ -66,6 +72,34 @@ static bool zero_a_gate_closed(const qr_args_t *a)
            (a->op != QR_NONZERO && __atomic_load_n(a->nonzero, __ATOMIC_ACQUIRE) != 0);
 }
 
+/* The factor of a step of GELS's scaling, as LAPACK's ?gels scales (?lascl from a norm to
+ * the bound it is brought to, and back): smlnum is the safe minimum over the precision, 2^-970
+ * (2^-103 in single), bignum 1 / smlnum; 1 when the norm is 0, in range, infinite or NaN. */
+static double gels_factor(kern_type_t t, const double *norms, lapack_gels_scale_t step)
+{
+    bool single = kern_dtypes[kern_dtypes[t].real].size == sizeof(float);
+    double small = single ? (double)FLT_MIN / FLT_EPSILON : DBL_MIN / DBL_EPSILON, big = 1 / small;
+    bool of_a = step == LAPACK_SCALE_A || step == LAPACK_UNSCALE_A;
+    double nrm = norms[of_a ? 0 : 1];
+    double to = nrm > 0 && nrm < small ? small : nrm > big && !isinf(nrm) ? big : 0;
+    if (to == 0)
+        return 1;
+    return step == LAPACK_UNSCALE_B ? nrm / to : to / nrm;
+}
+
+static int scale(const rt_exec_t *x, const qr_args_t *a)
+{
+    kern_type_t t = (kern_type_t)a->type;
+    double f = gels_factor(t, a->norms, (lapack_gels_scale_t)a->step);
+    if (f == 1)
+        return 0;
+    blas_scalar_t beta = { { 0 } };
+    float fs = (float)f;
+    kern_scalar_from_real(t, kern_dtypes[kern_dtypes[t].real].size == sizeof fs ? (void *)&fs : &f,
+                          beta.v);
+    return x->kern->scal(x->ctx, a->m, a->n, beta.v, x->ptr[a->sc], x->ld[a->sc]);
+}
+
 static int qr_fn(const rt_exec_t *x)
 {
     const qr_args_t *a = x->args;
@@ -104,6 +138,10 @@ static int qr_fn(const rt_exec_t *x)
     case QR_NONZERO:
         return x->kern->any_nonzero(x->ctx, a->m, a->n, x->ptr[a->sv], x->ld[a->sv], a->nonzero, 0);
     case QR_INFO_RESET: __atomic_store_n(a->info, 0, __ATOMIC_RELEASE); return 0;
+    case QR_AMAX:
+        return x->kern->amax(x->ctx, a->m, a->n, x->ptr[a->sv], x->ld[a->sv],
+                             &a->norms[a->step == LAPACK_NORM_B]);
+    case QR_SCALE: return scale(x, a);
     }
     return TESS_EINTERNAL;
 }
@@ -128,10 +166,12 @@ static int submit_with(kern_type_t t, const lapack_opts_t *o, qr_args_t *a, cons
     if (c)
         a->sc = (int8_t)task_access(task, c, a->fresh ? RT_W : RT_RW);
     a->sf = f ? (int8_t)task_access(task, f, panel ? RT_W : RT_R) : -1;
-    if (o && o->after) /* the chains of checks write it */
+    if (o && o->after) /* the chains of checks and of norms write it */
         task_access(task, o->after,
-                    a->op == QR_CHECK || a->op == QR_NONZERO || a->op == QR_INFO_RESET ? RT_RW
-                                                                                       : RT_R);
+                    a->op == QR_CHECK || a->op == QR_NONZERO || a->op == QR_INFO_RESET ||
+                            a->op == QR_AMAX
+                        ? RT_RW
+                        : RT_R);
     task->prio = o ? o->prio : 0;
     task->urgent = o && lapack_on_path(o);
     TASK_SET_ARGS(task, qr_fn, t, *a);
@@ -215,4 +255,14 @@ int lapack_task_gels_zero_a(kern_type_t t, lapack_zero_a_t step, const lapack_op
         a.m = blk->m, a.n = blk->n;
     const char *name = op == QR_NONZERO ? "check" : op == QR_ZERO ? "scal" : "info";
     return submit(t, o, &a, name, op == QR_NONZERO ? blk : NULL, NULL, op == QR_ZERO ? blk : NULL);
+}
+
+int lapack_task_gels_scale(kern_type_t t, lapack_gels_scale_t step, const lapack_opts_t *o,
+                           double *norms, int64_t m, rt_block_t *blk)
+{
+    bool norm = step == LAPACK_NORM_A || step == LAPACK_NORM_B;
+    qr_args_t a = {
+        .op = norm ? QR_AMAX : QR_SCALE, .norms = norms, .step = (int8_t)step, .m = m, .n = blk->n
+    };
+    return submit(t, o, &a, norm ? "amax" : "lascl", norm ? blk : NULL, NULL, norm ? NULL : blk);
 }

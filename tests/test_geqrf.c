@@ -345,6 +345,56 @@ static void gels_of_a_zero_matrix_gives_x_zero_and_info_zero_as_lapacks(void **s
     }
 }
 
+/* A and B scaled by s, each element times s: far above the largest or below the smallest
+ * normal number.  LAPACK's GELS brings A and B into [smlnum, 1 / smlnum] (smlnum the smallest
+ * normal number over the precision) before it factors, and X back after, so that X, whose
+ * scale is 1, is as accurate as with s = 1: ||X - Xref||_F / (max(m, n) eps ||Xref||_F) within
+ * the bound, Xref the host LAPACK's, over X's rows (the rows after them keep LAPACK's scale). */
+static void scaled_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, double s)
+{
+    int64_t lda = m + 1, ldb = max64(m, n) + 2, nrhs = 2, q = trans == TessNoTrans ? n : m;
+    void *A = tu_matrix(t, lda, n, 7), *B = tu_matrix(t, ldb, nrhs, 8);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++)
+            tu_set(t, A, i, j, lda, tu_get(t, A, i, j, lda) * s);
+    for (int64_t j = 0; j < nrhs; j++)
+        for (int64_t i = 0; i < ldb; i++)
+            tu_set(t, B, i, j, ldb, tu_get(t, B, i, j, ldb) * s);
+    void *Ar = tu_copy(t, A, lda, n), *Br = tu_copy(t, B, ldb, nrhs);
+    int64_t info = -1;
+    assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
+    sync_matrix(t, B, ldb, nrhs, ldb);
+    sync_matrix(t, A, lda, n, lda);
+    assert_int_equal(tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb), 0);
+    double err = tu_diff(t, B, Br, q, nrhs, ldb) /
+                 ((double)max64(m, n) * t->eps * tu_norm(t, Br, q, nrhs, ldb));
+    if (info != 0 || !(err < TL_BOUND))
+        fail_msg(
+            "%sgels trans %d m %lld n %lld, A and B times %g: info %lld, X against LAPACK's %g",
+            t->name, trans, (long long)m, (long long)n, s, (long long)info, err);
+    tu_release(t, A, lda, n);
+    tu_release(t, B, ldb, nrhs);
+    free(Ar);
+    free(Br);
+}
+
+static void gels_scales_a_and_b_near_overflow_or_underflow_as_lapacks(void **state)
+{
+    (void)state;
+    for (int ti = 0; ti < TU_NTYPES; ti++) {
+        const tu_type_t *t = &tu_types[ti];
+        bool single = t->eps > 1e-10;
+        /* the columns' norms overflow; subnormal elements with a few bits left */
+        const double scales[] = { single ? 0x1p127 : 0x1p1023, single ? 0x1p-140 : 0x1p-1060 };
+        const tess_trans_t trs[] = { TessNoTrans, ctrans(t) };
+        for (int si = 0; si < 2; si++)
+            for (int r = 0; r < 2; r++) {
+                scaled_case(t, trs[r], 3 * NB + 2, 2 * NB + 1, scales[si]);
+                scaled_case(t, trs[r], 2 * NB + 1, 3 * NB + 2, scales[si]);
+            }
+    }
+}
+
 /* GEQRF on a window of a parent at an offset off the tile grid, then ORMQR (Q^H) and TRSM with R
  * on a window of B, with no sync: the least-squares solution by hand, bounded as gels' is;
  * every element of the parents outside the windows is bitwise what it was. */
@@ -506,7 +556,7 @@ static void gels_with_device_memory_of_a_few_panels_completes_out_of_core(void *
 }
 
 /* The tile size the runtime picks (TESS_NB unset: the host's default ladder) at sizes of
- * several panels. */
+ * several panels, GELS's scaling included. */
 static void geqrf_and_gels_run_on_the_default_tile_size(void **state)
 {
     (void)state;
@@ -519,6 +569,8 @@ static void geqrf_and_gels_run_on_the_default_tile_size(void **state)
     gels_case(&tu_types[1], TessNoTrans, 900, 500, 3);
     gels_case(&tu_types[1], TessNoTrans, 500, 900, 3);
     zero_case(&tu_types[2], TessNoTrans, 900, 500);
+    scaled_case(&tu_types[1], TessNoTrans, 900, 500, 0x1p1023);
+    scaled_case(&tu_types[3], TessNoTrans, 500, 900, 0x1p-1060);
     assert_int_equal(tess_finalize(), 0);
 }
 
@@ -532,6 +584,7 @@ int main(void)
         cmocka_unit_test(
             gels_reports_the_first_zero_on_rs_diagonal_at_the_first_column_and_deep_inside),
         cmocka_unit_test(gels_of_a_zero_matrix_gives_x_zero_and_info_zero_as_lapacks),
+        cmocka_unit_test(gels_scales_a_and_b_near_overflow_or_underflow_as_lapacks),
         cmocka_unit_test(geqrf_ormqr_and_trsm_chained_on_views_solve_least_squares_with_no_sync),
         cmocka_unit_test(quick_returns_submit_nothing_and_gels_with_no_unknowns_sets_x_to_zero),
         cmocka_unit_test(qr_routines_reject_invalid_arguments_with_their_lapack_numbers),

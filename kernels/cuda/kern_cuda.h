@@ -129,6 +129,11 @@ int kern_cuda_diag_zero(kern_type_t t, cudaStream_t s, int64_t n, const void *A,
 int kern_cuda_any_nonzero(kern_type_t t, cudaStream_t s, int64_t m, int64_t n, const void *A,
                           int64_t lda, int *dev_out);
 
+/* kern.h's amax: the largest modulus of the m x n A's elements found in dev_scratch (8
+ * bytes), then combined into *amax by a host function in stream order. */
+int kern_cuda_amax(kern_type_t t, cudaStream_t s, int64_t m, int64_t n, const void *A, int64_t lda,
+                   void *dev_scratch, double *amax);
+
 /* The calling thread's cuSOLVER parameters (cusolverDnParams_t, the 64-bit API's), created on
  * first use and destroyed when the thread exits.  0 or TESS_EDEVICE. */
 int kern_cuda_solver_params(cusolverDnParams_t *p);

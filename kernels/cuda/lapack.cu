@@ -7,6 +7,8 @@
  * reflectors with their implicit unit diagonal made explicit (laswp.cu has
  * the row interchanges). */
 #include <climits>
+#include <cmath>
+#include <cstring>
 #include "check.cuh"
 #include "scalar.cuh"
 
@@ -39,6 +41,8 @@ struct info_slot {
     int64_t *dest;
     int64_t offset;
     int *async_err;
+    double *amax;            /* an amax's slot (kern_cuda_amax) when not NULL, */
+    unsigned long long bits; /* its value: a nonnegative double's bits */
 };
 
 constexpr unsigned INFO_RING = 128;
@@ -64,6 +68,13 @@ thread_local thread_rings tl_rings;
 void CUDART_CB deliver(void *p)
 {
     const info_slot *s = static_cast<const info_slot *>(p);
+    if (s->amax) {
+        double v;
+        memcpy(&v, &s->bits, sizeof v);
+        if (!std::isnan(*s->amax) && (std::isnan(v) || v > *s->amax))
+            *s->amax = v;
+        return;
+    }
     if (s->value > 0 && s->dest)
         kern_info_store(s->dest, s->offset + s->value);
     else if (s->value < 0 && s->async_err)
@@ -204,8 +215,8 @@ extern "C" int kern_cuda_thread_solver(cudaStream_t s, cusolverDnHandle_t *h)
     return CUSOLVER_OK(cusolverDnSetStream(*h, s));
 }
 
-extern "C" int kern_cuda_info_to_host(cudaStream_t s, const int *dev_info, int64_t *info,
-                                      int64_t offset, int *async_err)
+/* The calling thread's next slot on the current device. */
+static int take_slot(info_slot **slot)
 {
     kern_device dev;
     const int err = kern_current_device(&dev);
@@ -214,7 +225,18 @@ extern "C" int kern_cuda_info_to_host(cudaStream_t s, const int *dev_info, int64
     info_slot *&ring = tl_rings.ring[dev.id];
     if (!ring)
         CUDA_TRY(cudaMallocHost(&ring, INFO_RING * sizeof *ring));
-    info_slot *slot = &ring[tl_rings.next[dev.id]++ % INFO_RING];
+    *slot = &ring[tl_rings.next[dev.id]++ % INFO_RING];
+    return 0;
+}
+
+extern "C" int kern_cuda_info_to_host(cudaStream_t s, const int *dev_info, int64_t *info,
+                                      int64_t offset, int *async_err)
+{
+    info_slot *slot;
+    const int err = take_slot(&slot);
+    if (err)
+        return err;
+    slot->amax = nullptr;
     slot->dest = info;
     slot->offset = offset;
     slot->async_err = async_err;
@@ -251,6 +273,55 @@ __global__ void any_nonzero(int64_t rows, int64_t n, const R *A, int64_t ld, int
                 *out = 1;
                 return;
             }
+}
+
+/* Over the elements' moduli as double bits, which order nonnegative doubles as their values
+ * do and put NaN above infinity: each warp's largest, then the largest of the warps'. */
+template <class R>
+__global__ void amax_bits(int64_t m, int64_t n, const R *A, int64_t ld, bool cx,
+                          unsigned long long *out)
+{
+    unsigned long long best = 0;
+    for (int64_t j = blockIdx.y; j < n; j += gridDim.y)
+        for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m;
+             i += (int64_t)gridDim.x * blockDim.x) {
+            const R *a = A + (cx ? 2 : 1) * (i + j * ld);
+            double v = cx ? hypot((double)a[0], (double)a[1]) : fabs((double)a[0]);
+            unsigned long long b = (unsigned long long)__double_as_longlong(v);
+            best = b > best ? b : best;
+        }
+    for (int d = 16; d > 0; d /= 2) {
+        unsigned long long o = __shfl_down_sync(0xffffffffu, best, d);
+        best = o > best ? o : best;
+    }
+    if ((threadIdx.x & 31) == 0)
+        atomicMax(out, best);
+}
+
+extern "C" int kern_cuda_amax(kern_type_t t, cudaStream_t s, int64_t m, int64_t n, const void *A,
+                              int64_t lda, void *dev_scratch, double *amax)
+{
+    auto *dev_out = static_cast<unsigned long long *>(dev_scratch);
+    CUDA_TRY(cudaMemsetAsync(dev_out, 0, sizeof *dev_out, s));
+    bool cx = t == KERN_C || t == KERN_Z;
+    if (m > 0 && n > 0) {
+        dim3 grid((unsigned)(m < 64 * 256 ? (m + 255) / 256 : 64), (unsigned)(n < 1024 ? n : 1024));
+        if (t == KERN_S || t == KERN_C)
+            amax_bits<float>
+                <<<grid, 256, 0, s>>>(m, n, static_cast<const float *>(A), lda, cx, dev_out);
+        else
+            amax_bits<double>
+                <<<grid, 256, 0, s>>>(m, n, static_cast<const double *>(A), lda, cx, dev_out);
+        KERN_LAUNCH_CHECK();
+    }
+    info_slot *slot;
+    const int err = take_slot(&slot);
+    if (err)
+        return err;
+    slot->amax = amax;
+    CUDA_TRY(cudaMemcpyAsync(&slot->bits, dev_out, sizeof slot->bits, cudaMemcpyDeviceToHost, s));
+    CUDA_TRY(cudaLaunchHostFunc(s, deliver, slot));
+    return 0;
 }
 
 extern "C" int kern_cuda_any_nonzero(kern_type_t t, cudaStream_t s, int64_t m, int64_t n,

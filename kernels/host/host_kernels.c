@@ -284,6 +284,12 @@ HOST_TRANSPOSE(z, double _Complex, conj)
         (void)ctx;                                                                                 \
         return host_lapack_any_nonzero(TY, m, n, A, lda, info, offset);                            \
     }                                                                                              \
+    static int host_##P##amax(kern_ctx_t *ctx, int64_t m, int64_t n, const void *A, int64_t lda,   \
+                              double *amax)                                                        \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        return host_lapack_amax(TY, m, n, A, lda, amax);                                           \
+    }                                                                                              \
     static int host_##P##lauum(kern_ctx_t *ctx, tess_uplo_t uplo, int64_t n, void *A, int64_t lda) \
     {                                                                                              \
         (void)ctx;                                                                                 \
@@ -341,9 +347,9 @@ HOST_LAPACK(z, KERN_Z, double _Complex)
         .syrk = host_##P##syrk, .syr2k = host_##P##syr2k, .gemmt = host_##P##gemmt,                \
         .scal_tri = host_##P##scal_tri, .gemv2 = host_##P##gemv2, .potrf = host_##P##potrf,        \
         .trtri = host_##P##trtri, .lauum = host_##P##lauum, .diag_zero = host_##P##diag_zero,      \
-        .any_nonzero = host_##P##any_nonzero, .getrf = host_##P##getrf, .laswp = host_##P##laswp,  \
-        .geqrf = host_##P##geqrf, .ormqr = host_##P##ormqr, .larft = host_##P##larft,              \
-        .larfb = host_##P##larfb, .transpose = host_##P##transpose                                 \
+        .any_nonzero = host_##P##any_nonzero, .amax = host_##P##amax, .getrf = host_##P##getrf,    \
+        .laswp = host_##P##laswp, .geqrf = host_##P##geqrf, .ormqr = host_##P##ormqr,              \
+        .larft = host_##P##larft, .larfb = host_##P##larfb, .transpose = host_##P##transpose       \
     }
 
 const kern_table_t kern_host_table[KERN_NTYPES] = {

@@ -1,5 +1,7 @@
 /* The host LAPACK's entry points (host_lapack.h). */
+#include <complex.h>
 #include <dlfcn.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -153,6 +155,23 @@ int host_lapack_any_nonzero(int t, int64_t m, int64_t n, const void *A, int64_t 
             if (t == 0 || t == 2 ? ((const float *)A)[i + j * ld] != 0
                                  : ((const double *)A)[i + j * ld] != 0)
                 return tile_info(1, info, offset);
+    return 0;
+}
+
+int host_lapack_amax(int t, int64_t m, int64_t n, const void *A, int64_t lda, double *amax)
+{
+    double v = *amax;
+    for (int64_t j = 0; j < n && !isnan(v); j++)
+        for (int64_t i = 0; i < m; i++) {
+            int64_t e = i + j * lda;
+            double a = t == 0   ? fabs((double)((const float *)A)[e])
+                       : t == 1 ? fabs(((const double *)A)[e])
+                       : t == 2 ? cabs((double _Complex)((const float _Complex *)A)[e])
+                                : cabs(((const double _Complex *)A)[e]);
+            if (isnan(a) || a > v)
+                v = a;
+        }
+    *amax = v;
     return 0;
 }
 

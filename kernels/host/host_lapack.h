@@ -65,6 +65,7 @@ int host_lapack_diag_zero(int t, int64_t n, const void *A, int64_t lda, int64_t 
                           int64_t offset);
 int host_lapack_any_nonzero(int t, int64_t m, int64_t n, const void *A, int64_t lda, int64_t *info,
                             int64_t offset);
+int host_lapack_amax(int t, int64_t m, int64_t n, const void *A, int64_t lda, double *amax);
 int host_lapack_lauum(int t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);
 /* kern.h's getrf and laswp; laswp is a loop of its own (LAPACK's takes 32-bit pivots). */
 int host_lapack_getrf(int t, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
