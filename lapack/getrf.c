@@ -181,6 +181,7 @@ int lapack_getrf(kern_type_t t, int64_t m, int64_t n, void *A, int64_t lda, int6
     lu_call_t c = {
         .kind = LU_GETRF, .ipiv = ipiv, .k1 = 1, .k2 = m < n ? m : n, .stride = 1, .info = info
     };
+    lapack_pivots_submitted(ipiv, m < n ? m : n, m);
     blas_operand_t ops[] = {
         [OP_B] = { NULL, 0, 0, 1 }, [OP_A] = { A, m, n, lda, .panels = true }
     };
@@ -218,6 +219,7 @@ int lapack_gesv(kern_type_t t, int64_t n, int64_t nrhs, void *A, int64_t lda, in
     if (n == 0)
         return 0;
     lu_call_t c = { .kind = LU_GETRF, .ipiv = ipiv, .k1 = 1, .k2 = n, .stride = 1, .info = info };
+    lapack_pivots_submitted(ipiv, n, n);
     blas_operand_t ops[] = { [OP_B] = { nrhs ? B : NULL, n, nrhs, ldb, .panels = true },
                              [OP_A] = { A, n, n, lda, .panels = true } };
     return blas_run(t, 2, ops, submit, &c);
@@ -225,13 +227,19 @@ int lapack_gesv(kern_type_t t, int64_t n, int64_t nrhs, void *A, int64_t lda, in
 
 /* The rows of A that LASWP touches: rows 1 to k2 and to the largest pivot of rows k1 to k2
  * that lies in A's lda rows (one outside is not applied), the pivots read from the host (s:
- * their stride).  When an earlier call is still computing them, the rows they name are known
- * only when the tasks run: then all of LAPACK's lda x n A. */
+ * their stride).  When an earlier GETRF or GESV is still computing them, the rows they name
+ * are known only when the tasks run: then up to that call's rows (pivot_bounds.c), or all of
+ * LAPACK's lda x n A when they came from elsewhere. */
 static int64_t laswp_rows(int64_t lda, int64_t k1, int64_t k2, const int64_t *ipiv, int64_t s)
 {
     const int64_t *p = ipiv + k1 - 1;
-    if (!rt_region_host_current(p, 1, k2 - k1 + 1, s, sizeof *p))
-        return lda;
+    if (!rt_region_host_current(p, 1, k2 - k1 + 1, s, sizeof *p)) {
+        int64_t rows = lapack_pivots_bound(p, k2 - k1 + 1, s);
+        if (rows == 0)
+            return lda;
+        rows = rows > k2 ? rows : k2;
+        return rows < lda ? rows : lda;
+    }
     int64_t rows = k2;
     for (int64_t q = 0; q <= k2 - k1; q++)
         if (p[q * s] > rows && p[q * s] <= lda)

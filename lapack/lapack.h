@@ -135,6 +135,12 @@ int lapack_task_zero_rows(kern_type_t t, const lapack_opts_t *o, int64_t off, rt
 typedef enum { LAPACK_ZERO_A_SEARCH, LAPACK_ZERO_A_ZERO, LAPACK_ZERO_A_RESET } lapack_zero_a_t;
 int lapack_task_gels_zero_a(kern_type_t t, lapack_zero_a_t step, const lapack_opts_t *o,
                             int64_t *nonzero, rt_block_t *blk);
+/* A GETRF's or GESV's count pivots at ipiv, being computed: none above rows
+ * (pivot_bounds.c). */
+void lapack_pivots_submitted(const int64_t *ipiv, int64_t count, int64_t rows);
+/* The largest of those rows over count pivots at p (stride apart), each in a range submitted
+ * so; 0 when one is in none. */
+int64_t lapack_pivots_bound(const int64_t *p, int64_t count, int64_t stride);
 /* GELS's scaling, LAPACK's: the max-norms of A and B (norms[0], norms[1]) found by tasks
  * chained through o->after (LAPACK_NORM_A, _B: the largest modulus of blk's first m rows),
  * then A's and B's first m rows brought into [smlnum, 1 / smlnum] (LAPACK_SCALE_A, _B), and

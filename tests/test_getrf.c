@@ -332,6 +332,44 @@ static void laswp_touches_only_the_rows_its_pivots_name(void **state)
     free(R);
 }
 
+/* LASWP right after the GETRF that computes its pivots, on a view i0 rows down the last columns
+ * of a parent that ends where an unmapped page begins: LAPACK's lda x n from the view would run
+ * past the parent, and LAPACK's LASWP touches only the rows its pivots name.  So do these: the
+ * GETRF's m rows at most, read before its pivots are known (no sync between).  The view's rows
+ * are LAPACK's, and every other element of the parent is what it was. */
+static void laswp_on_pivots_still_being_computed_reads_no_row_past_the_factorizations(void **state)
+{
+    (void)state;
+    const tu_type_t *t = &tu_types[1];
+    int64_t m = 2 * NB + 3, lda = m + 2 * NB, cols = 2 * NB + 5, i0 = NB + 1, j0 = NB,
+            n = cols - j0;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), span = (size_t)(lda * cols) * 8;
+    size_t mapped = (span + page - 1) / page * page;
+    char *map =
+        mmap(NULL, mapped + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(map != MAP_FAILED);
+    assert_int_equal(mprotect(map + mapped, page, PROT_NONE), 0);
+    double *P = (double *)(map + mapped - span), *A = P + i0 + j0 * lda;
+    double *src = tu_matrix(t, lda, cols, 93), *G = tu_matrix(t, m, m, 94);
+    memcpy(P, src, span);
+    double *R = tu_copy(t, src, lda, cols);
+    int64_t *ipiv = pivots(m), info = -1;
+    assert_int_equal(tess_dgetrf_async(m, m, G, m, ipiv, &info), 0);
+    assert_int_equal(tess_dlaswp_async(n, A, lda, 1, m, ipiv, 1), 0);
+    sync_matrix(t, A, m, n, lda);
+    assert_int_equal(tess_memory_coherent_async(TessAll, m, 1, ipiv, m, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(info, 0);
+    tl_laswp_ref(t, n, R + i0 + j0 * lda, lda, 1, m, ipiv, 1);
+    assert_memory_equal(P, R, span);
+    assert_int_equal(tess_memory_invalidate(m, n, A, lda, 8), 0);
+    assert_int_equal(munmap(map, mapped + page), 0);
+    tu_release(t, G, m, m);
+    release_pivots(ipiv, m);
+    free(src);
+    free(R);
+}
+
 /* A window of a parent: every element outside A's m x n and B is what it was. */
 static void gesv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched(void **state)
 {
@@ -650,6 +688,7 @@ int main(void)
         cmocka_unit_test(laswp_interchanges_rows_as_lapack_does_for_every_increment),
         cmocka_unit_test(laswp_applies_long_runs_of_interchanges_in_order),
         cmocka_unit_test(laswp_touches_only_the_rows_its_pivots_name),
+        cmocka_unit_test(laswp_on_pivots_still_being_computed_reads_no_row_past_the_factorizations),
         cmocka_unit_test(gesv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched),
         cmocka_unit_test(a_front_chains_getrf_laswp_trsm_gemm_and_getrf_with_no_sync),
         cmocka_unit_test(lu_with_empty_dimensions_returns_at_once),
