@@ -8,7 +8,9 @@
  * order) is invalid, and then nothing is submitted; a positive TESS_E* code
  * for a runtime error.  An error inside a task is returned by the next
  * tess_sync(); until then the runtime writes nothing more to host memory, so
- * the host keeps what it held when the task failed. */
+ * the host keeps what it held when the task failed (but for the tiles
+ * straddling a region that tess_memory_invalidate is asked for, written back
+ * so that nothing outside it is lost). */
 #ifndef TESSERA_H
 #define TESSERA_H
 
@@ -271,7 +273,11 @@ TESS_API int tess_memory_invalidate(int64_t m, int64_t n, const void *A, int64_t
                                     size_t elsize);
 /* The host wrote behind the runtime's back: every device copy is dropped. */
 TESS_API int tess_memory_invalidate_all(void);
+/* Page-locks bytes at p, in the background, so that copies from and to it run
+ * at the link's rate; pageable memory is copied through staging buffers. */
 TESS_API int tess_memory_register_async(void *p, size_t bytes);
+/* Unlocks the range registered at p: waits for the tasks submitted so far,
+ * whose copies may use it.  TESS_ENOTREG when none was. */
 TESS_API int tess_memory_unregister(void *p);
 TESS_API int tess_get_stats(tess_stats_t *s);
 

@@ -220,6 +220,10 @@ TESS_API int tess_memory_unregister(void *p)
     int err = rt_enter();
     if (err)
         return err;
+    /* a copy in flight may be reading or writing the range */
+    pthread_mutex_lock(&rt.submit_lock);
+    task_wait_all();
+    pthread_mutex_unlock(&rt.submit_lock);
     err = pin_unregister(p);
     rt_leave();
     return err;

@@ -80,6 +80,29 @@ static void a_range_registered_inside_another_is_unregistered_on_its_own(void **
     assert_int_equal(tess_finalize(), 0);
 }
 
+/* Unregistering waits for the tasks submitted before it, whose copies may use the range: once
+ * it returns, a POTRF of 16 x 16 tiles submitted before it on a matrix in that range has run to
+ * its failing last column (INFO is set as the tasks run, before any tess_sync). */
+static void unregistering_waits_for_the_tasks_submitted_before_it(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    assert_int_equal(tu_init_host(2, 4, 0), 0);
+    double *M = calloc(N * N, sizeof *M);
+    assert_non_null(M);
+    for (int i = 0; i < N; i++)
+        M[i + i * N] = i < N - 1 ? 1 : -1;
+    int64_t info = -1;
+    assert_int_equal(tess_memory_register_async(M, N * N * sizeof *M), 0);
+    assert_int_equal(tess_dpotrf_async(TessLower, N, M, N, &info), 0);
+    assert_int_equal(tess_memory_unregister(M), 0);
+    assert_int_equal(__atomic_load_n(&info, __ATOMIC_ACQUIRE), N);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(tess_memory_invalidate(N, N, M, N, sizeof *M), 0);
+    assert_int_equal(tess_finalize(), 0);
+    free(M);
+}
+
 static void calls_before_init_and_after_finalize_return_enotinit(void **state)
 {
     (void)state;
@@ -227,6 +250,7 @@ int main(void)
         cmocka_unit_test(memory_call_argument_errors_return_their_positions),
         cmocka_unit_test(registering_then_unregistering_succeeds_and_unknown_memory_is_enotreg),
         cmocka_unit_test(a_range_registered_inside_another_is_unregistered_on_its_own),
+        cmocka_unit_test(unregistering_waits_for_the_tasks_submitted_before_it),
         cmocka_unit_test(calls_before_init_and_after_finalize_return_enotinit),
         cmocka_unit_test(a_second_init_returns_einit_and_leaves_the_runtime_working),
         cmocka_unit_test(invalid_configuration_is_econfig_and_absent_devices_are_enodev),
