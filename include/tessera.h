@@ -276,8 +276,9 @@ TESS_API int tess_memory_invalidate_all(void);
 /* Page-locks bytes at p, in the background, so that copies from and to it run
  * at the link's rate; pageable memory is copied through staging buffers. */
 TESS_API int tess_memory_register_async(void *p, size_t bytes);
-/* Unlocks the range registered at p: waits for the tasks submitted so far,
- * whose copies may use it.  TESS_ENOTREG when none was. */
+/* Unlocks the range registered at p once it has been unregistered as often
+ * as registered: waits for the tasks submitted so far, whose copies may use
+ * it.  TESS_ENOTREG when none is. */
 TESS_API int tess_memory_unregister(void *p);
 TESS_API int tess_get_stats(tess_stats_t *s);
 

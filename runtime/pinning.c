@@ -20,6 +20,7 @@ typedef struct reg {
     char *p;
     size_t bytes;
     bool user; /* tess_memory_register_async, not first use */
+    int users; /* the registrations at p not yet unregistered */
     bool done; /* the pinning thread has been at it */
     bool mine; /* this runtime locked it */
     struct reg *next;
@@ -102,7 +103,9 @@ static int record(void *p, size_t bytes, bool user, bool pin_it)
     reg_t *r = malloc(sizeof *r);
     if (!r)
         return TESS_ENOMEM;
-    *r = (reg_t){ .p = p, .bytes = bytes, .user = user, .done = !pin_it, .next = pin.regs };
+    *r = (reg_t){
+        .p = p, .bytes = bytes, .user = user, .users = user, .done = !pin_it, .next = pin.regs
+    };
     pin.regs = r;
     if (pin_it) {
         pin.pending++;
@@ -111,14 +114,16 @@ static int record(void *p, size_t bytes, bool user, bool pin_it)
     return 0;
 }
 
-/* The user's registration of p: entries starting there become the user's;
- * false if there is none. */
+/* The user's registration of p: entries starting there become the user's,
+ * one more registration each; false if there is none. */
 static bool adopt(const char *p)
 {
     bool found = false;
     for (reg_t *r = pin.regs; r; r = r->next)
-        if (r->p == p)
+        if (r->p == p) {
             found = r->user = true;
+            r->users++;
+        }
     return found;
 }
 
@@ -187,9 +192,10 @@ static bool remove_if(bool (*drop)(const reg_t *, const void *), const void *arg
     return found;
 }
 
+/* Of the user's entries at p, one registration fewer: those with none left go. */
 static bool registered_at(const reg_t *r, const void *p)
 {
-    return r->user && r->p == (const char *)p;
+    return r->user && r->p == (const char *)p && r->users <= 1;
 }
 
 int pin_unregister(void *p)
@@ -197,6 +203,11 @@ int pin_unregister(void *p)
     pthread_mutex_lock(&pin.lock);
     wait_idle_locked();
     bool found = remove_if(registered_at, p);
+    for (reg_t *r = pin.regs; r; r = r->next)
+        if (r->user && r->p == (char *)p) {
+            r->users--;
+            found = true;
+        }
     pthread_mutex_unlock(&pin.lock);
     return found ? 0 : TESS_ENOTREG;
 }
