@@ -1,4 +1,4 @@
-/* The Cholesky family's test helpers (lapackutil.h). */
+/* The LAPACK suites' test helpers (lapackutil.h). */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -112,6 +112,27 @@ static int call_uplo(uplo_fn *const fns[4], const tu_type_t *t, tess_uplo_t uplo
     int in = (int)n, ilda = (int)lda, info = 0;
     fns[kind(t)](uplo == TessLower ? "L" : "U", &in, A, &ilda, &info, 1);
     return info;
+}
+
+void tl_sync_matrix(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld)
+{
+    assert_int_equal(tess_memory_coherent_async(TessAll, m, n, A, ld, t->es), 0);
+    assert_int_equal(tess_sync(), 0);
+}
+
+int64_t *tl_pivots(int64_t n)
+{
+    int64_t *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
+    assert_non_null(p);
+    for (int64_t i = 0; i < n; i++)
+        p[i] = -1;
+    return p;
+}
+
+void tl_release_pivots(int64_t *ipiv, int64_t n)
+{
+    assert_int_equal(tess_memory_invalidate(n > 0 ? n : 1, 1, ipiv, n > 0 ? n : 1, 8), 0);
+    free(ipiv);
 }
 
 int tl_potrf_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda)

@@ -1,4 +1,5 @@
-/* The helpers of the Cholesky family's suites (test_potrf.c, test_potri.c):
+/* The helpers of the LAPACK suites (test_potrf.c, test_potri.c, test_getrf.c, test_laswp.c,
+ * test_geqrf.c):
  * the routines dispatched on the type like testutil's, their references from
  * the host LAPACK (OpenBLAS's), Hermitian positive definite matrices and the
  * residuals the suites bound. */
@@ -37,6 +38,13 @@ int tl_ormqr_async(const tu_type_t *t, tess_side_t side, tess_trans_t trans, int
                    int64_t k, const void *A, int64_t lda, const void *tau, void *C, int64_t ldc);
 int tl_gels_async(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n, int64_t nrhs,
                   void *A, int64_t lda, void *B, int64_t ldb, int64_t *info);
+
+/* The m x n A made coherent on the host, and tess_sync, both asserted to succeed. */
+void tl_sync_matrix(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld);
+/* n pivots, each -1 until written; released with tl_release_pivots (the runtime's copies
+ * dropped, then freed). */
+int64_t *tl_pivots(int64_t n);
+void tl_release_pivots(int64_t *ipiv, int64_t n);
 
 /* The host LAPACK's routines; they return info. */
 int tl_potrf_ref(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda);

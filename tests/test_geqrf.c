@@ -23,12 +23,6 @@
 
 #define NB TU_NB
 
-static void sync_matrix(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld)
-{
-    assert_int_equal(tess_memory_coherent_async(TessAll, m, n, A, ld, t->es), 0);
-    assert_int_equal(tess_sync(), 0);
-}
-
 static int64_t min64(int64_t a, int64_t b)
 {
     return a < b ? a : b;
@@ -84,7 +78,7 @@ static void factor_case(const tu_type_t *t, int64_t m, int64_t n)
     tu_fill(t, tau, k + 1, 1, k + 1, NAN);
     assert_int_equal(tl_geqrf_async(t, m, n, A, lda, tau), 0);
     /* tau needs no request of its own */
-    sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, A, lda, n, lda);
     check_factor(t, m, n, A0, A, lda, tau, "geqrf");
     /* tau's entry after its k is not tau's; A's rows below m are not A's */
     assert_true(isnan(creal(tu_get(t, tau, k, 0, k + 1))));
@@ -130,7 +124,7 @@ static void ormqr_case(const tu_type_t *t, tess_side_t side, tess_trans_t trans,
     void *C = tu_matrix(t, ldc, n, (unsigned)(5 * m + n)), *C0 = tu_copy(t, C, ldc, n);
     void *Ref = tu_copy(t, C, ldc, n);
     assert_int_equal(tl_ormqr_async(t, side, trans, m, n, k, A, lda, tau, C, ldc), 0);
-    sync_matrix(t, C, ldc, n, ldc);
+    tl_sync_matrix(t, C, ldc, n, ldc);
     if (side == TessLeft)
         tu_gemm_ref(t, trans, TessNoTrans, m, n, m, 1.0, Q, nq, C0, ldc, 0.0, Ref, ldc);
     else
@@ -177,8 +171,8 @@ static void gels_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t
     void *Ar = tu_copy(t, A0, lda, n), *Br = tu_copy(t, B0, ldb, nrhs);
     int64_t info = -3;
     assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
-    sync_matrix(t, B, ldb, nrhs, ldb);
-    sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, B, ldb, nrhs, ldb);
+    tl_sync_matrix(t, A, lda, n, lda);
     assert_int_equal(info, 0);
     assert_int_equal(tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb), 0);
     double normb = tu_norm(t, B0, p, nrhs, ldb), norma = tu_norm(t, A0, m, n, lda);
@@ -268,7 +262,7 @@ static void rank_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t
     void *Ar = tu_copy(t, A, lda, n), *Br = tu_copy(t, B, ldb, nrhs);
     int64_t info = -1;
     assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
-    sync_matrix(t, B, ldb, nrhs, ldb);
+    tl_sync_matrix(t, B, ldb, nrhs, ldb);
     int ref = tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb);
     assert_int_equal(ref, c + 1);
     if (info != ref)
@@ -319,8 +313,8 @@ static void zero_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t
     void *Ar = tu_copy(t, A, lda, n), *Br = tu_copy(t, B, ldb, nrhs);
     int64_t info = -1;
     assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
-    sync_matrix(t, B, ldb, nrhs, ldb);
-    sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, B, ldb, nrhs, ldb);
+    tl_sync_matrix(t, A, lda, n, lda);
     assert_int_equal(tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb), 0);
     if (info != 0 || tu_diff(t, B, Br, ldb, nrhs, ldb) != 0 || tu_diff(t, A, Ar, lda, n, lda) != 0)
         fail_msg("%sgels trans %d m %lld n %lld of A = 0: info %lld, B %s LAPACK's, A %s", t->name,
@@ -363,8 +357,8 @@ static void scaled_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64
     void *Ar = tu_copy(t, A, lda, n), *Br = tu_copy(t, B, ldb, nrhs);
     int64_t info = -1;
     assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
-    sync_matrix(t, B, ldb, nrhs, ldb);
-    sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, B, ldb, nrhs, ldb);
+    tl_sync_matrix(t, A, lda, n, lda);
     assert_int_equal(tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb), 0);
     double err = tu_diff(t, B, Br, q, nrhs, ldb) /
                  ((double)max64(m, n) * t->eps * tu_norm(t, Br, q, nrhs, ldb));
@@ -412,8 +406,8 @@ static void geqrf_ormqr_and_trsm_chained_on_views_solve_least_squares_with_no_sy
     assert_int_equal(tess_dtrsm_async(TessLeft, TessUpper, TessNoTrans, TessNonUnit, n, nrhs, 1.0,
                                       A, ld, B, m + 1),
                      0);
-    sync_matrix(t, B, m + 1, nrhs, m + 1);
-    sync_matrix(t, P, ld, ld, ld);
+    tl_sync_matrix(t, B, m + 1, nrhs, m + 1);
+    tl_sync_matrix(t, P, ld, ld, ld);
     double *R = tu_copy(t, B0, m + 1, nrhs), *W = malloc((size_t)(n * nrhs) * sizeof *W);
     tu_gemm_ref(t, TessNoTrans, TessNoTrans, m, nrhs, n, -1.0, A0, ld, B, m + 1, 1.0, R, m + 1);
     tu_gemm_ref(t, TessTrans, TessNoTrans, n, nrhs, m, 1.0, A0, ld, R, m + 1, 0.0, W, n);
@@ -451,7 +445,7 @@ static void quick_returns_submit_nothing_and_gels_with_no_unknowns_sets_x_to_zer
     /* no unknowns: X = 0 over max(m, n) rows, as LAPACK's */
     info = 7;
     assert_int_equal(tess_dgels_async(TessNoTrans, 3, 0, 2, A, 3, B, 3, &info), 0);
-    sync_matrix(&tu_types[1], B, 3, 2, 3);
+    tl_sync_matrix(&tu_types[1], B, 3, 2, 3);
     assert_int_equal(info, 0);
     for (int i = 0; i < 6; i++)
         assert_true(B[i] == 0);

@@ -1,4 +1,4 @@
-/* GETRF, GETRS, GESV and LASWP on the host backend (host:2, nb = 16, unless said): the four
+/* GETRF, GETRS and GESV on the host backend (host:2, nb = 16, unless said): the four
  * precisions, square, tall and wide matrices of one panel and of several, on and off the
  * grid, leading dimensions larger than the rows.
  *
@@ -13,31 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include "lapackutil.h"
 
 #define NB TU_NB
-
-static void sync_matrix(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld)
-{
-    assert_int_equal(tess_memory_coherent_async(TessAll, m, n, A, ld, t->es), 0);
-    assert_int_equal(tess_sync(), 0);
-}
-
-static int64_t *pivots(int64_t n)
-{
-    int64_t *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
-    for (int64_t i = 0; i < n; i++)
-        p[i] = -1;
-    return p;
-}
-
-static void release_pivots(int64_t *ipiv, int64_t n)
-{
-    assert_int_equal(tess_memory_invalidate(n > 0 ? n : 1, 1, ipiv, n > 0 ? n : 1, 8), 0);
-    free(ipiv);
-}
 
 /* The pivots and INFO are LAPACK's, the factor residual within the bound, the rows below m
  * untouched. */
@@ -45,9 +24,9 @@ static void factor_case(const tu_type_t *t, int64_t m, int64_t n, unsigned seed)
 {
     int64_t lda = m + 3, mn = m < n ? m : n;
     void *A = tu_matrix(t, lda, n, seed), *A0 = tu_copy(t, A, lda, n), *R = tu_copy(t, A, lda, n);
-    int64_t *ipiv = pivots(mn), *rpiv = pivots(mn), info = -7;
+    int64_t *ipiv = tl_pivots(mn), *rpiv = tl_pivots(mn), info = -7;
     assert_int_equal(tl_getrf_async(t, m, n, A, lda, ipiv, &info), 0);
-    sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, A, lda, n, lda);
     assert_int_equal(info, 0);
     assert_int_equal(tl_getrf_ref(t, m, n, R, lda, rpiv), 0);
     for (int64_t i = 0; i < mn; i++)
@@ -59,7 +38,7 @@ static void factor_case(const tu_type_t *t, int64_t m, int64_t n, unsigned seed)
         fail_msg("%sgetrf %lld x %lld: residual %g", t->name, (long long)m, (long long)n, res);
     assert_true(tu_diff(t, (char *)A + m * t->es, (char *)A0 + m * t->es, 3, n, lda) == 0);
     tu_release(t, A, lda, n);
-    release_pivots(ipiv, mn);
+    tl_release_pivots(ipiv, mn);
     free(rpiv);
     free(A0);
     free(R);
@@ -89,15 +68,15 @@ static void solve_case(const tu_type_t *t, tess_trans_t trans, int64_t n, int64_
     int64_t lda = n + 2, ldb = n + 5;
     void *A = tu_matrix(t, lda, n, (unsigned)(3 * n + trans)), *A0 = tu_copy(t, A, lda, n);
     void *B = tu_matrix(t, ldb, nrhs, (unsigned)(n + nrhs)), *B0 = tu_copy(t, B, ldb, nrhs);
-    int64_t *ipiv = pivots(n), info = -7;
+    int64_t *ipiv = tl_pivots(n), info = -7;
     if (gesv) {
         assert_int_equal(tl_gesv_async(t, n, nrhs, A, lda, ipiv, B, ldb, &info), 0);
     } else {
         assert_int_equal(tl_getrf_async(t, n, n, A, lda, ipiv, &info), 0);
         assert_int_equal(tl_getrs_async(t, trans, n, nrhs, A, lda, ipiv, B, ldb), 0);
     }
-    sync_matrix(t, B, ldb, nrhs, ldb);
-    sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, B, ldb, nrhs, ldb);
+    tl_sync_matrix(t, A, lda, n, lda);
     assert_int_equal(info, 0);
     double res = tl_solve_residual(t, trans, n, nrhs, A0, lda, B0, B, ldb);
     double fres = tl_lu_residual(t, n, n, A0, A, lda, ipiv);
@@ -107,7 +86,7 @@ static void solve_case(const tu_type_t *t, tess_trans_t trans, int64_t n, int64_
     assert_true(tu_diff(t, (char *)B + n * t->es, (char *)B0 + n * t->es, 5, nrhs, ldb) == 0);
     tu_release(t, A, lda, n);
     tu_release(t, B, ldb, nrhs);
-    release_pivots(ipiv, n);
+    tl_release_pivots(ipiv, n);
     free(A0);
     free(B0);
 }
@@ -141,16 +120,16 @@ static void getrs_solves_with_factors_from_the_host_lapack(void **state)
         int64_t n = 3 * NB + 4, nrhs = NB + 1;
         void *A = tu_matrix(t, n, n, 71), *A0 = tu_copy(t, A, n, n);
         void *B = tu_matrix(t, n, nrhs, 72), *B0 = tu_copy(t, B, n, nrhs);
-        int64_t *ipiv = pivots(n);
+        int64_t *ipiv = tl_pivots(n);
         assert_int_equal(tl_getrf_ref(t, n, n, A, n, ipiv), 0);
         assert_int_equal(tl_getrs_async(t, TessConjTrans, n, nrhs, A, n, ipiv, B, n), 0);
-        sync_matrix(t, B, n, nrhs, n);
+        tl_sync_matrix(t, B, n, nrhs, n);
         double res = tl_solve_residual(t, TessConjTrans, n, nrhs, A0, n, B0, B, n);
         if (!(res < TL_BOUND))
             fail_msg("%sgetrs: residual %g", t->name, res);
         tu_release(t, A, n, n);
         tu_release(t, B, n, nrhs);
-        release_pivots(ipiv, n);
+        tl_release_pivots(ipiv, n);
         free(A0);
         free(B0);
     }
@@ -160,16 +139,16 @@ static void gesv_with_no_right_hand_side_still_factors(void **state)
 {
     (void)state;
     const tu_type_t *t = &tu_types[1];
-    int64_t n = 3 * NB + 1, *ipiv = pivots(n), *rpiv = pivots(n), info = -1;
+    int64_t n = 3 * NB + 1, *ipiv = tl_pivots(n), *rpiv = tl_pivots(n), info = -1;
     void *A = tu_matrix(t, n, n, 81), *R = tu_copy(t, A, n, n);
     assert_int_equal(tl_gesv_async(t, n, 0, A, n, ipiv, NULL, n, &info), 0);
-    sync_matrix(t, A, n, n, n);
+    tl_sync_matrix(t, A, n, n, n);
     assert_int_equal(info, 0);
     assert_int_equal(tl_getrf_ref(t, n, n, R, n, rpiv), 0);
     assert_memory_equal(ipiv, rpiv, (size_t)n * sizeof *ipiv);
     assert_true(tu_diff(t, A, R, n, n, n) / tu_norm(t, R, n, n, n) < TL_BOUND * n * t->eps);
     tu_release(t, A, n, n);
-    release_pivots(ipiv, n);
+    tl_release_pivots(ipiv, n);
     free(rpiv);
     free(R);
 }
@@ -184,13 +163,13 @@ static void singular_case(const tu_type_t *t, int64_t n, const int64_t *cols, in
         tu_fill(t, (char *)A + (size_t)((cols[c] - 1) * lda) * t->es, n, 1, lda, 0.0);
     void *A0 = tu_copy(t, A, lda, n), *R = tu_copy(t, A, lda, n);
     void *B = tu_matrix(t, n, nrhs, 9), *B0 = tu_copy(t, B, n, nrhs);
-    int64_t *ipiv = pivots(n), *rpiv = pivots(n), info = 0;
+    int64_t *ipiv = tl_pivots(n), *rpiv = tl_pivots(n), info = 0;
     if (gesv)
         assert_int_equal(tl_gesv_async(t, n, nrhs, A, lda, ipiv, B, n, &info), 0);
     else
         assert_int_equal(tl_getrf_async(t, n, n, A, lda, ipiv, &info), 0);
-    sync_matrix(t, A, lda, n, lda);
-    sync_matrix(t, B, n, nrhs, n);
+    tl_sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, B, n, nrhs, n);
     int ref = tl_getrf_ref(t, n, n, R, lda, rpiv);
     int64_t first = cols[0];
     for (int c = 1; c < ncols; c++)
@@ -207,7 +186,7 @@ static void singular_case(const tu_type_t *t, int64_t n, const int64_t *cols, in
     assert_true(tu_same_outside(t, B, B0, n, nrhs, n, 0, 0, 0, 0));
     tu_release(t, A, lda, n);
     tu_release(t, B, n, nrhs);
-    release_pivots(ipiv, n);
+    tl_release_pivots(ipiv, n);
     free(rpiv);
     free(A0);
     free(R);
@@ -235,141 +214,6 @@ static void gesv_leaves_b_untouched_when_the_matrix_is_singular(void **state)
             singular_case(&tu_types[ti], n, &at[i], 1, true);
 }
 
-/* Pivots as getrf makes them (row i with a row at or below it) or anywhere in 1..m. */
-static int64_t *random_pivots(int64_t len, int64_t inc, int64_t m, bool below, unsigned seed)
-{
-    int64_t span = tu_vec_span(len, inc), *p = malloc((size_t)span * sizeof *p);
-    srand(seed);
-    for (int64_t i = 0; i < span; i++)
-        p[i] = below ? i / (inc > 0 ? inc : -inc) + 1 + rand() % 3 : 1 + rand() % m;
-    for (int64_t i = 0; i < span; i++)
-        p[i] = p[i] > m ? m : p[i];
-    return p;
-}
-
-static void laswp_case(const tu_type_t *t, int64_t m, int64_t n, int64_t k1, int64_t k2,
-                       int64_t incx, bool below)
-{
-    int64_t lda = m + 2, s = incx > 0 ? incx : -incx;
-    int64_t *ipiv = random_pivots(k2 + k1 * s, s, m, below, (unsigned)(m + n + k1 + incx));
-    void *A = tu_matrix(t, lda, n, (unsigned)(n + k2)), *R = tu_copy(t, A, lda, n);
-    assert_int_equal(tl_laswp_async(t, n, A, lda, k1, k2, ipiv, incx), 0);
-    sync_matrix(t, A, lda, n, lda);
-    tl_laswp_ref(t, n, R, lda, k1, k2, ipiv, incx);
-    if (!tu_same_outside(t, A, R, lda, n, lda, 0, 0, 0, 0))
-        fail_msg("%slaswp %lld x %lld k1 %lld k2 %lld incx %lld differs from LAPACK's", t->name,
-                 (long long)m, (long long)n, (long long)k1, (long long)k2, (long long)incx);
-    tu_release(t, A, lda, n);
-    free(R);
-    release_pivots(ipiv, tu_vec_span(k2 + k1 * s, s));
-}
-
-static void laswp_interchanges_rows_as_lapack_does_for_every_increment(void **state)
-{
-    (void)state;
-    const int64_t incs[] = { 1, -1, 2, -3 };
-    for (int ti = 0; ti < TU_NTYPES; ti++)
-        for (int i = 0; i < 4; i++) {
-            laswp_case(&tu_types[ti], 5 * NB, 3 * NB + 2, 1, 4 * NB + 3, incs[i], true);
-            laswp_case(&tu_types[ti], 3 * NB, 2 * NB, NB - 2, 2 * NB + 1, incs[i], false);
-            laswp_case(&tu_types[ti], 7, 1, 3, 3, incs[i], false);
-        }
-}
-
-/* Runs of interchanges longer than a GPU applies as one permutation (512), with rows swapped
- * again and again, in both directions: the result is still LAPACK's, bit for bit. */
-static void laswp_applies_long_runs_of_interchanges_in_order(void **state)
-{
-    (void)state;
-    const int64_t incs[] = { 1, -1 };
-    for (int ti = 0; ti < TU_NTYPES; ti++)
-        for (int i = 0; i < 2; i++) {
-            laswp_case(&tu_types[ti], 1600, 37, 3, 1500, incs[i], true);
-            laswp_case(&tu_types[ti], 1600, 37, 1, 1100, incs[i], false);
-        }
-}
-
-/* LASWP on an m x n view of lda = m + 40 rows whose pivots name rows up to m only: the rows
- * below m hold NaN and are neither changed nor fetched (the host-to-device bytes stay within
- * the m rows' and the pivots' copies to each device), and the last column ends where an
- * unmapped page begins, so a read past it would fault.  A's m rows are LAPACK's. */
-static void laswp_touches_only_the_rows_its_pivots_name(void **state)
-{
-    (void)state;
-    const tu_type_t *t = &tu_types[1];
-    int64_t m = 3 * NB + 1, n = 2 * NB + 3, lda = m + 40, k2 = 2 * NB + 5;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), span = (size_t)(lda * (n - 1) + m) * 8;
-    size_t mapped = (span + page - 1) / page * page;
-    char *map =
-        mmap(NULL, mapped + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    assert_true(map != MAP_FAILED);
-    assert_int_equal(mprotect(map + mapped, page, PROT_NONE), 0);
-    double *A = (double *)(map + mapped - span), *R = malloc((size_t)(lda * n) * 8);
-    double *src = tu_matrix(t, lda, n, 91);
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < lda; i++)
-            R[i + j * lda] = i < m ? src[i + j * lda] : NAN;
-    memcpy(A, R, span);
-    int64_t *ipiv = pivots(k2);
-    for (int64_t i = 0; i < k2; i++)
-        ipiv[i] = i + 1 + rand() % (m - i);
-    ipiv[k2 / 2] = m;
-    uint64_t h2d = tu_h2d_bytes();
-    assert_int_equal(tess_dlaswp_async(n, A, lda, 1, k2, ipiv, 1), 0);
-    sync_matrix(t, A, m, n, lda);
-    tess_stats_t s;
-    assert_int_equal(tess_get_stats(&s), 0);
-    assert_true(tu_h2d_bytes() - h2d <= (uint64_t)(m * n + s.ndevices * k2) * 8);
-    tl_laswp_ref(t, n, R, lda, 1, k2, ipiv, 1);
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < (j < n - 1 ? lda : m); i++)
-            if (i < m ? A[i + j * lda] != R[i + j * lda] : !isnan(A[i + j * lda]))
-                fail_msg("A(%lld, %lld) is %g", (long long)i, (long long)j, A[i + j * lda]);
-    assert_int_equal(tess_memory_invalidate(m, n, A, lda, 8), 0);
-    assert_int_equal(munmap(map, mapped + page), 0);
-    release_pivots(ipiv, k2);
-    free(src);
-    free(R);
-}
-
-/* LASWP right after the GETRF that computes its pivots, on a view i0 rows down the last columns
- * of a parent that ends where an unmapped page begins: LAPACK's lda x n from the view would run
- * past the parent, and LAPACK's LASWP touches only the rows its pivots name.  So do these: the
- * GETRF's m rows at most, read before its pivots are known (no sync between).  The view's rows
- * are LAPACK's, and every other element of the parent is what it was. */
-static void laswp_on_pivots_still_being_computed_reads_no_row_past_the_factorizations(void **state)
-{
-    (void)state;
-    const tu_type_t *t = &tu_types[1];
-    int64_t m = 2 * NB + 3, lda = m + 2 * NB, cols = 2 * NB + 5, i0 = NB + 1, j0 = NB,
-            n = cols - j0;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), span = (size_t)(lda * cols) * 8;
-    size_t mapped = (span + page - 1) / page * page;
-    char *map =
-        mmap(NULL, mapped + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    assert_true(map != MAP_FAILED);
-    assert_int_equal(mprotect(map + mapped, page, PROT_NONE), 0);
-    double *P = (double *)(map + mapped - span), *A = P + i0 + j0 * lda;
-    double *src = tu_matrix(t, lda, cols, 93), *G = tu_matrix(t, m, m, 94);
-    memcpy(P, src, span);
-    double *R = tu_copy(t, src, lda, cols);
-    int64_t *ipiv = pivots(m), info = -1;
-    assert_int_equal(tess_dgetrf_async(m, m, G, m, ipiv, &info), 0);
-    assert_int_equal(tess_dlaswp_async(n, A, lda, 1, m, ipiv, 1), 0);
-    sync_matrix(t, A, m, n, lda);
-    assert_int_equal(tess_memory_coherent_async(TessAll, m, 1, ipiv, m, 8), 0);
-    assert_int_equal(tess_sync(), 0);
-    assert_int_equal(info, 0);
-    tl_laswp_ref(t, n, R + i0 + j0 * lda, lda, 1, m, ipiv, 1);
-    assert_memory_equal(P, R, span);
-    assert_int_equal(tess_memory_invalidate(m, n, A, lda, 8), 0);
-    assert_int_equal(munmap(map, mapped + page), 0);
-    tu_release(t, G, m, m);
-    release_pivots(ipiv, m);
-    free(src);
-    free(R);
-}
-
 /* A window of a parent: every element outside A's m x n and B is what it was. */
 static void gesv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched(void **state)
 {
@@ -379,9 +223,9 @@ static void gesv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched(void
     void *P = tu_matrix(t, ld, ld, 31), *Pref = tu_copy(t, P, ld, ld);
     char *A = (char *)P + (size_t)(ai + aj * ld) * t->es,
          *B = (char *)P + (size_t)(bi + bj * ld) * t->es;
-    int64_t *ipiv = pivots(n), info = -1;
+    int64_t *ipiv = tl_pivots(n), info = -1;
     assert_int_equal(tl_gesv_async(t, n, nrhs, A, ld, ipiv, B, ld, &info), 0);
-    sync_matrix(t, P, ld, ld, ld);
+    tl_sync_matrix(t, P, ld, ld, ld);
     assert_int_equal(info, 0);
     char *A0 = (char *)Pref + (A - (char *)P), *B0 = (char *)Pref + (B - (char *)P);
     double res = tl_solve_residual(t, TessNoTrans, n, nrhs, A0, ld, B0, B, ld);
@@ -395,7 +239,7 @@ static void gesv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched(void
                 assert_true(tu_get(t, P, i, j, ld) == tu_get(t, Pref, i, j, ld));
         }
     tu_release(t, P, ld, ld);
-    release_pivots(ipiv, n);
+    tl_release_pivots(ipiv, n);
     free(Pref);
 }
 
@@ -409,7 +253,7 @@ static void a_front_chains_getrf_laswp_trsm_gemm_and_getrf_with_no_sync(void **s
     const tu_type_t *t = &tu_types[1];
     int64_t m = 5 * NB + 3, k = 2 * NB + 5, lda = m;
     double *F = tu_matrix(t, lda, m, 41), *F0 = tu_copy(t, F, lda, m);
-    int64_t *ipiv = pivots(m), info1 = -1, info2 = -1;
+    int64_t *ipiv = tl_pivots(m), info1 = -1, info2 = -1;
     assert_int_equal(tess_dgetrf_async(m, k, F, lda, ipiv, &info1), 0);
     assert_int_equal(tess_dlaswp_async(m - k, F + k * lda, lda, 1, k, ipiv, 1), 0);
     assert_int_equal(tess_dtrsm_async(TessLeft, TessLower, TessNoTrans, TessUnit, k, m - k, 1.0, F,
@@ -421,7 +265,7 @@ static void a_front_chains_getrf_laswp_trsm_gemm_and_getrf_with_no_sync(void **s
     assert_int_equal(tess_dgetrf_async(m - k, m - k, F + k + k * lda, lda, ipiv + k, &info2), 0);
     /* the trailing block's swaps applied to the panel's rows below k */
     assert_int_equal(tess_dlaswp_async(k, F + k, lda, 1, m - k, ipiv + k, 1), 0);
-    sync_matrix(t, F, lda, m, lda);
+    tl_sync_matrix(t, F, lda, m, lda);
     assert_int_equal(tess_memory_coherent_async(TessAll, m, 1, ipiv, m, 8), 0);
     assert_int_equal(tess_sync(), 0);
     assert_int_equal(info1, 0);
@@ -432,7 +276,7 @@ static void a_front_chains_getrf_laswp_trsm_gemm_and_getrf_with_no_sync(void **s
     if (!(res < TL_BOUND))
         fail_msg("residual %g", res);
     tu_release(t, F, lda, m);
-    release_pivots(ipiv, m);
+    tl_release_pivots(ipiv, m);
     free(F0);
 }
 
@@ -471,7 +315,7 @@ static void getrf_writes_its_factor_back_behind_its_steps_each_row_once(void **s
         int64_t m = cases[c][0], n = cases[c][1], mn = m < n ? m : n, info = -1;
         void *A = tu_matrix(t, m, n, 41 + (unsigned)c), *A0 = tu_copy(t, A, m, n),
              *R = tu_copy(t, A, m, n);
-        int64_t *ipiv = pivots(mn), *rpiv = pivots(mn);
+        int64_t *ipiv = tl_pivots(mn), *rpiv = tl_pivots(mn);
         tess_stats_t s0, s1;
         assert_int_equal(tess_get_stats(&s0), 0);
         assert_int_equal(tl_getrf_async(t, m, n, A, m, ipiv, &info), 0);
@@ -487,7 +331,7 @@ static void getrf_writes_its_factor_back_behind_its_steps_each_row_once(void **s
         assert_true(tl_lu_residual(t, m, n, A0, A, m, ipiv) < TL_BOUND);
         assert_int_equal(tl_coherent_bytes(t, A, m, n, m), 0);
         tu_release(t, A, m, n);
-        release_pivots(ipiv, mn);
+        tl_release_pivots(ipiv, mn);
         free(rpiv);
         free(A0);
         free(R);
@@ -648,7 +492,7 @@ static void the_next_steps_update_does_not_wait_for_write_backs(void **state)
     const tu_type_t *t = &tu_types[1];
     int64_t n = 192, info = -1;
     void *A = tu_matrix(t, n, n, 61);
-    int64_t *ipiv = pivots(n);
+    int64_t *ipiv = tl_pivots(n);
     assert_int_equal(tl_getrf_async(t, n, n, A, n, ipiv, &info), 0);
     assert_int_equal(tess_sync(), 0);
     void *A1 = tu_copy(t, A, n, n);
@@ -657,7 +501,7 @@ static void the_next_steps_update_does_not_wait_for_write_backs(void **state)
     assert_int_equal(info, 0);
     assert_true(tl_lu_residual(t, n, n, A1, A, n, ipiv) < TL_BOUND);
     tu_release(t, A, n, n);
-    release_pivots(ipiv, n);
+    tl_release_pivots(ipiv, n);
     free(A1);
     assert_int_equal(tess_finalize(), 0);
     /* the second call (three panel getrfs a call): its first write-back, and step 1's update
@@ -685,10 +529,6 @@ int main(void)
         cmocka_unit_test(gesv_with_no_right_hand_side_still_factors),
         cmocka_unit_test(getrf_reports_the_first_zero_pivot_and_completes_the_factorization),
         cmocka_unit_test(gesv_leaves_b_untouched_when_the_matrix_is_singular),
-        cmocka_unit_test(laswp_interchanges_rows_as_lapack_does_for_every_increment),
-        cmocka_unit_test(laswp_applies_long_runs_of_interchanges_in_order),
-        cmocka_unit_test(laswp_touches_only_the_rows_its_pivots_name),
-        cmocka_unit_test(laswp_on_pivots_still_being_computed_reads_no_row_past_the_factorizations),
         cmocka_unit_test(gesv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched),
         cmocka_unit_test(a_front_chains_getrf_laswp_trsm_gemm_and_getrf_with_no_sync),
         cmocka_unit_test(lu_with_empty_dimensions_returns_at_once),

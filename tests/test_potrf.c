@@ -44,12 +44,6 @@ static double solve_residual(const tu_type_t *t, tess_uplo_t uplo, int64_t n, in
     return r;
 }
 
-static void sync_matrix(const tu_type_t *t, const void *A, int64_t m, int64_t n, int64_t ld)
-{
-    assert_int_equal(tess_memory_coherent_async(TessAll, m, n, A, ld, t->es), 0);
-    assert_int_equal(tess_sync(), 0);
-}
-
 static void factor_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n)
 {
     int64_t lda = n + 3;
@@ -57,7 +51,7 @@ static void factor_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n)
     void *A0 = tu_copy(t, A, lda, n), *R = tu_copy(t, A, lda, n);
     int64_t info = -7;
     assert_int_equal(tl_potrf_async(t, uplo, n, A, lda, &info), 0);
-    sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, A, lda, n, lda);
     assert_int_equal(info, 0);
     assert_int_equal(tl_potrf_ref(t, uplo, n, R, lda), 0);
     double res = tl_factor_residual(t, uplo, n, A0, A, lda),
@@ -95,8 +89,8 @@ static void solve_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t 
         assert_int_equal(tl_potrf_async(t, uplo, n, A, lda, &info), 0);
         assert_int_equal(tl_potrs_async(t, uplo, n, nrhs, A, lda, B, ldb), 0);
     }
-    sync_matrix(t, B, ldb, nrhs, ldb);
-    sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, B, ldb, nrhs, ldb);
+    tl_sync_matrix(t, A, lda, n, lda);
     assert_int_equal(info, 0);
     double res = solve_residual(t, uplo, n, nrhs, A0, lda, B0, B, ldb);
     double fres = tl_factor_residual(t, uplo, n, A0, A, lda);
@@ -156,8 +150,8 @@ static void failure_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_
         assert_int_equal(tl_posv_async(t, uplo, n, nrhs, A, lda, B, n, &info), 0);
     else
         assert_int_equal(tl_potrf_async(t, uplo, n, A, lda, &info), 0);
-    sync_matrix(t, A, lda, n, lda);
-    sync_matrix(t, B, n, nrhs, n);
+    tl_sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, B, n, nrhs, n);
     int ref_info = tl_potrf_ref(t, uplo, n, Ref, lda);
     assert_int_equal(ref_info, k);
     if (info != ref_info)
@@ -227,8 +221,8 @@ static void nan_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t r,
         assert_int_equal(tl_posv_async(t, uplo, n, nrhs, A, lda, B, n, &info), 0);
     else
         assert_int_equal(tl_potrf_async(t, uplo, n, A, lda, &info), 0);
-    sync_matrix(t, A, lda, n, lda);
-    sync_matrix(t, B, n, nrhs, n);
+    tl_sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, B, n, nrhs, n);
     tl_potrf_ref(t, uplo, n, Ref, lda);
     double lead = tl_tri_error(t, uplo, r, A, Ref, lda);
     if (info != r + 1 || !(lead < TL_BOUND) || !tu_same_outside(t, B, B0, n, nrhs, n, 0, 0, 0, 0))
@@ -274,7 +268,7 @@ static void posv_on_submatrix_views_leaves_the_rest_of_the_parent_untouched(void
     void *Pref = tu_copy(t, P, ld, ld);
     int64_t info = -1;
     assert_int_equal(tl_posv_async(t, TessLower, n, nrhs, A, ld, B, ld, &info), 0);
-    sync_matrix(t, P, ld, ld, ld);
+    tl_sync_matrix(t, P, ld, ld, ld);
     assert_int_equal(info, 0);
     char *A0 = (char *)Pref + (A - (char *)P), *B0 = (char *)Pref + (B - (char *)P);
     double res = solve_residual(t, TessLower, n, nrhs, A0, ld, B0, B, ld);
@@ -310,7 +304,7 @@ static void potrf_trsm_and_herk_chained_on_views_need_no_sync_in_between(void **
                                       A + k + k * lda, lda),
                      0);
     assert_int_equal(tess_dpotrf_async(TessLower, n - k, A + k + k * lda, lda, &info2), 0);
-    sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, A, lda, n, lda);
     assert_int_equal(info1, 0);
     assert_int_equal(info2, 0);
     double res = tl_factor_residual(t, TessLower, n, A0, A, lda);

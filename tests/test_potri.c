@@ -42,12 +42,6 @@ static void *tri_matrix(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t
     return A;
 }
 
-static void sync_matrix(const tu_type_t *t, const void *A, int64_t n, int64_t ld)
-{
-    assert_int_equal(tess_memory_coherent_async(TessAll, ld, n, A, ld, t->es), 0);
-    assert_int_equal(tess_sync(), 0);
-}
-
 static void trtri_case(const tu_type_t *t, tess_uplo_t uplo, tess_diag_t diag, int64_t n)
 {
     int64_t lda = n + 3;
@@ -55,7 +49,7 @@ static void trtri_case(const tu_type_t *t, tess_uplo_t uplo, tess_diag_t diag, i
     void *A0 = tu_copy(t, A, lda, n), *R = tu_copy(t, A, lda, n);
     int64_t info = -7;
     assert_int_equal(tl_trtri_async(t, uplo, diag, n, A, lda, &info), 0);
-    sync_matrix(t, A, n, lda);
+    tl_sync_matrix(t, A, lda, n, lda);
     assert_int_equal(info, 0);
     assert_int_equal(tl_trtri_ref(t, uplo, diag, n, R, lda), 0);
     void *T = tu_tri_dense(t, A0, n, lda, uplo, diag), *X = tu_tri_dense(t, A, n, lda, uplo, diag);
@@ -102,7 +96,7 @@ static void zero_diagonal_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, 
         assert_int_equal(tl_potri_async(t, uplo, n, A, n, &info), 0);
     else
         assert_int_equal(tl_trtri_async(t, uplo, TessNonUnit, n, A, n, &info), 0);
-    sync_matrix(t, A, n, n);
+    tl_sync_matrix(t, A, n, n, n);
     int ref = potri ? tl_potri_ref(t, uplo, n, R, n) : tl_trtri_ref(t, uplo, TessNonUnit, n, R, n);
     assert_int_equal(ref, k);
     if (info != ref)
@@ -137,7 +131,7 @@ static void lauum_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n)
         tu_set(t, A, i, i, lda, creal(tu_get(t, A, i, i, lda)));
     void *A0 = tu_copy(t, A, lda, n), *R = tu_copy(t, A, lda, n);
     assert_int_equal(tl_lauum_async(t, uplo, n, A, lda), 0);
-    sync_matrix(t, A, n, lda);
+    tl_sync_matrix(t, A, lda, n, lda);
     assert_int_equal(tl_lauum_ref(t, uplo, n, R, lda), 0);
     double err = tl_tri_error(t, uplo, n, A, R, lda);
     if (!(err < TL_BOUND))
@@ -169,7 +163,7 @@ static void potri_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n)
     int64_t info1 = -1, info2 = -1;
     assert_int_equal(tl_potrf_async(t, uplo, n, A, lda, &info1), 0);
     assert_int_equal(tl_potri_async(t, uplo, n, A, lda, &info2), 0);
-    sync_matrix(t, A, n, lda);
+    tl_sync_matrix(t, A, lda, n, lda);
     assert_int_equal(info1, 0);
     assert_int_equal(info2, 0);
     assert_int_equal(tl_potrf_ref(t, uplo, n, R, lda), 0);
@@ -207,7 +201,7 @@ static void potri_of_a_singular_factor_reports_it_and_leaves_a_untouched(void **
     void *A0 = tu_copy(t, A, n, n);
     int64_t info = 0;
     assert_int_equal(tl_potri_async(t, TessUpper, n, A, n, &info), 0);
-    sync_matrix(t, A, n, n);
+    tl_sync_matrix(t, A, n, n, n);
     assert_int_equal(info, 2 * NB + 1);
     assert_true(tu_same_outside(t, A, A0, n, n, n, 0, 0, 0, 0));
     tu_release(t, A, n, n);
