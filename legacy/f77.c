@@ -259,7 +259,7 @@ static void laswp64(const lg_call_t *c, const char *name)
     {                                                                                              \
         (void)lu, (void)lt;                                                                        \
         lg_call_t c = lg_syrk_call(LG_SYR2K, TYPE, f_uplo(uplo), f_trans(trans), *n, *k, alpha, A, \
-                                   *lda, B, B ? *ldb : 0, beta, C, *ldc);                          \
+                                   *lda, B, *ldb, beta, C, *ldc);                                  \
         CALL(&c, #P "SYR2K");                                                                      \
     }                                                                                              \
     static void p##gemmt##SFX##call(const char *uplo, const char *ta, const char *tb, const I *n,  \
@@ -337,7 +337,7 @@ static void laswp64(const lg_call_t *c, const char *name)
     {                                                                                              \
         (void)lu, (void)lt;                                                                        \
         lg_call_t c = lg_syrk_call(LG_HER2K, TYPE, f_uplo(uplo), f_trans(trans), *n, *k, alpha, A, \
-                                   *lda, B, B ? *ldb : 0, beta, C, *ldc);                          \
+                                   *lda, B, *ldb, beta, C, *ldc);                                  \
         CALL(&c, #P "HER2K");                                                                      \
     }
 
