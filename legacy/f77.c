@@ -61,11 +61,12 @@ static tess_diag_t f_diag(const char *c)
     }
 }
 
+/* Checked first, small calls too (lg_run_small32 says why). */
 static void call32(const lg_call_t *c, const char *name)
 {
-    if (lg_run_small32(c))
-        return;
     int32_t info = -tess_internal_check(c);
+    if (!info && lg_run_small32(c))
+        return;
     if (!info)
         info = lg_run(c);
     if (info)
@@ -165,12 +166,12 @@ static void lapack32(lg_call_t *c, const char *name, int32_t *info)
 {
     int64_t k = 0;
     c->info = info ? &k : NULL;
-    if (lg_run_small32(c)) {
+    bool done;
+    int32_t pos = (int32_t)lapack_check(c, info, &done);
+    if (!pos && !done && lg_run_small32(c)) {
         *info = (int32_t)k;
         return;
     }
-    bool done;
-    int32_t pos = (int32_t)lapack_check(c, info, &done);
     if (!pos && !done)
         pos = lg_run(c);
     if (info)
@@ -259,7 +260,7 @@ static void laswp64(const lg_call_t *c, const char *name)
     {                                                                                              \
         (void)lu, (void)lt;                                                                        \
         lg_call_t c = lg_syrk_call(LG_SYR2K, TYPE, f_uplo(uplo), f_trans(trans), *n, *k, alpha, A, \
-                                   *lda, B, B ? *ldb : 0, beta, C, *ldc);                          \
+                                   *lda, B, *ldb, beta, C, *ldc);                                  \
         CALL(&c, #P "SYR2K");                                                                      \
     }                                                                                              \
     static void p##gemmt##SFX##call(const char *uplo, const char *ta, const char *tb, const I *n,  \
@@ -337,7 +338,7 @@ static void laswp64(const lg_call_t *c, const char *name)
     {                                                                                              \
         (void)lu, (void)lt;                                                                        \
         lg_call_t c = lg_syrk_call(LG_HER2K, TYPE, f_uplo(uplo), f_trans(trans), *n, *k, alpha, A, \
-                                   *lda, B, B ? *ldb : 0, beta, C, *ldc);                          \
+                                   *lda, B, *ldb, beta, C, *ldc);                                  \
         CALL(&c, #P "HER2K");                                                                      \
     }
 

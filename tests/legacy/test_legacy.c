@@ -52,6 +52,12 @@ void zherk_(const char *, const char *, const int *, const int *, const double *
             const int *, const double *, zc *, const int *, size_t, size_t);
 void zherk_64_(const char *, const char *, const int64_t *, const int64_t *, const double *,
                const zc *, const int64_t *, const double *, zc *, const int64_t *, size_t, size_t);
+void dsyr2k_(const char *, const char *, const int *, const int *, const double *, const double *,
+             const int *, const double *, const int *, const double *, double *, const int *,
+             size_t, size_t);
+void zher2k_(const char *, const char *, const int *, const int *, const zc *, const zc *,
+             const int *, const zc *, const int *, const double *, zc *, const int *, size_t,
+             size_t);
 void ztrsm_(const char *, const char *, const char *, const char *, const int *, const int *,
             const zc *, const zc *, const int *, zc *, const int *, size_t, size_t, size_t, size_t);
 double ddot_64_(const int64_t *, const double *, const int64_t *, const double *, const int64_t *);
@@ -450,6 +456,36 @@ static void invalid_arguments_reach_the_applications_handlers_and_change_nothing
     assert_memory_equal(C, C0, sizeof C);
 }
 
+/* SYR2K and HER2K do not read A or B when alpha is 0 or k is 0 (reference BLAS's quick
+ * return): C = beta C on its triangle (HER2K's diagonal real), exactly, and no XERBLA, whatever
+ * A and B point to. */
+static void syr2k_and_her2k_that_read_no_b_scale_c_whatever_b_points_to(void **state)
+{
+    (void)state;
+    const int n = 4, zero = 0, one = 1;
+    const double alpha[2] = { 0, 1 }, beta = 2;
+    const zc zalpha[2] = { 0, 1 };
+    for (int kase = 0; kase < 2; kase++) { /* alpha = 0 and k = n; alpha = 1 and k = 0 */
+        const int *k = kase ? &zero : &n, *ld = kase ? &one : &n; /* A, B^H: k x n */
+        double C[16];
+        zc Z[16];
+        for (int i = 0; i < 16; i++)
+            C[i] = i + 1, Z[i] = (i + 1) + I * (i + 2);
+        forget();
+        dsyr2k_("U", "N", &n, k, &alpha[kase], NULL, &n, NULL, &n, &beta, C, &n, 1, 1);
+        zher2k_("L", "C", &n, k, &zalpha[kase], NULL, ld, NULL, ld, &beta, Z, &n, 1, 1);
+        assert_int_equal(seen.calls, 0);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) {
+                int e = i + j * n;
+                zc z = (e + 1) + I * (e + 2);
+                assert_true(C[e] == (i <= j ? beta : 1) * (e + 1));
+                zc want = i > j ? beta * z : i == j ? beta * (e + 1) : z;
+                assert_true(Z[e] == want);
+            }
+    }
+}
+
 static bool check_gemm_once(int n)
 {
     double *A = dmat((size_t)n * n), *B = dmat((size_t)n * n), *C = dmat((size_t)n * n);
@@ -485,6 +521,7 @@ int main(void)
         cmocka_unit_test(the_64_bit_entry_points_match_the_32_bit_ones),
         cmocka_unit_test(a_64_bit_integer_past_32_bits_is_refused_by_a_32_bit_host),
         cmocka_unit_test(invalid_arguments_reach_the_applications_handlers_and_change_nothing),
+        cmocka_unit_test(syr2k_and_her2k_that_read_no_b_scale_c_whatever_b_points_to),
         cmocka_unit_test(a_forked_child_gets_correct_results),
     };
     /* the runtime is left running: exit stops it */
