@@ -61,12 +61,11 @@ static tess_diag_t f_diag(const char *c)
     }
 }
 
-/* Checked first, small calls too (lg_run_small32 says why). */
 static void call32(const lg_call_t *c, const char *name)
 {
-    int32_t info = -tess_internal_check(c);
-    if (!info && lg_run_small32(c))
+    if (lg_run_small32(c))
         return;
+    int32_t info = -tess_internal_check(c);
     if (!info)
         info = lg_run(c);
     if (info)
@@ -166,12 +165,12 @@ static void lapack32(lg_call_t *c, const char *name, int32_t *info)
 {
     int64_t k = 0;
     c->info = info ? &k : NULL;
-    bool done;
-    int32_t pos = (int32_t)lapack_check(c, info, &done);
-    if (!pos && !done && lg_run_small32(c)) {
+    if (lg_run_small32(c)) {
         *info = (int32_t)k;
         return;
     }
+    bool done;
+    int32_t pos = (int32_t)lapack_check(c, info, &done);
     if (!pos && !done)
         pos = lg_run(c);
     if (info)

@@ -144,12 +144,13 @@ void lg_ipiv_done(const lg_call_t *c, void *tmp);
  * or the runtime), the position of the argument to report to XERBLA. */
 int lg_run(const lg_call_t *c);
 
-/* A call from a 32-bit Fortran entry, already checked, that the host BLAS
- * serves: too small for the runtime, in a process that has not initialised
- * CUDA, and no operand (nor LAPACK's INFO) NULL (reference BLAS lets an
- * unread operand be NULL, which is the runtime's path).  The check comes
- * first because the host's own reports are not the reference's (OpenBLAS
- * names GEMM "DGEMM " and a NUL, 7 characters).  False, with nothing done,
+/* A call from a 32-bit Fortran entry that the host BLAS serves whatever its
+ * numbers: too small for the runtime (or invalid), in a process that has
+ * not initialised CUDA, every character argument valid and no operand (nor
+ * LAPACK's INFO) NULL (this library's own check takes the others: reference
+ * BLAS lets an unread operand be NULL).  The host BLAS (LAPACK) checks the
+ * numbers itself and reports to the same XERBLA, by the same name and
+ * numbering, so such a call is not checked twice.  False, with nothing done,
  * for any other call. */
 bool lg_run_small32(const lg_call_t *c);
 
