@@ -114,12 +114,12 @@ static int record(void *p, size_t bytes, bool user, bool pin_it)
     return 0;
 }
 
-/* The user's registration of p: entries starting there become the user's,
- * one more registration each; false if there is none. */
-static bool adopt(const char *p)
+/* The user's registration of p: entries from r on starting there become the
+ * user's, one more registration each; false if there is none. */
+static bool adopt(reg_t *r, const char *p)
 {
     bool found = false;
-    for (reg_t *r = pin.regs; r; r = r->next)
+    for (; r; r = r->next)
         if (r->p == p) {
             found = r->user = true;
             r->users++;
@@ -152,10 +152,15 @@ int pin_request(void *p, size_t bytes, bool user)
     /* with a backend that cannot pin, a registration is only kept; one
      * inside a range already recorded needs no pinning of its own, but is
      * kept so that tess_memory_unregister finds it */
-    if (!covered(p, bytes))
+    if (!covered(p, bytes)) {
         err = record(p, bytes, user, pin.started);
-    else if (user && !adopt(p))
+        /* a longer range at p: the entries already there count it too, since an
+         * unregister of p takes one registration from each */
+        if (!err && user)
+            adopt(pin.regs->next, p);
+    } else if (user && !adopt(pin.regs, p)) {
         err = record(p, bytes, true, false);
+    }
     pthread_mutex_unlock(&pin.lock);
     /* first-use pinning is a speed-up: without memory for it, nothing else changes */
     return user ? err : 0;

@@ -328,11 +328,13 @@ invalidating_a_region_shifted_by_part_of_an_element_keeps_the_bytes_outside_it(v
     const char *last = (const char *)&C[NB * NB - 1];
     assert_memory_equal(last + 4, (const char *)&five + 4, 4);
     assert_int_equal(tess_memory_invalidate(NB * NB + 1, 1, M, NB * NB + 1, 8), 0);
+    assert_int_equal(tess_memory_invalidate(NB, NB, Id, NB, 8), 0);
     free(M);
 }
 
-/* The region starts half an element into M: the 1 x 1 block at M(1,2) covers the second half of
- * the region's (0,1) and the first half of its (1,1), which is in the lower triangle. */
+/* The region starts half an element into M: the 1 x 1 block at M[5] (row 1, column 1) covers
+ * the second half of the region's (0,1) and the first half of its (1,1), which is in the lower
+ * triangle. */
 static void
 coherent_on_a_triangle_of_a_region_shifted_by_part_of_an_element_includes_its_blocks(void **state)
 {

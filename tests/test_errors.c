@@ -94,6 +94,20 @@ static void a_range_registered_twice_stays_until_unregistered_twice(void **state
     assert_int_equal(tess_finalize(), 0);
 }
 
+/* A second registration at the same start, longer than the first, counts as one more: the
+ * range stays registered until unregistered twice. */
+static void a_longer_range_registered_at_the_same_start_needs_its_own_unregister(void **state)
+{
+    (void)state;
+    assert_int_equal(tu_init_host(1, 4, 0), 0);
+    assert_int_equal(tess_memory_register_async(A, sizeof A / 2), 0);
+    assert_int_equal(tess_memory_register_async(A, sizeof A), 0);
+    assert_int_equal(tess_memory_unregister(A), 0);
+    assert_int_equal(tess_memory_unregister(A), 0);
+    assert_int_equal(tess_memory_unregister(A), TESS_ENOTREG);
+    assert_int_equal(tess_finalize(), 0);
+}
+
 /* Unregistering waits for the tasks submitted before it, whose copies may use the range: once
  * it returns, a POTRF of 16 x 16 tiles submitted before it on a matrix in that range has run to
  * its failing last column (INFO is set as the tasks run, before any tess_sync). */
@@ -266,6 +280,7 @@ int main(void)
         cmocka_unit_test(a_range_registered_inside_another_is_unregistered_on_its_own),
         cmocka_unit_test(unregistering_waits_for_the_tasks_submitted_before_it),
         cmocka_unit_test(a_range_registered_twice_stays_until_unregistered_twice),
+        cmocka_unit_test(a_longer_range_registered_at_the_same_start_needs_its_own_unregister),
         cmocka_unit_test(calls_before_init_and_after_finalize_return_enotinit),
         cmocka_unit_test(a_second_init_returns_einit_and_leaves_the_runtime_working),
         cmocka_unit_test(invalid_configuration_is_econfig_and_absent_devices_are_enodev),

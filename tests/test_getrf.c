@@ -6,8 +6,8 @@
  *   factor:  ||P L U - A||_F / (max(m, n) eps ||A||_F) (LAPACK's dget01);
  *   solve:   ||op(A) X - B||_F / (n eps ||A||_F ||X||_F) (dget02).
  * The pivots equal the host LAPACK's exactly: the matrices are random, where the largest
- * candidate of a column is ahead of the next by far more than rounding; LASWP equals the host
- * LAPACK's laswp bit for bit. */
+ * candidate of a column is ahead of the next by far more than rounding (LASWP's own tests are
+ * in test_laswp.c). */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>

@@ -145,6 +145,42 @@ static void laswp_on_pivots_still_being_computed_reads_no_row_past_the_factoriza
     free(R);
 }
 
+/* The call's own tile size (TESS_NB unset) on 2 and 4 devices: LASWP on the pivots of a GETRF
+ * of several panels, first while the GETRF is still computing them, then in reverse once they
+ * are on the host, equals the host LAPACK's laswp bit for bit each time. */
+static void laswp_on_the_default_tile_size_equals_lapacks(void **state)
+{
+    (void)state;
+    const tu_type_t *t = &tu_types[1];
+    const int ndevs[] = { 2, 4 };
+    for (int d = 0; d < 2; d++) {
+        assert_int_equal(tu_init_host(ndevs[d], 0, 0), 0);
+        tess_stats_t st;
+        assert_int_equal(tess_get_stats(&st), 0);
+        int64_t m = st.nb / 2 + 16, n = m / 2 + 3, lda = m + 5, info = -1;
+        double *G = tu_matrix(t, m, m, 95), *A = tu_matrix(t, lda, n, 96);
+        double *R = tu_copy(t, A, lda, n);
+        int64_t *ipiv = tl_pivots(m);
+        assert_int_equal(tess_dgetrf_async(m, m, G, m, ipiv, &info), 0);
+        assert_int_equal(tess_dlaswp_async(n, A, lda, 1, m, ipiv, 1), 0);
+        tl_sync_matrix(t, A, lda, n, lda);
+        assert_int_equal(tess_memory_coherent_async(TessAll, m, 1, ipiv, m, 8), 0);
+        assert_int_equal(tess_sync(), 0);
+        assert_int_equal(info, 0);
+        tl_laswp_ref(t, n, R, lda, 1, m, ipiv, 1);
+        assert_true(tu_same_outside(t, A, R, lda, n, lda, 0, 0, 0, 0));
+        assert_int_equal(tess_dlaswp_async(n, A, lda, 1, m, ipiv, -1), 0);
+        tl_sync_matrix(t, A, lda, n, lda);
+        tl_laswp_ref(t, n, R, lda, 1, m, ipiv, -1);
+        assert_true(tu_same_outside(t, A, R, lda, n, lda, 0, 0, 0, 0));
+        tu_release(t, G, m, m);
+        tu_release(t, A, lda, n);
+        tl_release_pivots(ipiv, m);
+        free(R);
+        assert_int_equal(tess_finalize(), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -153,5 +189,9 @@ int main(void)
         cmocka_unit_test(laswp_touches_only_the_rows_its_pivots_name),
         cmocka_unit_test(laswp_on_pivots_still_being_computed_reads_no_row_past_the_factorizations),
     };
-    return cmocka_run_group_tests_name("laswp", tests, tu_group_setup, tu_group_teardown);
+    const struct CMUnitTest on_their_own[] = {
+        cmocka_unit_test(laswp_on_the_default_tile_size_equals_lapacks),
+    };
+    return cmocka_run_group_tests_name("laswp", tests, tu_group_setup, tu_group_teardown) +
+           cmocka_run_group_tests_name("laswp, own runtime", on_their_own, NULL, NULL);
 }
