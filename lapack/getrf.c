@@ -181,11 +181,14 @@ int lapack_getrf(kern_type_t t, int64_t m, int64_t n, void *A, int64_t lda, int6
     lu_call_t c = {
         .kind = LU_GETRF, .ipiv = ipiv, .k1 = 1, .k2 = m < n ? m : n, .stride = 1, .info = info
     };
-    lapack_pivots_submitted(ipiv, m < n ? m : n, m);
     blas_operand_t ops[] = {
         [OP_B] = { NULL, 0, 0, 1 }, [OP_A] = { A, m, n, lda, .panels = true }
     };
-    return blas_run(t, 2, ops, submit, &c);
+    /* a failed call's pivots are undefined: its rows bound nothing */
+    err = blas_run(t, 2, ops, submit, &c);
+    if (!err)
+        lapack_pivots_submitted(ipiv, m < n ? m : n, m);
+    return err;
 }
 
 int lapack_getrs(kern_type_t t, tess_trans_t trans, int64_t n, int64_t nrhs, const void *A,
@@ -219,10 +222,12 @@ int lapack_gesv(kern_type_t t, int64_t n, int64_t nrhs, void *A, int64_t lda, in
     if (n == 0)
         return 0;
     lu_call_t c = { .kind = LU_GETRF, .ipiv = ipiv, .k1 = 1, .k2 = n, .stride = 1, .info = info };
-    lapack_pivots_submitted(ipiv, n, n);
     blas_operand_t ops[] = { [OP_B] = { nrhs ? B : NULL, n, nrhs, ldb, .panels = true },
                              [OP_A] = { A, n, n, lda, .panels = true } };
-    return blas_run(t, 2, ops, submit, &c);
+    err = blas_run(t, 2, ops, submit, &c);
+    if (!err)
+        lapack_pivots_submitted(ipiv, n, n);
+    return err;
 }
 
 /* The rows of A that LASWP touches: rows 1 to k2 and to the largest pivot of rows k1 to k2
