@@ -19,8 +19,7 @@
 typedef struct reg {
     char *p;
     size_t bytes;
-    bool user; /* tess_memory_register_async, not first use */
-    int users; /* the registrations at p not yet unregistered */
+    int users; /* tess_memory_register_async's at p not yet unregistered (0: first use) */
     bool done; /* the pinning thread has been at it */
     bool mine; /* this runtime locked it */
     struct reg *next;
@@ -66,7 +65,7 @@ static void *pin_main(void *arg)
         pthread_mutex_lock(&pin.lock);
         /* first-use pinning is a speed-up: failing it (read-only memory, a
          * range straddling one pinned elsewhere) changes nothing else */
-        if (err && r->user)
+        if (err && r->users)
             rt_record_error(&rt.app, err);
         r->done = true;
         r->mine = mine && !err;
@@ -103,9 +102,7 @@ static int record(void *p, size_t bytes, bool user, bool pin_it)
     reg_t *r = malloc(sizeof *r);
     if (!r)
         return TESS_ENOMEM;
-    *r = (reg_t){
-        .p = p, .bytes = bytes, .user = user, .users = user, .done = !pin_it, .next = pin.regs
-    };
+    *r = (reg_t){ .p = p, .bytes = bytes, .users = user, .done = !pin_it, .next = pin.regs };
     pin.regs = r;
     if (pin_it) {
         pin.pending++;
@@ -121,7 +118,7 @@ static bool adopt(reg_t *r, const char *p)
     bool found = false;
     for (; r; r = r->next)
         if (r->p == p) {
-            found = r->user = true;
+            found = true;
             r->users++;
         }
     return found;
@@ -200,7 +197,7 @@ static bool remove_if(bool (*drop)(const reg_t *, const void *), const void *arg
 /* Of the user's entries at p, one registration fewer: those with none left go. */
 static bool registered_at(const reg_t *r, const void *p)
 {
-    return r->user && r->p == (const char *)p && r->users <= 1;
+    return r->users == 1 && r->p == (const char *)p;
 }
 
 int pin_unregister(void *p)
@@ -209,7 +206,7 @@ int pin_unregister(void *p)
     wait_idle_locked();
     bool found = remove_if(registered_at, p);
     for (reg_t *r = pin.regs; r; r = r->next)
-        if (r->user && r->p == (char *)p) {
+        if (r->users && r->p == (char *)p) {
             r->users--;
             found = true;
         }
@@ -225,7 +222,7 @@ typedef struct {
 static bool auto_inside(const reg_t *r, const void *arg)
 {
     const range_t *g = arg;
-    return !r->user && r->p >= g->p && r->p + r->bytes <= g->p + g->bytes;
+    return !r->users && r->p >= g->p && r->p + r->bytes <= g->p + g->bytes;
 }
 
 void pin_release_inside(const void *p, size_t bytes)
