@@ -158,6 +158,22 @@ static void ormqr_applies_lapacks_reflectors_on_both_sides_never_reading_the_dia
     }
 }
 
+/* Tessera's GELS on A and B, both made coherent, and the host LAPACK's on copies in *Ar and *Br
+ * (for the caller to free), whose info must be 0; Tessera's info. */
+static int64_t gels_beside_lapacks(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t n,
+                                   int64_t nrhs, void *A, int64_t lda, void *B, int64_t ldb,
+                                   void **Ar, void **Br)
+{
+    *Ar = tu_copy(t, A, lda, n);
+    *Br = tu_copy(t, B, ldb, nrhs);
+    int64_t info = -3;
+    assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
+    tl_sync_matrix(t, B, ldb, nrhs, ldb);
+    tl_sync_matrix(t, A, lda, n, lda);
+    assert_int_equal(tl_gels_ref(t, trans, m, n, nrhs, *Ar, lda, *Br, ldb), 0);
+    return info;
+}
+
 /* op(A) X = B by Tessera's and by the host LAPACK's gels, op(A) p x q: least squares when
  * p >= q (X's q rows bounded by orthogonality, the rows after them by the residual), minimum
  * norm when p < q (X against LAPACK's); for m < n A must hold the host LAPACK's GELQF
@@ -168,13 +184,8 @@ static void gels_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t
     int64_t p = trans == TessNoTrans ? m : n, q = trans == TessNoTrans ? n : m;
     void *A = tu_matrix(t, lda, n, (unsigned)(m + n + nrhs)), *A0 = tu_copy(t, A, lda, n);
     void *B = tu_matrix(t, ldb, nrhs, (unsigned)(3 * m + nrhs)), *B0 = tu_copy(t, B, ldb, nrhs);
-    void *Ar = tu_copy(t, A0, lda, n), *Br = tu_copy(t, B0, ldb, nrhs);
-    int64_t info = -3;
-    assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
-    tl_sync_matrix(t, B, ldb, nrhs, ldb);
-    tl_sync_matrix(t, A, lda, n, lda);
-    assert_int_equal(info, 0);
-    assert_int_equal(tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb), 0);
+    void *Ar, *Br;
+    assert_int_equal(gels_beside_lapacks(t, trans, m, n, nrhs, A, lda, B, ldb, &Ar, &Br), 0);
     double normb = tu_norm(t, B0, p, nrhs, ldb), norma = tu_norm(t, A0, m, n, lda);
     if (p >= q) {
         /* R = B0 - op(A) X; ||op(A)^H R|| and the rows after X against R's columns */
@@ -309,13 +320,8 @@ static void zero_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64_t
     void *A = tu_matrix(t, lda, n, 5);
     for (int64_t j = 0; j < n; j++)
         memset((char *)A + (size_t)(j * lda) * t->es, 0, (size_t)m * t->es);
-    void *B = tu_matrix(t, ldb, nrhs, 6);
-    void *Ar = tu_copy(t, A, lda, n), *Br = tu_copy(t, B, ldb, nrhs);
-    int64_t info = -1;
-    assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
-    tl_sync_matrix(t, B, ldb, nrhs, ldb);
-    tl_sync_matrix(t, A, lda, n, lda);
-    assert_int_equal(tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb), 0);
+    void *B = tu_matrix(t, ldb, nrhs, 6), *Ar, *Br;
+    int64_t info = gels_beside_lapacks(t, trans, m, n, nrhs, A, lda, B, ldb, &Ar, &Br);
     if (info != 0 || tu_diff(t, B, Br, ldb, nrhs, ldb) != 0 || tu_diff(t, A, Ar, lda, n, lda) != 0)
         fail_msg("%sgels trans %d m %lld n %lld of A = 0: info %lld, B %s LAPACK's, A %s", t->name,
                  trans, (long long)m, (long long)n, (long long)info,
@@ -354,12 +360,8 @@ static void scaled_case(const tu_type_t *t, tess_trans_t trans, int64_t m, int64
     for (int64_t j = 0; j < nrhs; j++)
         for (int64_t i = 0; i < ldb; i++)
             tu_set(t, B, i, j, ldb, tu_get(t, B, i, j, ldb) * s);
-    void *Ar = tu_copy(t, A, lda, n), *Br = tu_copy(t, B, ldb, nrhs);
-    int64_t info = -1;
-    assert_int_equal(tl_gels_async(t, trans, m, n, nrhs, A, lda, B, ldb, &info), 0);
-    tl_sync_matrix(t, B, ldb, nrhs, ldb);
-    tl_sync_matrix(t, A, lda, n, lda);
-    assert_int_equal(tl_gels_ref(t, trans, m, n, nrhs, Ar, lda, Br, ldb), 0);
+    void *Ar, *Br;
+    int64_t info = gels_beside_lapacks(t, trans, m, n, nrhs, A, lda, B, ldb, &Ar, &Br);
     double err = tu_diff(t, B, Br, q, nrhs, ldb) /
                  ((double)max64(m, n) * t->eps * tu_norm(t, Br, q, nrhs, ldb));
     if (info != 0 || !(err < TL_BOUND))

@@ -64,6 +64,29 @@ static void laswp_applies_long_runs_of_interchanges_in_order(void **state)
         }
 }
 
+/* span bytes that end where an unmapped page begins, so that a read past them faults; freed
+ * with release_guarded. */
+typedef struct {
+    char *map;
+    size_t mapped;
+} guarded_t;
+
+static void *guarded(size_t span, guarded_t *g)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    g->mapped = (span + page - 1) / page * page;
+    g->map =
+        mmap(NULL, g->mapped + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(g->map != MAP_FAILED);
+    assert_int_equal(mprotect(g->map + g->mapped, page, PROT_NONE), 0);
+    return g->map + g->mapped - span;
+}
+
+static void release_guarded(guarded_t *g)
+{
+    assert_int_equal(munmap(g->map, g->mapped + (size_t)sysconf(_SC_PAGESIZE)), 0);
+}
+
 /* LASWP on an m x n view of lda = m + 40 rows whose pivots name rows up to m only: the rows
  * below m hold NaN and are neither changed nor fetched (the host-to-device bytes stay within
  * the m rows' and the pivots' copies to each device), and the last column ends where an
@@ -73,13 +96,9 @@ static void laswp_touches_only_the_rows_its_pivots_name(void **state)
     (void)state;
     const tu_type_t *t = &tu_types[1];
     int64_t m = 3 * NB + 1, n = 2 * NB + 3, lda = m + 40, k2 = 2 * NB + 5;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), span = (size_t)(lda * (n - 1) + m) * 8;
-    size_t mapped = (span + page - 1) / page * page;
-    char *map =
-        mmap(NULL, mapped + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    assert_true(map != MAP_FAILED);
-    assert_int_equal(mprotect(map + mapped, page, PROT_NONE), 0);
-    double *A = (double *)(map + mapped - span), *R = malloc((size_t)(lda * n) * 8);
+    size_t span = (size_t)(lda * (n - 1) + m) * 8;
+    guarded_t g;
+    double *A = guarded(span, &g), *R = malloc((size_t)(lda * n) * 8);
     double *src = tu_matrix(t, lda, n, 91);
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < lda; i++)
@@ -101,7 +120,7 @@ static void laswp_touches_only_the_rows_its_pivots_name(void **state)
             if (i < m ? A[i + j * lda] != R[i + j * lda] : !isnan(A[i + j * lda]))
                 fail_msg("A(%lld, %lld) is %g", (long long)i, (long long)j, A[i + j * lda]);
     assert_int_equal(tess_memory_invalidate(m, n, A, lda, 8), 0);
-    assert_int_equal(munmap(map, mapped + page), 0);
+    release_guarded(&g);
     tl_release_pivots(ipiv, k2);
     free(src);
     free(R);
@@ -118,13 +137,9 @@ static void laswp_on_pivots_still_being_computed_reads_no_row_past_the_factoriza
     const tu_type_t *t = &tu_types[1];
     int64_t m = 2 * NB + 3, lda = m + 2 * NB, cols = 2 * NB + 5, i0 = NB + 1, j0 = NB,
             n = cols - j0;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), span = (size_t)(lda * cols) * 8;
-    size_t mapped = (span + page - 1) / page * page;
-    char *map =
-        mmap(NULL, mapped + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    assert_true(map != MAP_FAILED);
-    assert_int_equal(mprotect(map + mapped, page, PROT_NONE), 0);
-    double *P = (double *)(map + mapped - span), *A = P + i0 + j0 * lda;
+    size_t span = (size_t)(lda * cols) * 8;
+    guarded_t g;
+    double *P = guarded(span, &g), *A = P + i0 + j0 * lda;
     double *src = tu_matrix(t, lda, cols, 93), *G = tu_matrix(t, m, m, 94);
     memcpy(P, src, span);
     double *R = tu_copy(t, src, lda, cols);
@@ -138,7 +153,7 @@ static void laswp_on_pivots_still_being_computed_reads_no_row_past_the_factoriza
     tl_laswp_ref(t, n, R + i0 + j0 * lda, lda, 1, m, ipiv, 1);
     assert_memory_equal(P, R, span);
     assert_int_equal(tess_memory_invalidate(m, n, A, lda, 8), 0);
-    assert_int_equal(munmap(map, mapped + page), 0);
+    release_guarded(&g);
     tu_release(t, G, m, m);
     tl_release_pivots(ipiv, m);
     free(src);

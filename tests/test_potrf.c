@@ -135,6 +135,20 @@ static void *indefinite_at(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int6
     return A;
 }
 
+/* POTRF of A, or POSV of A and the n x nrhs B, both then made coherent; its info. */
+static int64_t potrf_or_posv(const tu_type_t *t, tess_uplo_t uplo, int64_t n, void *A, int64_t lda,
+                             int64_t nrhs, void *B, bool posv)
+{
+    int64_t info = -1;
+    if (posv)
+        assert_int_equal(tl_posv_async(t, uplo, n, nrhs, A, lda, B, n, &info), 0);
+    else
+        assert_int_equal(tl_potrf_async(t, uplo, n, A, lda, &info), 0);
+    tl_sync_matrix(t, A, lda, n, lda);
+    tl_sync_matrix(t, B, n, nrhs, n);
+    return info;
+}
+
 /* INFO exactly LAPACK's; the leading minor of order k - 1 holds its factor, and, with tiles
  * of nb forced (nb 0: the call picks its own), the columns (rows, Upper) of the tiles before
  * k's the factor of the matrix that was definite there; posv leaves B as it was, bit for bit. */
@@ -145,13 +159,7 @@ static void failure_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_
     void *A = indefinite_at(t, uplo, n, lda, k), *A0 = tu_copy(t, A, lda, n);
     void *Ref = tu_copy(t, A, lda, n), *Good = hpd_nan(t, uplo, n, lda, (unsigned)(7 * n + k));
     void *B = tu_matrix(t, n, nrhs, 9), *B0 = tu_copy(t, B, n, nrhs);
-    int64_t info = 0;
-    if (posv)
-        assert_int_equal(tl_posv_async(t, uplo, n, nrhs, A, lda, B, n, &info), 0);
-    else
-        assert_int_equal(tl_potrf_async(t, uplo, n, A, lda, &info), 0);
-    tl_sync_matrix(t, A, lda, n, lda);
-    tl_sync_matrix(t, B, n, nrhs, n);
+    int64_t info = potrf_or_posv(t, uplo, n, A, lda, nrhs, B, posv);
     int ref_info = tl_potrf_ref(t, uplo, n, Ref, lda);
     assert_int_equal(ref_info, k);
     if (info != ref_info)
@@ -216,13 +224,7 @@ static void nan_case(const tu_type_t *t, tess_uplo_t uplo, int64_t n, int64_t r,
     void *A = hpd_nan(t, uplo, n, lda, (unsigned)(5 * n + r));
     tu_set(t, A, uplo == TessLower ? r : c, uplo == TessLower ? c : r, lda, NAN);
     void *Ref = tu_copy(t, A, lda, n), *B = tu_matrix(t, n, nrhs, 4), *B0 = tu_copy(t, B, n, nrhs);
-    int64_t info = -1;
-    if (posv)
-        assert_int_equal(tl_posv_async(t, uplo, n, nrhs, A, lda, B, n, &info), 0);
-    else
-        assert_int_equal(tl_potrf_async(t, uplo, n, A, lda, &info), 0);
-    tl_sync_matrix(t, A, lda, n, lda);
-    tl_sync_matrix(t, B, n, nrhs, n);
+    int64_t info = potrf_or_posv(t, uplo, n, A, lda, nrhs, B, posv);
     tl_potrf_ref(t, uplo, n, Ref, lda);
     double lead = tl_tri_error(t, uplo, r, A, Ref, lda);
     if (info != r + 1 || !(lead < TL_BOUND) || !tu_same_outside(t, B, B0, n, nrhs, n, 0, 0, 0, 0))
