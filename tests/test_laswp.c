@@ -126,6 +126,21 @@ static void laswp_touches_only_the_rows_its_pivots_name(void **state)
     free(R);
 }
 
+/* LASWP of rows 1 to m of A's n columns right behind the GETRF of the m x m G that computes its
+ * pivots (no sync between), then A's first rows rows and the pivots made coherent; the GETRF's
+ * info is 0. */
+static void laswp_behind_getrf(const tu_type_t *t, int64_t m, double *G, int64_t n, double *A,
+                               int64_t rows, int64_t lda, int64_t *ipiv)
+{
+    int64_t info = -1;
+    assert_int_equal(tess_dgetrf_async(m, m, G, m, ipiv, &info), 0);
+    assert_int_equal(tess_dlaswp_async(n, A, lda, 1, m, ipiv, 1), 0);
+    tl_sync_matrix(t, A, rows, n, lda);
+    assert_int_equal(tess_memory_coherent_async(TessAll, m, 1, ipiv, m, 8), 0);
+    assert_int_equal(tess_sync(), 0);
+    assert_int_equal(info, 0);
+}
+
 /* LASWP right after the GETRF that computes its pivots, on a view i0 rows down the last columns
  * of a parent that ends where an unmapped page begins: LAPACK's lda x n from the view would run
  * past the parent, and LAPACK's LASWP touches only the rows its pivots name.  So do these: the
@@ -143,13 +158,8 @@ static void laswp_on_pivots_still_being_computed_reads_no_row_past_the_factoriza
     double *src = tu_matrix(t, lda, cols, 93), *G = tu_matrix(t, m, m, 94);
     memcpy(P, src, span);
     double *R = tu_copy(t, src, lda, cols);
-    int64_t *ipiv = tl_pivots(m), info = -1;
-    assert_int_equal(tess_dgetrf_async(m, m, G, m, ipiv, &info), 0);
-    assert_int_equal(tess_dlaswp_async(n, A, lda, 1, m, ipiv, 1), 0);
-    tl_sync_matrix(t, A, m, n, lda);
-    assert_int_equal(tess_memory_coherent_async(TessAll, m, 1, ipiv, m, 8), 0);
-    assert_int_equal(tess_sync(), 0);
-    assert_int_equal(info, 0);
+    int64_t *ipiv = tl_pivots(m);
+    laswp_behind_getrf(t, m, G, n, A, m, lda, ipiv);
     tl_laswp_ref(t, n, R + i0 + j0 * lda, lda, 1, m, ipiv, 1);
     assert_memory_equal(P, R, span);
     assert_int_equal(tess_memory_invalidate(m, n, A, lda, 8), 0);
@@ -172,16 +182,11 @@ static void laswp_on_the_default_tile_size_equals_lapacks(void **state)
         assert_int_equal(tu_init_host(ndevs[d], 0, 0), 0);
         tess_stats_t st;
         assert_int_equal(tess_get_stats(&st), 0);
-        int64_t m = st.nb / 2 + 16, n = m / 2 + 3, lda = m + 5, info = -1;
+        int64_t m = st.nb / 2 + 16, n = m / 2 + 3, lda = m + 5;
         double *G = tu_matrix(t, m, m, 95), *A = tu_matrix(t, lda, n, 96);
         double *R = tu_copy(t, A, lda, n);
         int64_t *ipiv = tl_pivots(m);
-        assert_int_equal(tess_dgetrf_async(m, m, G, m, ipiv, &info), 0);
-        assert_int_equal(tess_dlaswp_async(n, A, lda, 1, m, ipiv, 1), 0);
-        tl_sync_matrix(t, A, lda, n, lda);
-        assert_int_equal(tess_memory_coherent_async(TessAll, m, 1, ipiv, m, 8), 0);
-        assert_int_equal(tess_sync(), 0);
-        assert_int_equal(info, 0);
+        laswp_behind_getrf(t, m, G, n, A, lda, lda, ipiv);
         tl_laswp_ref(t, n, R, lda, 1, m, ipiv, 1);
         assert_true(tu_same_outside(t, A, R, lda, n, lda, 0, 0, 0, 0));
         assert_int_equal(tess_dlaswp_async(n, A, lda, 1, m, ipiv, -1), 0);
